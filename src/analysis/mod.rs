@@ -1,0 +1,6 @@
+//! Analysis: pure functions from the loaded model (`Model`) to findings,
+//! PRR and template completeness, stage tracking and history.
+
+pub mod document;
+pub mod findings;
+pub mod history;

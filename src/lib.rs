@@ -1,0 +1,18 @@
+//! kepsite turns a kubernetes/enhancements repository into a static KEP portal,
+//! validation findings, queries and release-team reports.
+//!
+//! The pipeline, each stage a pure function of the previous one:
+//!
+//! ```text
+//! repo::load ──▶ kep::parse_all ──▶ analysis::analyze ──▶ site / report / query
+//! (RepoSnapshot)   (Vec<Kep>)        (Analysis: findings,    (pages, files, text)
+//!                                     PRR, stages, history)
+//! ```
+//!
+//! Nothing is mutated after loading, so the parallel stages need no locks, and
+//! everything is ordered by KEP number and path so two builds are identical.
+
+pub mod analysis;
+pub mod kep;
+pub mod model;
+pub mod repo;
