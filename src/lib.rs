@@ -4,15 +4,16 @@
 //! The pipeline, each stage a pure function of the previous one:
 //!
 //! ```text
-//! repo::load ──▶ kep::parse_all ──▶ analysis::analyze ──▶ site / report / query
-//! (RepoSnapshot)   (Vec<Kep>)        (Analysis: findings,    (pages, files, text)
-//!                                     PRR, stages, history)
+//! repo::load ──▶ model::from_snapshot ──▶ analysis::analyze ──▶ query / export / site / report
+//! (RepoSnapshot)   (Model: Vec<Kep>, PRR     (Analysis: findings,    (text, JSON, pages)
+//!                   files, aliases)           PRR, stages, history)
 //! ```
 //!
 //! Nothing is mutated after loading, so the parallel stages need no locks, and
 //! everything is ordered by KEP number and path so two builds are identical.
 
 pub mod analysis;
+pub mod finding;
 pub mod kep;
 pub mod model;
 pub mod repo;

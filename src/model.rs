@@ -1,1 +1,170 @@
-//! stub
+//! The loaded repository: [`RepoSnapshot`] (+ optional sigs.yaml) → [`Model`],
+//! every KEP, template, prod-readiness file and alias, immutable after load.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::finding::{self, Finding};
+use crate::kep::prr::{OwnersAliases, PrrFile, SigList, parse_prr};
+use crate::kep::{self, Kep, decode};
+use crate::repo::{self, RepoSnapshot, Source};
+
+/// The path of the repository's own KEP template README.
+pub const TEMPLATE_README: &str = "keps/NNNN-kep-template/README.md";
+
+/// Everything kepsite knows about one repository state.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Where it was read from.
+    pub source: Source,
+    /// Every KEP, sorted by number then path.
+    pub keps: Vec<Kep>,
+    /// Template directories, listed but not treated as KEPs.
+    pub templates: Vec<String>,
+    /// Every prod-readiness file, sorted by path.
+    pub prr_files: Vec<PrrFile>,
+    /// OWNERS_ALIASES.
+    pub aliases: OwnersAliases,
+    /// kubernetes/community's sigs.yaml, when given.
+    pub sigs: Option<SigList>,
+    /// The repository's template README, when present (carries DIRECTIVE markers).
+    pub template_readme: Option<String>,
+    /// Non-input files under keps/ (images and the like).
+    pub assets: Vec<String>,
+    /// Findings from loading that belong to no single KEP.
+    pub load_findings: Vec<Finding>,
+    prr_index: BTreeMap<(String, u32), usize>,
+}
+
+impl PartialEq for Model {
+    /// Two models are equal when they hold the same content, wherever it was read from.
+    fn eq(&self, other: &Self) -> bool {
+        self.keps == other.keps
+            && self.templates == other.templates
+            && self.prr_files == other.prr_files
+            && self.aliases == other.aliases
+            && self.template_readme == other.template_readme
+            && self.assets == other.assets
+            && self.load_findings == other.load_findings
+    }
+}
+
+/// Load a repository: `root` as a working tree, or revision `rev` of it, plus
+/// sigs.yaml when given.
+pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model> {
+    let snapshot = repo::load(root, rev)?;
+    let sigs = match sigs {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Some(SigList::parse(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}:{}: sigs.yaml does not parse: {}",
+                    p.display(),
+                    e.line.unwrap_or(0),
+                    e.message
+                )
+            })?)
+        }
+        None => None,
+    };
+    Ok(from_snapshot(snapshot, sigs))
+}
+
+/// Build the model from a snapshot.
+pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+    let discovered = kep::discover(&snapshot);
+    let mut load_findings = discovered.findings;
+    for p in &snapshot.problems {
+        let n = p
+            .path
+            .split('/')
+            .find_map(kep::leading_number)
+            .filter(|n| *n < 100_000);
+        load_findings.push(
+            Finding::error(p.rule, &p.path, &p.message)
+                .kep(n)
+                .hint("the rest of the repository is still loaded"),
+        );
+    }
+    let mut prr_files = Vec::new();
+    let mut aliases = OwnersAliases::default();
+    let mut template_readme = None;
+    for f in &snapshot.files {
+        if f.path.starts_with("keps/prod-readiness/") && f.path.ends_with(".yaml") {
+            if f.path.matches('/').count() != 3 {
+                continue; // e.g. keps/prod-readiness/OWNERS-like files at other depths
+            }
+            let (text, bad) = decode(f);
+            load_findings.extend(bad);
+            let prr = parse_prr(&f.path, &text);
+            if let Some(e) = &prr.error {
+                load_findings.push(
+                    Finding::error(
+                        "prr-file-parse",
+                        &f.path,
+                        format!("prod-readiness file does not parse: {}", e.message),
+                    )
+                    .at(e.line)
+                    .kep(prr.file_number),
+                );
+            }
+            prr_files.push(prr);
+        } else if f.path == "OWNERS_ALIASES" {
+            let (text, bad) = decode(f);
+            load_findings.extend(bad);
+            aliases = OwnersAliases::parse(&text);
+            if let Some(e) = &aliases.error {
+                load_findings.push(
+                    Finding::error(
+                        "owners-aliases-parse",
+                        &f.path,
+                        format!("OWNERS_ALIASES does not parse: {}", e.message),
+                    )
+                    .at(e.line),
+                );
+            }
+        } else if f.path == TEMPLATE_README {
+            template_readme = Some(decode(f).0);
+        }
+    }
+    let prr_index = prr_files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.file_number.map(|n| ((p.sig.clone(), n), i)))
+        .collect();
+    finding::sort(&mut load_findings);
+    Model {
+        source: snapshot.source,
+        keps: discovered.keps,
+        templates: discovered.templates,
+        prr_files,
+        aliases,
+        sigs,
+        template_readme,
+        assets: snapshot.assets,
+        load_findings,
+        prr_index,
+    }
+}
+
+impl Model {
+    /// The prod-readiness file for a KEP, at `keps/prod-readiness/<owning-sig>/<n>.yaml`.
+    pub fn prr_for(&self, kep: &Kep) -> Option<&PrrFile> {
+        let n = kep.number()?;
+        self.prr_index
+            .get(&(kep.meta.owning_sig.clone(), n))
+            .map(|i| &self.prr_files[*i])
+    }
+
+    /// A prod-readiness file for this KEP's number under any SIG directory.
+    pub fn prr_anywhere(&self, number: u32) -> Option<&PrrFile> {
+        self.prr_files.iter().find(|p| p.file_number == Some(number))
+    }
+
+    /// The KEP with this number (the first, if duplicated).
+    pub fn kep(&self, number: u32) -> Option<&Kep> {
+        self.keps.iter().find(|k| k.number() == Some(number))
+    }
+}

@@ -1,1 +1,1 @@
-//! findings (in progress)
+//! Validation rules (in progress).

@@ -1,6 +1,4 @@
-//! Analysis: pure functions from the loaded model (`Model`) to findings,
-//! PRR and template completeness, stage tracking and history.
+//! Analysis: pure functions from the loaded [`crate::model::Model`] to
+//! findings, PRR and template completeness, stage tracking and history.
 
-pub mod document;
 pub mod findings;
-pub mod history;

@@ -1,1 +1,407 @@
-//! stub
+//! The KEP model: [`RepoSnapshot`] files → [`Kep`]s (discovered at any depth
+//! under `keps/`, parsed in parallel) plus templates and load findings.
+//!
+//! Three layers, as Zola does for pages: [`metadata::RawKepYaml`] is the serde
+//! shape of kep.yaml, [`Kep`] the domain type, and `crate::view` the borrowed
+//! shape that templates and JSON see.
+
+pub mod metadata;
+pub mod prr;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::finding::Finding;
+use crate::repo::{RepoFile, RepoSnapshot};
+use metadata::{FieldLines, Metadata, split_front_matter};
+
+/// How a KEP is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KepFormat {
+    /// `keps/<sig>/[<sub>/]<n>-<slug>/` with `kep.yaml` and `README.md`.
+    Directory,
+    /// A pre-2020 markdown file (or README) with YAML front matter.
+    SingleFile,
+}
+
+/// One Kubernetes Enhancement Proposal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Kep {
+    /// The KEP's directory (or single file) path, e.g. `keps/sig-node/2400-node-swap`.
+    pub path: String,
+    /// Directory or single file.
+    pub format: KepFormat,
+    /// The SIG directory it lives in (`keps/<sig>/...`).
+    pub sig_dir: String,
+    /// The number the directory (or file) name starts with.
+    pub dir_number: Option<u32>,
+    /// Path of kep.yaml, or of the single file holding the front matter.
+    pub metadata_path: String,
+    /// Path of the README (or single file), if any.
+    pub readme_path: Option<String>,
+    /// README markdown ("" when there is none); for single files, the body.
+    #[serde(skip)]
+    pub readme: String,
+    /// Lines before `readme` in its file (the front matter of single files).
+    pub readme_offset: usize,
+    /// Parsed metadata (defaults when kep.yaml did not parse).
+    pub meta: Metadata,
+    /// Whether the metadata parsed.
+    pub meta_ok: bool,
+    /// Where each kep.yaml key was written.
+    #[serde(skip)]
+    pub lines: FieldLines,
+    /// Problems found while loading this KEP.
+    pub load_findings: Vec<Finding>,
+}
+
+impl Kep {
+    /// The KEP number: `kep-number` when it is a number, else the directory's.
+    pub fn number(&self) -> Option<u32> {
+        parse_number(&self.meta.kep_number).or(self.dir_number)
+    }
+
+    /// The owning SIG from kep.yaml, else the directory it lives in.
+    pub fn sig(&self) -> &str {
+        if self.meta.owning_sig.is_empty() {
+            &self.sig_dir
+        } else {
+            &self.meta.owning_sig
+        }
+    }
+
+    /// Title, or the path when the title is missing.
+    pub fn title(&self) -> &str {
+        if self.meta.title.is_empty() {
+            &self.path
+        } else {
+            &self.meta.title
+        }
+    }
+
+    /// The line of a kep.yaml key, for findings.
+    pub fn line(&self, key: &str) -> Option<usize> {
+        self.lines.line(key)
+    }
+
+    /// The directory name without the leading number (`node-swap`).
+    pub fn slug(&self) -> &str {
+        let name = self.path.rsplit('/').next().unwrap_or(&self.path);
+        let name = name.strip_suffix(".md").unwrap_or(name);
+        match name.split_once('-') {
+            Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest,
+            _ => name,
+        }
+    }
+}
+
+/// Parse a KEP number as written (`"2400"`, `2400`); `None` for `NNNN` and the like.
+pub fn parse_number(s: &str) -> Option<u32> {
+    let s = s.trim().trim_matches('"');
+    if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// The number a directory or file name starts with (`2400-node-swap` → 2400).
+pub fn leading_number(name: &str) -> Option<u32> {
+    let digits: &str = &name[..name.find(|c: char| !c.is_ascii_digit()).unwrap_or(name.len())];
+    if digits.is_empty() || !name[digits.len()..].starts_with('-') {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Whether a KEP directory is a template rather than a proposal.
+pub fn is_template_dir(dir: &str) -> bool {
+    let name = dir.rsplit('/').next().unwrap_or(dir);
+    name.starts_with("NNNN-") || name.ends_with("-template")
+}
+
+/// Decode bytes as UTF-8; on failure, a finding with the line of the first bad byte
+/// and the lossy text.
+pub fn decode(file: &RepoFile) -> (String, Option<Finding>) {
+    match std::str::from_utf8(&file.bytes) {
+        Ok(s) => (s.strip_prefix('\u{feff}').unwrap_or(s).to_string(), None),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = file.bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            let finding = Finding::error(
+                "file-not-utf8",
+                &file.path,
+                format!("file is not valid UTF-8 (byte {at})"),
+            )
+            .at(Some(line))
+            .hint("save the file as UTF-8");
+            (String::from_utf8_lossy(&file.bytes).into_owned(), Some(finding))
+        }
+    }
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+fn sig_dir_of(path: &str) -> String {
+    path.split('/').nth(1).unwrap_or_default().to_string()
+}
+
+/// What discovery found: KEPs, templates and findings not tied to one KEP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovered {
+    /// Every KEP, sorted by number (KEPs without one last) then path.
+    pub keps: Vec<Kep>,
+    /// Template directories (`keps/NNNN-kep-template`, `...-template`).
+    pub templates: Vec<String>,
+    /// Findings about files that belong to no KEP (orphan READMEs, ...).
+    pub findings: Vec<Finding>,
+}
+
+/// Discover and parse every KEP in the snapshot, in parallel.
+pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
+    let files = &snapshot.files;
+    let kep_dirs: BTreeSet<&str> = files
+        .iter()
+        .filter(|f| {
+            file_name(&f.path) == "kep.yaml" && !f.path.starts_with("keps/prod-readiness/")
+        })
+        .map(|f| parent(&f.path))
+        .collect();
+    let inside_kep_dir = |path: &str| {
+        let mut dir = parent(path);
+        while !dir.is_empty() {
+            if kep_dirs.contains(dir) {
+                return true;
+            }
+            dir = parent(dir);
+        }
+        false
+    };
+    let readmes: BTreeMap<&str, &RepoFile> = files
+        .iter()
+        .filter(|f| file_name(&f.path).eq_ignore_ascii_case("readme.md"))
+        .map(|f| (parent(&f.path), f))
+        .collect();
+
+    let mut templates = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    for dir in &kep_dirs {
+        if is_template_dir(dir) {
+            templates.push(dir.to_string());
+            continue;
+        }
+        let yaml = snapshot
+            .file(&format!("{dir}/kep.yaml"))
+            .expect("kep_dirs is built from files");
+        jobs.push(Job::Directory {
+            dir,
+            yaml,
+            readme: readmes.get(dir).copied(),
+        });
+    }
+    let mut findings = Vec::new();
+    for f in files {
+        let path = f.path.as_str();
+        if !path.starts_with("keps/")
+            || path.starts_with("keps/prod-readiness/")
+            || !file_name(path).to_ascii_lowercase().ends_with(".md")
+            || inside_kep_dir(path)
+            || is_template_dir(parent(path))
+        {
+            continue;
+        }
+        let opens_front_matter = f.bytes.starts_with(b"---\n")
+            || f.bytes.starts_with(b"---\r\n")
+            || f.bytes.starts_with(b"\xef\xbb\xbf---");
+        if opens_front_matter {
+            jobs.push(Job::SingleFile { file: f });
+        } else if file_name(path).eq_ignore_ascii_case("readme.md")
+            && leading_number(file_name(parent(path))).is_some()
+        {
+            findings.push(
+                Finding::error(
+                    "readme-without-kep-yaml",
+                    path,
+                    "KEP README has no kep.yaml beside it",
+                )
+                .kep(leading_number(file_name(parent(path))))
+                .hint("add a kep.yaml with the KEP's metadata (see keps/NNNN-kep-template)"),
+            );
+        }
+    }
+
+    let mut keps: Vec<Kep> = jobs.par_iter().map(Job::parse).collect();
+    keps.sort_by(|a, b| {
+        let key = |k: &Kep| (k.number().is_none(), k.number(), k.path.clone());
+        key(a).cmp(&key(b))
+    });
+    templates.sort();
+    Discovered {
+        keps,
+        templates,
+        findings,
+    }
+}
+
+enum Job<'a> {
+    Directory {
+        dir: &'a str,
+        yaml: &'a RepoFile,
+        readme: Option<&'a RepoFile>,
+    },
+    SingleFile {
+        file: &'a RepoFile,
+    },
+}
+
+impl Job<'_> {
+    fn parse(&self) -> Kep {
+        match self {
+            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, *readme),
+            Job::SingleFile { file } => parse_single_file(file),
+        }
+    }
+}
+
+fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<&RepoFile>) -> Kep {
+    let mut findings = Vec::new();
+    let (text, bad) = decode(yaml);
+    findings.extend(bad);
+    let dir_number = leading_number(file_name(dir));
+    let (meta, meta_ok, lines) = parse_meta(&yaml.path, &text, 0, dir_number, &mut findings);
+    let (readme_text, readme_path) = match readme {
+        Some(r) => {
+            let (t, bad) = decode(r);
+            findings.extend(bad);
+            (t, Some(r.path.clone()))
+        }
+        None => {
+            findings.push(
+                Finding::error(
+                    "kep-yaml-without-readme",
+                    &yaml.path,
+                    "kep.yaml has no README.md beside it",
+                )
+                .hint("add the KEP's README.md (see keps/NNNN-kep-template)"),
+            );
+            (String::new(), None)
+        }
+    };
+    let mut kep = Kep {
+        path: dir.to_string(),
+        format: KepFormat::Directory,
+        sig_dir: sig_dir_of(dir),
+        dir_number,
+        metadata_path: yaml.path.clone(),
+        readme_path,
+        readme: readme_text,
+        readme_offset: 0,
+        meta,
+        meta_ok,
+        lines,
+        load_findings: Vec::new(),
+    };
+    let n = kep.number();
+    kep.load_findings = findings.into_iter().map(|f| f.kep(n)).collect();
+    kep
+}
+
+fn parse_single_file(file: &RepoFile) -> Kep {
+    let mut findings = Vec::new();
+    let (text, bad) = decode(file);
+    findings.extend(bad);
+    let is_readme = file_name(&file.path).eq_ignore_ascii_case("readme.md");
+    let path = if is_readme {
+        parent(&file.path).to_string()
+    } else {
+        file.path.clone()
+    };
+    let dir_number = leading_number(file_name(&path)).filter(|n| *n < 100_000);
+    let (meta, meta_ok, lines, body, offset) = match split_front_matter(&text) {
+        Some((fm, off, body)) => {
+            let fm_lines = fm.lines().count();
+            let (m, ok, l) = parse_meta(&file.path, fm, off, dir_number, &mut findings);
+            (m, ok, l, body.to_string(), off + fm_lines + 1)
+        }
+        None => (Metadata::default(), false, FieldLines::default(), text, 0),
+    };
+    let mut kep = Kep {
+        path,
+        format: KepFormat::SingleFile,
+        sig_dir: sig_dir_of(&file.path),
+        dir_number,
+        metadata_path: file.path.clone(),
+        readme_path: Some(file.path.clone()),
+        readme: body,
+        readme_offset: offset,
+        meta,
+        meta_ok,
+        lines,
+        load_findings: Vec::new(),
+    };
+    let n = kep.number();
+    kep.load_findings = findings.into_iter().map(|f| f.kep(n)).collect();
+    kep
+}
+
+fn parse_meta(
+    path: &str,
+    text: &str,
+    offset: usize,
+    dir_number: Option<u32>,
+    findings: &mut Vec<Finding>,
+) -> (Metadata, bool, FieldLines) {
+    let lines = FieldLines::scan(text, offset);
+    match metadata::parse_raw(text, offset) {
+        Ok(raw) => (Metadata::from(raw), true, lines),
+        Err(e) => {
+            findings.push(
+                Finding::error(
+                    "yaml-parse",
+                    path,
+                    format!("metadata does not parse as YAML: {}", e.message),
+                )
+                .at(e.line)
+                .kep(dir_number)
+                .hint("fix the YAML syntax; the KEP is listed with its directory name until then"),
+            );
+            (Metadata::default(), false, lines)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(leading_number("2400-node-swap"), Some(2400));
+        assert_eq!(leading_number("20190317-title.md"), Some(20190317));
+        assert_eq!(leading_number("NNNN-kep-template"), None);
+        assert_eq!(leading_number("2400"), None);
+        assert_eq!(parse_number(" 12 "), Some(12));
+        assert_eq!(parse_number("NNNN"), None);
+        assert!(is_template_dir("keps/NNNN-kep-template"));
+        assert!(is_template_dir("keps/sig-cloud-provider/providers/0000-cloud-provider-template"));
+        assert!(!is_template_dir("keps/sig-node/2400-node-swap"));
+    }
+
+    #[test]
+    fn non_utf8_is_a_finding_with_line() {
+        let f = RepoFile {
+            path: "keps/a/1-x/kep.yaml".into(),
+            bytes: b"title: a\nstatus: \xff\n".to_vec(),
+        };
+        let (_, finding) = decode(&f);
+        assert_eq!(finding.unwrap().line, Some(2));
+    }
+}

@@ -1,0 +1,529 @@
+//! kep.yaml (and legacy front matter) text → [`RawKepYaml`] (the serde shape)
+//! plus [`FieldLines`] (where each key sits) → [`Metadata`] (the domain shape).
+//!
+//! Scalars are kept exactly as written (`"1.20"` stays `1.20`, dates stay
+//! strings); milestones are parsed into comparable [`Version`]s on the side.
+//! Alias expansion is bounded so a "billion laughs" file is refused.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Top-level kep.yaml keys the enhancements tooling knows (its Go struct,
+/// including `name`, `id` and `prnumber` that it maps implicitly).
+pub const KNOWN_FIELDS: &[&str] = &[
+    "title",
+    "kep-number",
+    "authors",
+    "owning-sig",
+    "participating-sigs",
+    "reviewers",
+    "approvers",
+    "prr-approvers",
+    "editor",
+    "creation-date",
+    "last-updated",
+    "status",
+    "see-also",
+    "replaces",
+    "superseded-by",
+    "stage",
+    "latest-milestone",
+    "milestone",
+    "feature-gates",
+    "disable-supported",
+    "metrics",
+    "name",
+    "id",
+    "prnumber",
+];
+
+/// Keys allowed under `milestone:`.
+pub const MILESTONE_STAGES: &[&str] = &["alpha", "beta", "stable", "deprecated", "disabled", "removed"];
+
+/// The serde shape of kep.yaml: every field optional, scalars as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub struct RawKepYaml {
+    pub title: Option<String>,
+    pub kep_number: Option<String>,
+    pub authors: Option<Vec<String>>,
+    pub owning_sig: Option<String>,
+    pub participating_sigs: Option<Vec<String>>,
+    pub reviewers: Option<Vec<String>>,
+    pub approvers: Option<Vec<String>>,
+    pub prr_approvers: Option<Vec<String>>,
+    pub editor: Option<String>,
+    pub creation_date: Option<String>,
+    pub last_updated: Option<String>,
+    pub status: Option<String>,
+    pub see_also: Option<Vec<String>>,
+    pub replaces: Option<Vec<String>>,
+    pub superseded_by: Option<Vec<String>>,
+    pub stage: Option<String>,
+    pub latest_milestone: Option<String>,
+    pub milestone: Option<RawMilestones>,
+    pub feature_gates: Option<Vec<RawFeatureGate>>,
+    pub disable_supported: Option<String>,
+    pub metrics: Option<Vec<String>>,
+}
+
+/// The serde shape of `milestone:`.
+#[derive(Debug, Default, Deserialize)]
+#[allow(missing_docs)]
+pub struct RawMilestones {
+    pub alpha: Option<String>,
+    pub beta: Option<String>,
+    pub stable: Option<String>,
+    pub deprecated: Option<String>,
+    pub disabled: Option<String>,
+    pub removed: Option<String>,
+}
+
+/// The serde shape of one `feature-gates:` entry.
+#[derive(Debug, Default, Deserialize)]
+#[allow(missing_docs)]
+pub struct RawFeatureGate {
+    pub name: Option<String>,
+    pub components: Option<Vec<String>>,
+}
+
+/// A YAML syntax or shape error with its position in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// 1-based line in the file (front matter offset applied).
+    pub line: Option<usize>,
+    /// 1-based column.
+    pub column: Option<usize>,
+    /// The parser's message.
+    pub message: String,
+}
+
+/// Where each key was written: `status` → line, `milestone.beta` → line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FieldLines {
+    lines: BTreeMap<String, usize>,
+    /// Keys in file order with their line (top level and `milestone.*`).
+    order: Vec<(String, usize)>,
+}
+
+impl FieldLines {
+    /// The 1-based line of `key` (`milestone.alpha` for nested keys).
+    pub fn line(&self, key: &str) -> Option<usize> {
+        self.lines.get(key).copied()
+    }
+
+    /// Top-level keys not known to the enhancements tooling, and unknown
+    /// `milestone.*` keys, with their lines.
+    pub fn unknown(&self) -> Vec<(String, usize)> {
+        self.order
+            .iter()
+            .filter(|(k, _)| match k.strip_prefix("milestone.") {
+                Some(stage) => !MILESTONE_STAGES.contains(&stage),
+                None => !KNOWN_FIELDS.contains(&k.as_str()),
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Scan YAML text for block-style keys. `offset` is added to line numbers
+    /// (front matter starts after the `---` line).
+    pub fn scan(text: &str, offset: usize) -> Self {
+        let mut out = FieldLines::default();
+        let mut in_milestone = false;
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1 + offset;
+            let trimmed = line.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let indented = trimmed.len() != line.len();
+            let Some(key) = key_of(trimmed) else {
+                if !indented {
+                    in_milestone = false;
+                }
+                continue;
+            };
+            if !indented {
+                in_milestone = key == "milestone";
+                out.push(key.to_string(), n);
+            } else if in_milestone && !trimmed.starts_with('-') {
+                out.push(format!("milestone.{key}"), n);
+            }
+        }
+        out
+    }
+
+    fn push(&mut self, key: String, line: usize) {
+        self.lines.entry(key.clone()).or_insert(line);
+        self.order.push((key, line));
+    }
+}
+
+/// The key of a `key: value` line, without quotes.
+fn key_of(line: &str) -> Option<&str> {
+    if line.starts_with('-') || line.starts_with('[') || line.starts_with('{') {
+        return None;
+    }
+    let colon = line.find(':')?;
+    let rest = &line[colon + 1..];
+    if !(rest.is_empty() || rest.starts_with(' ') || rest.starts_with('\t')) {
+        return None;
+    }
+    let key = line[..colon].trim().trim_matches(|c| c == '"' || c == '\'');
+    (!key.is_empty()).then_some(key)
+}
+
+/// Parse YAML text into the raw shape. `offset` is the number of lines before
+/// `text` in its file. Alias expansion and nesting are bounded.
+pub fn parse_raw(text: &str, offset: usize) -> Result<RawKepYaml, YamlError> {
+    parse_yaml(text, offset)
+}
+
+/// Parse any YAML document into `T` with kepsite's safety limits.
+pub fn parse_yaml<T: for<'de> Deserialize<'de>>(text: &str, offset: usize) -> Result<T, YamlError> {
+    if text.trim().is_empty() {
+        // An empty document deserializes as null; treat it as an empty mapping.
+        return serde_saphyr::from_str_with_options::<T>("{}", yaml_options()).map_err(|e| {
+            YamlError {
+                line: None,
+                column: None,
+                message: e.to_string(),
+            }
+        });
+    }
+    serde_saphyr::from_str_with_options::<T>(text, yaml_options()).map_err(|e| {
+        let loc = e.location();
+        let message = first_line(&e.to_string());
+        YamlError {
+            line: loc
+                .map(|l| l.line() as usize)
+                .filter(|l| *l > 0)
+                .map(|l| l + offset),
+            column: loc.map(|l| l.column() as usize).filter(|c| *c > 0),
+            message,
+        }
+    })
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or(s).trim().to_string()
+}
+
+fn yaml_options() -> serde_saphyr::Options {
+    let mut alias_limits = serde_saphyr::options::AliasLimits::default();
+    alias_limits.max_total_replayed_events = 10_000;
+    alias_limits.max_replay_stack_depth = 8;
+    alias_limits.max_alias_expansions_per_anchor = 64;
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_aliases: 256,
+            max_anchors: 256,
+            max_events: 200_000,
+            max_depth: 32,
+            max_nodes: 100_000,
+            max_documents: 1,
+        },
+        alias_limits: alias_limits,
+        with_snippet: false,
+        crop_radius: 0,
+    }
+}
+
+/// A parsed `vMAJOR.MINOR[.PATCH]` milestone, for ordering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Version {
+    /// Major.
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+    /// Patch (0 when absent).
+    pub patch: u32,
+}
+
+impl Version {
+    /// Parse `v1.21`, `1.21`, `v1.21.3`; `None` for anything else.
+    pub fn parse(s: &str) -> Option<Version> {
+        let s = s.trim();
+        let s = s.strip_prefix('v').or_else(|| s.strip_prefix('V')).unwrap_or(s);
+        let mut it = s.split('.');
+        let major = it.next()?.parse().ok()?;
+        let minor = it.next()?.parse().ok()?;
+        let patch = match it.next() {
+            Some(p) => p.parse().ok()?,
+            None => 0,
+        };
+        if it.next().is_some() {
+            return None;
+        }
+        Some(Version {
+            major,
+            minor,
+            patch,
+        })
+    }
+
+    /// The release this version belongs to, `vX.Y`.
+    pub fn release(self) -> String {
+        format!("v{}.{}", self.major, self.minor)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}.{}", self.major, self.minor)?;
+        if self.patch != 0 {
+            write!(f, ".{}", self.patch)?;
+        }
+        Ok(())
+    }
+}
+
+/// The milestone of each stage, as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[allow(missing_docs)]
+pub struct Milestones {
+    pub alpha: String,
+    pub beta: String,
+    pub stable: String,
+    pub deprecated: String,
+    pub disabled: String,
+    pub removed: String,
+}
+
+impl Milestones {
+    /// `(stage, milestone)` for every stage that has one, in stage order.
+    pub fn entries(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("alpha", &self.alpha),
+            ("beta", &self.beta),
+            ("stable", &self.stable),
+            ("deprecated", &self.deprecated),
+            ("disabled", &self.disabled),
+            ("removed", &self.removed),
+        ]
+        .into_iter()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(s, m)| (s, m.as_str()))
+        .collect()
+    }
+
+    /// The milestone written for `stage` ("" when none).
+    pub fn get(&self, stage: &str) -> &str {
+        match stage {
+            "alpha" => &self.alpha,
+            "beta" => &self.beta,
+            "stable" => &self.stable,
+            "deprecated" => &self.deprecated,
+            "disabled" => &self.disabled,
+            "removed" => &self.removed,
+            _ => "",
+        }
+    }
+}
+
+/// A feature gate and the components it must be enabled on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FeatureGate {
+    /// Gate name.
+    pub name: String,
+    /// Components, e.g. `kube-apiserver`.
+    pub components: Vec<String>,
+}
+
+/// The domain shape of a KEP's metadata. Missing scalars are empty strings;
+/// values are trimmed but otherwise as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Metadata {
+    pub title: String,
+    #[serde(rename = "kep-number")]
+    pub kep_number: String,
+    pub authors: Vec<String>,
+    pub owning_sig: String,
+    pub participating_sigs: Vec<String>,
+    pub reviewers: Vec<String>,
+    pub approvers: Vec<String>,
+    pub prr_approvers: Vec<String>,
+    pub editor: String,
+    pub creation_date: String,
+    pub last_updated: String,
+    pub status: String,
+    pub see_also: Vec<String>,
+    pub replaces: Vec<String>,
+    pub superseded_by: Vec<String>,
+    pub stage: String,
+    pub latest_milestone: String,
+    pub milestone: Milestones,
+    pub feature_gates: Vec<FeatureGate>,
+    pub disable_supported: Option<bool>,
+    pub metrics: Vec<String>,
+}
+
+fn s(v: Option<String>) -> String {
+    v.map(|v| v.trim().to_string()).unwrap_or_default()
+}
+
+fn list(v: Option<Vec<String>>) -> Vec<String> {
+    v.unwrap_or_default()
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+impl From<RawKepYaml> for Metadata {
+    fn from(r: RawKepYaml) -> Self {
+        let m = r.milestone.unwrap_or_default();
+        Metadata {
+            title: s(r.title),
+            kep_number: s(r.kep_number),
+            authors: list(r.authors),
+            owning_sig: s(r.owning_sig),
+            participating_sigs: list(r.participating_sigs),
+            reviewers: list(r.reviewers),
+            approvers: list(r.approvers),
+            prr_approvers: list(r.prr_approvers),
+            editor: s(r.editor),
+            creation_date: s(r.creation_date),
+            last_updated: s(r.last_updated),
+            status: s(r.status),
+            see_also: list(r.see_also),
+            replaces: list(r.replaces),
+            superseded_by: list(r.superseded_by),
+            stage: s(r.stage),
+            latest_milestone: s(r.latest_milestone),
+            milestone: Milestones {
+                alpha: s(m.alpha),
+                beta: s(m.beta),
+                stable: s(m.stable),
+                deprecated: s(m.deprecated),
+                disabled: s(m.disabled),
+                removed: s(m.removed),
+            },
+            feature_gates: r
+                .feature_gates
+                .unwrap_or_default()
+                .into_iter()
+                .map(|g| FeatureGate {
+                    name: s(g.name),
+                    components: list(g.components),
+                })
+                .collect(),
+            disable_supported: r
+                .disable_supported
+                .and_then(|v| match v.trim().to_ascii_lowercase().as_str() {
+                    "true" | "yes" => Some(true),
+                    "false" | "no" => Some(false),
+                    _ => None,
+                }),
+            metrics: list(r.metrics),
+        }
+    }
+}
+
+/// Split a legacy single-file KEP into (front matter, line offset of the
+/// front matter's first line minus one, body). `None` when the file does not
+/// open with a `---` line followed by a closing `---`.
+pub fn split_front_matter(text: &str) -> Option<(&str, usize, &str)> {
+    let text_nb = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first_end = text_nb.find('\n')?;
+    if text_nb[..first_end].trim_end() != "---" {
+        return None;
+    }
+    let rest = &text_nb[first_end + 1..];
+    let mut pos = 0;
+    for line in rest.split_inclusive('\n') {
+        let t = line.trim_end();
+        if t == "---" || t == "..." {
+            let fm = &rest[..pos];
+            let body = &rest[pos + line.len()..];
+            return Some((fm, 1, body));
+        }
+        pos += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_order() {
+        let cases = [
+            ("v1.21", Some((1, 21, 0))),
+            ("1.9", Some((1, 9, 0))),
+            ("v1.30.2", Some((1, 30, 2))),
+            ("v1.x", None),
+            ("", None),
+            ("TBD", None),
+            ("v1.2.3.4", None),
+        ];
+        for (text, want) in cases {
+            let got = Version::parse(text).map(|v| (v.major, v.minor, v.patch));
+            assert_eq!(got, want, "{text}");
+        }
+        assert!(Version::parse("v1.9").unwrap() < Version::parse("v1.10").unwrap());
+    }
+
+    #[test]
+    fn scalars_stay_as_written() {
+        let raw = parse_raw(
+            "title: T\nkep-number: 0042\nlatest-milestone: 1.20\nmilestone:\n  alpha: 1.10\ncreation-date: 2020-01-02\ndisable-supported: true\n",
+            0,
+        )
+        .unwrap();
+        let m = Metadata::from(raw);
+        assert_eq!(m.kep_number, "0042");
+        assert_eq!(m.latest_milestone, "1.20");
+        assert_eq!(m.milestone.alpha, "1.10");
+        assert_eq!(m.creation_date, "2020-01-02");
+        assert_eq!(m.disable_supported, Some(true));
+    }
+
+    #[test]
+    fn field_lines_and_unknown_fields() {
+        let text = "title: T\n# comment\nsponsor: x\nmilestone:\n  alpha: v1.1\n  gamma: v1.2\nauthors:\n  - a: b\n";
+        let lines = FieldLines::scan(text, 0);
+        assert_eq!(lines.line("title"), Some(1));
+        assert_eq!(lines.line("milestone.alpha"), Some(5));
+        assert_eq!(
+            lines.unknown(),
+            vec![("sponsor".to_string(), 3), ("milestone.gamma".to_string(), 6)]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_lines() {
+        let err = parse_raw("title: ok\nstatus: \"unclosed\nstage: alpha\n", 3).unwrap_err();
+        assert!(err.line.is_some_and(|l| l >= 4), "{err:?}");
+    }
+
+    #[test]
+    fn billion_laughs_is_refused() {
+        let mut text = String::from("a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"
+            ));
+        }
+        text.push_str("title: boom\n");
+        let err = parse_raw(&text, 0).unwrap_err();
+        assert!(!err.message.is_empty());
+    }
+
+    #[test]
+    fn front_matter_split() {
+        let (fm, off, body) = split_front_matter("---\ntitle: X\n---\n# Body\n").unwrap();
+        assert_eq!(fm, "title: X\n");
+        assert_eq!(off, 1);
+        assert_eq!(body, "# Body\n");
+        assert!(split_front_matter("# no front matter\n").is_none());
+        assert!(split_front_matter("---\nunterminated: yes\n").is_none());
+    }
+}

@@ -1,0 +1,167 @@
+//! Git loader: a revision of a repository → [`RepoSnapshot`], read from the
+//! object database with git2 (no checkout, no temporary files).
+//!
+//! Symlink blobs are resolved inside the revision's tree exactly as the
+//! working-tree loader resolves them on disk, so both loaders agree.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use git2::{ObjectType, Oid, Repository, Tree, TreeWalkMode, TreeWalkResult};
+
+use super::{
+    LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish, is_input, is_wanted,
+    resolve_link,
+};
+
+const MODE_LINK: i32 = 0o120000;
+const MODE_TREE: i32 = 0o040000;
+
+pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
+    let repo = Repository::discover(root)
+        .with_context(|| format!("{} is not inside a git repository", root.display()))?;
+    let prefix = subdir_prefix(&repo, root)?;
+    let object = repo
+        .revparse_single(rev)
+        .with_context(|| format!("unknown revision {rev:?} in {}", root.display()))?;
+    let commit = object
+        .peel_to_commit()
+        .with_context(|| format!("revision {rev:?} is not a commit"))?;
+    let mut tree = commit.tree().context("reading the commit's tree")?;
+    if !prefix.is_empty() {
+        let entry = tree
+            .get_path(Path::new(&prefix))
+            .with_context(|| format!("{prefix} does not exist at {rev}"))?;
+        tree = repo
+            .find_tree(entry.id())
+            .with_context(|| format!("{prefix} is not a directory at {rev}"))?;
+    }
+
+    let mut listed: Vec<(String, Oid, i32)> = Vec::new();
+    tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+        let Ok(name) = entry.name() else {
+            return TreeWalkResult::Skip;
+        };
+        let path = format!("{dir}{name}");
+        if entry.filemode() == MODE_TREE {
+            // Descend only where kepsite looks.
+            if path == "keps" || path.starts_with("keps/") {
+                return TreeWalkResult::Ok;
+            }
+            return TreeWalkResult::Skip;
+        }
+        if is_wanted(&path) && entry.kind() != Some(ObjectType::Commit) {
+            listed.push((path, entry.id(), entry.filemode()));
+        }
+        TreeWalkResult::Ok
+    })
+    .context("walking the tree")?;
+
+    let odb = repo.odb().context("opening the object database")?;
+    let mut files = Vec::new();
+    let mut assets = Vec::new();
+    let mut problems = Vec::new();
+    for (path, oid, mode) in listed {
+        let mut oid = oid;
+        if mode == MODE_LINK {
+            match follow_link(&repo, &tree, &path, oid) {
+                Ok(target) => oid = target,
+                Err(message) => {
+                    if message.is_empty() {
+                        continue; // a link to a directory: not followed, as on disk
+                    }
+                    problems.push(LoadProblem {
+                        path,
+                        rule: "symlink-outside",
+                        message,
+                    });
+                    continue;
+                }
+            }
+        }
+        if !is_input(&path) {
+            assets.push(path);
+            continue;
+        }
+        let size = odb.read_header(oid).map(|(s, _)| s as u64).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            problems.push(LoadProblem {
+                path,
+                rule: "file-too-large",
+                message: format!(
+                    "file is {size} bytes, over the {MAX_FILE_BYTES} byte limit; not read"
+                ),
+            });
+            continue;
+        }
+        match repo.find_blob(oid) {
+            Ok(blob) => files.push(RepoFile {
+                path,
+                bytes: blob.content().to_vec(),
+            }),
+            Err(e) => problems.push(LoadProblem {
+                path,
+                rule: "file-unreadable",
+                message: e.message().to_string(),
+            }),
+        }
+    }
+    Ok(finish(
+        Source {
+            root: root.to_path_buf(),
+            commit: Some(commit.id().to_string()),
+        },
+        files,
+        assets,
+        problems,
+    ))
+}
+
+/// Follow a symlink blob inside `tree` (up to a few hops). `Err("")` means the
+/// target is a directory, which is skipped silently like on disk.
+fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<Oid, String> {
+    let mut link = path.to_string();
+    let mut oid = oid;
+    for _ in 0..8 {
+        let blob = repo.find_blob(oid).map_err(|e| e.message().to_string())?;
+        let target = String::from_utf8_lossy(blob.content()).to_string();
+        let Some(resolved) = resolve_link(&link, &target) else {
+            return Err(format!(
+                "symlink points outside the repository ({target}); not followed"
+            ));
+        };
+        let entry = tree
+            .get_path(Path::new(&resolved))
+            .map_err(|_| "symlink target does not exist; not followed".to_string())?;
+        match entry.filemode() {
+            MODE_LINK => {
+                link = resolved;
+                oid = entry.id();
+            }
+            MODE_TREE => return Err(String::new()),
+            _ => return Ok(entry.id()),
+        }
+    }
+    Err("symlink chain too long; not followed".into())
+}
+
+/// The path of `root` relative to the repository's work tree ("" at the top).
+fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
+    let Some(workdir) = repo.workdir() else {
+        return Ok(String::new()); // bare repository: read from the top
+    };
+    let workdir = workdir
+        .canonicalize()
+        .with_context(|| format!("resolving {}", workdir.display()))?;
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("resolving {}", root.display()))?;
+    let rel = root
+        .strip_prefix(&workdir)
+        .map_err(|_| anyhow!("{} is outside the work tree", root.display()))?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(parts.join("/"))
+}
