@@ -57,7 +57,8 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
     let snapshot = repo::load(root, rev)?;
     let sigs = match sigs {
         Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
             Some(SigList::parse(&text).map_err(|e| {
                 anyhow::anyhow!(
                     "{}:{}: sigs.yaml does not parse: {}",
@@ -160,7 +161,9 @@ impl Model {
 
     /// A prod-readiness file for this KEP's number under any SIG directory.
     pub fn prr_anywhere(&self, number: u32) -> Option<&PrrFile> {
-        self.prr_files.iter().find(|p| p.file_number == Some(number))
+        self.prr_files
+            .iter()
+            .find(|p| p.file_number == Some(number))
     }
 
     /// The KEP with this number (the first, if duplicated).

@@ -40,7 +40,14 @@ pub const KNOWN_FIELDS: &[&str] = &[
 ];
 
 /// Keys allowed under `milestone:`.
-pub const MILESTONE_STAGES: &[&str] = &["alpha", "beta", "stable", "deprecated", "disabled", "removed"];
+pub const MILESTONE_STAGES: &[&str] = &[
+    "alpha",
+    "beta",
+    "stable",
+    "deprecated",
+    "disabled",
+    "removed",
+];
 
 /// The serde shape of kep.yaml: every field optional, scalars as written.
 #[derive(Debug, Default, Deserialize)]
@@ -49,25 +56,25 @@ pub const MILESTONE_STAGES: &[&str] = &["alpha", "beta", "stable", "deprecated",
 pub struct RawKepYaml {
     pub title: Option<String>,
     pub kep_number: Option<String>,
-    pub authors: Option<Vec<String>>,
+    pub authors: Option<Vec<Option<String>>>,
     pub owning_sig: Option<String>,
-    pub participating_sigs: Option<Vec<String>>,
-    pub reviewers: Option<Vec<String>>,
-    pub approvers: Option<Vec<String>>,
-    pub prr_approvers: Option<Vec<String>>,
+    pub participating_sigs: Option<Vec<Option<String>>>,
+    pub reviewers: Option<Vec<Option<String>>>,
+    pub approvers: Option<Vec<Option<String>>>,
+    pub prr_approvers: Option<Vec<Option<String>>>,
     pub editor: Option<String>,
     pub creation_date: Option<String>,
     pub last_updated: Option<String>,
     pub status: Option<String>,
-    pub see_also: Option<Vec<String>>,
-    pub replaces: Option<Vec<String>>,
-    pub superseded_by: Option<Vec<String>>,
+    pub see_also: Option<Vec<Option<String>>>,
+    pub replaces: Option<Vec<Option<String>>>,
+    pub superseded_by: Option<Vec<Option<String>>>,
     pub stage: Option<String>,
     pub latest_milestone: Option<String>,
     pub milestone: Option<RawMilestones>,
     pub feature_gates: Option<Vec<RawFeatureGate>>,
     pub disable_supported: Option<String>,
-    pub metrics: Option<Vec<String>>,
+    pub metrics: Option<Vec<Option<String>>>,
 }
 
 /// The serde shape of `milestone:`.
@@ -87,7 +94,7 @@ pub struct RawMilestones {
 #[allow(missing_docs)]
 pub struct RawFeatureGate {
     pub name: Option<String>,
-    pub components: Option<Vec<String>>,
+    pub components: Option<Vec<Option<String>>>,
 }
 
 /// A YAML syntax or shape error with its position in the file.
@@ -247,7 +254,10 @@ impl Version {
     /// Parse `v1.21`, `1.21`, `v1.21.3`; `None` for anything else.
     pub fn parse(s: &str) -> Option<Version> {
         let s = s.trim();
-        let s = s.strip_prefix('v').or_else(|| s.strip_prefix('V')).unwrap_or(s);
+        let s = s
+            .strip_prefix('v')
+            .or_else(|| s.strip_prefix('V'))
+            .unwrap_or(s);
         let mut it = s.split('.');
         let major = it.next()?.parse().ok()?;
         let minor = it.next()?.parse().ok()?;
@@ -367,9 +377,10 @@ fn s(v: Option<String>) -> String {
     v.map(|v| v.trim().to_string()).unwrap_or_default()
 }
 
-fn list(v: Option<Vec<String>>) -> Vec<String> {
+fn list(v: Option<Vec<Option<String>>>) -> Vec<String> {
     v.unwrap_or_default()
         .into_iter()
+        .flatten()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
@@ -413,13 +424,13 @@ impl From<RawKepYaml> for Metadata {
                     components: list(g.components),
                 })
                 .collect(),
-            disable_supported: r
-                .disable_supported
-                .and_then(|v| match v.trim().to_ascii_lowercase().as_str() {
+            disable_supported: r.disable_supported.and_then(|v| {
+                match v.trim().to_ascii_lowercase().as_str() {
                     "true" | "yes" => Some(true),
                     "false" | "no" => Some(false),
                     _ => None,
-                }),
+                }
+            }),
             metrics: list(r.metrics),
         }
     }
@@ -493,7 +504,10 @@ mod tests {
         assert_eq!(lines.line("milestone.alpha"), Some(5));
         assert_eq!(
             lines.unknown(),
-            vec![("sponsor".to_string(), 3), ("milestone.gamma".to_string(), 6)]
+            vec![
+                ("sponsor".to_string(), 3),
+                ("milestone.gamma".to_string(), 6)
+            ]
         );
     }
 
@@ -505,7 +519,9 @@ mod tests {
 
     #[test]
     fn billion_laughs_is_refused() {
-        let mut text = String::from("a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut text = String::from(
+            "a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
         for i in 1..10 {
             let p = i - 1;
             text.push_str(&format!(

@@ -109,7 +109,9 @@ pub fn parse_number(s: &str) -> Option<u32> {
 
 /// The number a directory or file name starts with (`2400-node-swap` → 2400).
 pub fn leading_number(name: &str) -> Option<u32> {
-    let digits: &str = &name[..name.find(|c: char| !c.is_ascii_digit()).unwrap_or(name.len())];
+    let digits: &str = &name[..name
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(name.len())];
     if digits.is_empty() || !name[digits.len()..].starts_with('-') {
         return None;
     }
@@ -119,7 +121,7 @@ pub fn leading_number(name: &str) -> Option<u32> {
 /// Whether a KEP directory is a template rather than a proposal.
 pub fn is_template_dir(dir: &str) -> bool {
     let name = dir.rsplit('/').next().unwrap_or(dir);
-    name.starts_with("NNNN-") || name.ends_with("-template")
+    name.starts_with("NNNN-") || (leading_number(name) == Some(0) && name.ends_with("-template"))
 }
 
 /// Decode bytes as UTF-8; on failure, a finding with the line of the first bad byte
@@ -137,7 +139,10 @@ pub fn decode(file: &RepoFile) -> (String, Option<Finding>) {
             )
             .at(Some(line))
             .hint("save the file as UTF-8");
-            (String::from_utf8_lossy(&file.bytes).into_owned(), Some(finding))
+            (
+                String::from_utf8_lossy(&file.bytes).into_owned(),
+                Some(finding),
+            )
         }
     }
 }
@@ -170,9 +175,7 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
     let files = &snapshot.files;
     let kep_dirs: BTreeSet<&str> = files
         .iter()
-        .filter(|f| {
-            file_name(&f.path) == "kep.yaml" && !f.path.starts_with("keps/prod-readiness/")
-        })
+        .filter(|f| file_name(&f.path) == "kep.yaml" && !f.path.starts_with("keps/prod-readiness/"))
         .map(|f| parent(&f.path))
         .collect();
     let inside_kep_dir = |path: &str| {
@@ -391,8 +394,13 @@ mod tests {
         assert_eq!(parse_number(" 12 "), Some(12));
         assert_eq!(parse_number("NNNN"), None);
         assert!(is_template_dir("keps/NNNN-kep-template"));
-        assert!(is_template_dir("keps/sig-cloud-provider/providers/0000-cloud-provider-template"));
+        assert!(is_template_dir(
+            "keps/sig-cloud-provider/providers/0000-cloud-provider-template"
+        ));
         assert!(!is_template_dir("keps/sig-node/2400-node-swap"));
+        assert!(!is_template_dir(
+            "keps/sig-node/5978-cluster-resource-claim-template"
+        ));
     }
 
     #[test]

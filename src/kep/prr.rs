@@ -9,7 +9,14 @@ use serde::{Deserialize, Serialize};
 use super::metadata::{FieldLines, YamlError, parse_yaml};
 
 /// Stages a prod-readiness file can approve, in order.
-pub const PRR_STAGES: &[&str] = &["alpha", "beta", "stable", "deprecated", "disabled", "removed"];
+pub const PRR_STAGES: &[&str] = &[
+    "alpha",
+    "beta",
+    "stable",
+    "deprecated",
+    "disabled",
+    "removed",
+];
 
 #[derive(Debug, Default, Deserialize)]
 struct RawApproval {
@@ -184,7 +191,10 @@ impl OwnersAliases {
     /// Whether `who` is a current or emeritus PRR approver.
     pub fn is_prr_approver_or_emeritus(&self, who: &str) -> bool {
         let h = handle(who);
-        self.is_prr_approver(who) || self.members("prod-readiness-approvers-emeritus").any(|m| m == h)
+        self.is_prr_approver(who)
+            || self
+                .members("prod-readiness-approvers-emeritus")
+                .any(|m| m == h)
     }
 }
 

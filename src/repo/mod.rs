@@ -160,7 +160,11 @@ mod tests {
             ("keps/a/x.md", "./y.md", Some("keps/a/y.md")),
         ];
         for (link, target, want) in cases {
-            assert_eq!(resolve_link(link, target).as_deref(), want, "{link} -> {target}");
+            assert_eq!(
+                resolve_link(link, target).as_deref(),
+                want,
+                "{link} -> {target}"
+            );
         }
     }
 

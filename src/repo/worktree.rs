@@ -14,7 +14,10 @@ use super::{LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish,
 
 enum Entry {
     /// Read this file (possibly a symlink's in-repo target) as `path`.
-    Input { path: String, disk: PathBuf },
+    Input {
+        path: String,
+        disk: PathBuf,
+    },
     Asset(String),
     Problem(LoadProblem),
 }
