@@ -1,3 +1,4 @@
+//! Development probe: load a repository and print counts and selected findings.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let t = std::time::Instant::now();
