@@ -13,7 +13,11 @@
 //! everything is ordered by KEP number and path so two builds are identical.
 
 pub mod analysis;
+pub mod cli;
+pub mod diagnostics;
 pub mod finding;
 pub mod kep;
 pub mod model;
+pub mod query;
 pub mod repo;
+pub mod view;

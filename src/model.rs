@@ -35,6 +35,9 @@ pub struct Model {
     pub assets: Vec<String>,
     /// Findings from loading that belong to no single KEP.
     pub load_findings: Vec<Finding>,
+    /// Text of every YAML input (kep.yaml, PRR files, OWNERS_ALIASES), for
+    /// showing the source line of a finding.
+    yaml_texts: BTreeMap<String, String>,
     prr_index: BTreeMap<(String, u32), usize>,
 }
 
@@ -54,7 +57,11 @@ impl PartialEq for Model {
 /// Load a repository: `root` as a working tree, or revision `rev` of it, plus
 /// sigs.yaml when given.
 pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model> {
-    let snapshot = repo::load(root, rev)?;
+    let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
+        repo::load_embedded()
+    } else {
+        repo::load(root, rev)?
+    };
     let sigs = match sigs {
         Some(p) => {
             let text =
@@ -92,6 +99,17 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
     let mut prr_files = Vec::new();
     let mut aliases = OwnersAliases::default();
     let mut template_readme = None;
+    let yaml_texts = snapshot
+        .files
+        .iter()
+        .filter(|f| f.path.ends_with(".yaml") || f.path == "OWNERS_ALIASES")
+        .map(|f| {
+            (
+                f.path.clone(),
+                String::from_utf8_lossy(&f.bytes).into_owned(),
+            )
+        })
+        .collect();
     for f in &snapshot.files {
         if f.path.starts_with("keps/prod-readiness/") && f.path.ends_with(".yaml") {
             if f.path.matches('/').count() != 3 {
@@ -146,6 +164,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         template_readme,
         assets: snapshot.assets,
         load_findings,
+        yaml_texts,
         prr_index,
     }
 }
@@ -164,6 +183,24 @@ impl Model {
         self.prr_files
             .iter()
             .find(|p| p.file_number == Some(number))
+    }
+
+    /// Line `line` (1-based) of a YAML input or a KEP's README, for diagnostics.
+    pub fn source_line(&self, path: &str, line: usize) -> Option<&str> {
+        let text = match self.yaml_texts.get(path) {
+            Some(t) => t.as_str(),
+            None => {
+                let kep = self
+                    .keps
+                    .iter()
+                    .find(|k| k.readme_path.as_deref() == Some(path))?;
+                return kep
+                    .readme
+                    .lines()
+                    .nth(line.checked_sub(1 + kep.readme_offset)?);
+            }
+        };
+        text.lines().nth(line.checked_sub(1)?)
     }
 
     /// The KEP with this number (the first, if duplicated).

@@ -56,25 +56,84 @@ pub const MILESTONE_STAGES: &[&str] = &[
 pub struct RawKepYaml {
     pub title: Option<String>,
     pub kep_number: Option<String>,
-    pub authors: Option<Vec<Option<String>>>,
+    pub authors: Option<Vec<Entry>>,
     pub owning_sig: Option<String>,
-    pub participating_sigs: Option<Vec<Option<String>>>,
-    pub reviewers: Option<Vec<Option<String>>>,
-    pub approvers: Option<Vec<Option<String>>>,
-    pub prr_approvers: Option<Vec<Option<String>>>,
+    pub participating_sigs: Option<Vec<Entry>>,
+    pub reviewers: Option<Vec<Entry>>,
+    pub approvers: Option<Vec<Entry>>,
+    pub prr_approvers: Option<Vec<Entry>>,
     pub editor: Option<String>,
     pub creation_date: Option<String>,
     pub last_updated: Option<String>,
     pub status: Option<String>,
-    pub see_also: Option<Vec<Option<String>>>,
-    pub replaces: Option<Vec<Option<String>>>,
-    pub superseded_by: Option<Vec<Option<String>>>,
+    pub see_also: Option<Vec<Entry>>,
+    pub replaces: Option<Vec<Entry>>,
+    pub superseded_by: Option<Vec<Entry>>,
     pub stage: Option<String>,
     pub latest_milestone: Option<String>,
     pub milestone: Option<RawMilestones>,
     pub feature_gates: Option<Vec<RawFeatureGate>>,
     pub disable_supported: Option<String>,
-    pub metrics: Option<Vec<Option<String>>>,
+    pub metrics: Option<Vec<Entry>>,
+}
+
+/// One list entry: a scalar, or (in pre-2020 front matter) a `{name: ...}` map.
+/// Any scalar is kept as its text; other shapes become empty and are dropped.
+#[derive(Debug, Default)]
+pub struct Entry(pub Option<String>);
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Entry;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a map with `name`")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Entry, E> {
+                Ok(Entry(Some(v.to_string())))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Entry, E> {
+                Ok(Entry(Some(v.to_string())))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Entry, E> {
+                Ok(Entry(Some(v.to_string())))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Entry, E> {
+                Ok(Entry(Some(v.to_string())))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Entry, E> {
+                Ok(Entry(Some(v.to_string())))
+            }
+            fn visit_unit<E>(self) -> Result<Entry, E> {
+                Ok(Entry(None))
+            }
+            fn visit_none<E>(self) -> Result<Entry, E> {
+                Ok(Entry(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Entry, A::Error> {
+                let mut name = None;
+                while let Some(k) = map.next_key::<String>()? {
+                    let v: Entry = map.next_value()?;
+                    if k == "name" || k == "github" {
+                        name = name.or(v.0);
+                    }
+                }
+                Ok(Entry(name))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Entry, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Entry(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// The serde shape of `milestone:`.
@@ -94,7 +153,7 @@ pub struct RawMilestones {
 #[allow(missing_docs)]
 pub struct RawFeatureGate {
     pub name: Option<String>,
-    pub components: Option<Vec<Option<String>>>,
+    pub components: Option<Vec<Entry>>,
 }
 
 /// A YAML syntax or shape error with its position in the file.
@@ -377,10 +436,10 @@ fn s(v: Option<String>) -> String {
     v.map(|v| v.trim().to_string()).unwrap_or_default()
 }
 
-fn list(v: Option<Vec<Option<String>>>) -> Vec<String> {
+fn list(v: Option<Vec<Entry>>) -> Vec<String> {
     v.unwrap_or_default()
         .into_iter()
-        .flatten()
+        .filter_map(|e| e.0)
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
@@ -494,6 +553,12 @@ mod tests {
         assert_eq!(m.milestone.alpha, "1.10");
         assert_eq!(m.creation_date, "2020-01-02");
         assert_eq!(m.disable_supported, Some(true));
+    }
+
+    #[test]
+    fn list_entries_accept_name_maps() {
+        let raw = parse_raw("reviewers:\n  - name: \"@a\"\n  - \"@b\"\n  -\n", 0).unwrap();
+        assert_eq!(Metadata::from(raw).reviewers, vec!["@a", "@b"]);
     }
 
     #[test]

@@ -121,7 +121,9 @@ pub fn leading_number(name: &str) -> Option<u32> {
 /// Whether a KEP directory is a template rather than a proposal.
 pub fn is_template_dir(dir: &str) -> bool {
     let name = dir.rsplit('/').next().unwrap_or(dir);
-    name.starts_with("NNNN-") || (leading_number(name) == Some(0) && name.ends_with("-template"))
+    name.starts_with("NNNN-")
+        || name.starts_with("YYYYMMDD-")
+        || (leading_number(name) == Some(0) && name.ends_with("-template"))
 }
 
 /// Decode bytes as UTF-8; on failure, a finding with the line of the first bad byte
@@ -224,7 +226,9 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         let opens_front_matter = f.bytes.starts_with(b"---\n")
             || f.bytes.starts_with(b"---\r\n")
             || f.bytes.starts_with(b"\xef\xbb\xbf---");
-        if opens_front_matter {
+        if opens_front_matter && is_template_dir(path) {
+            templates.push(path.to_string());
+        } else if opens_front_matter {
             jobs.push(Job::SingleFile { file: f });
         } else if file_name(path).eq_ignore_ascii_case("readme.md")
             && leading_number(file_name(parent(path))).is_some()

@@ -165,3 +165,21 @@ fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
         .collect();
     Ok(parts.join("/"))
 }
+
+/// Read one blob at `path` (relative to the snapshot root) of `commit`.
+pub(super) fn read_blob(root: &Path, commit: &str, path: &str) -> Result<Vec<u8>> {
+    let repo = Repository::discover(root)?;
+    let prefix = subdir_prefix(&repo, root)?;
+    let full = if prefix.is_empty() {
+        path.to_string()
+    } else {
+        format!("{prefix}/{path}")
+    };
+    let tree = repo.find_commit(Oid::from_str(commit)?)?.tree()?;
+    let entry = tree.get_path(Path::new(&full))?;
+    if entry.filemode() == MODE_LINK {
+        let oid = follow_link(&repo, &tree, &full, entry.id()).map_err(|e| anyhow!(e))?;
+        return Ok(repo.find_blob(oid)?.content().to_vec());
+    }
+    Ok(repo.find_blob(entry.id())?.content().to_vec())
+}

@@ -6,8 +6,11 @@
 //! that cannot be read, are larger than [`MAX_FILE_BYTES`], or are symlinks
 //! leaving the repository become [`LoadProblem`]s, never errors.
 
+mod embedded;
 mod git;
 mod worktree;
+
+pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};
 
@@ -106,6 +109,31 @@ pub fn load(root: &Path, rev: Option<&str>) -> Result<RepoSnapshot> {
         Some(rev) => load_git(root, rev),
         None => load_worktree(root),
     }
+}
+
+/// Read a non-input file (an image beside a README) from wherever the
+/// snapshot came from: the embedded sample, a git commit, or the working tree
+/// (only when it stays inside the repository). `None` when it cannot be read.
+pub fn read_asset(source: &Source, path: &str) -> Option<Vec<u8>> {
+    if !is_wanted(path) || path.split('/').any(|c| c == ".." || c.is_empty()) {
+        return None;
+    }
+    if source.root == Path::new(EMBEDDED_ROOT) {
+        return embedded::read(path);
+    }
+    if let Some(commit) = &source.commit {
+        return git::read_blob(&source.root, commit, path).ok();
+    }
+    let root = source.root.canonicalize().ok()?;
+    let full = root.join(path).canonicalize().ok()?;
+    if !full.starts_with(&root) {
+        return None;
+    }
+    let meta = std::fs::metadata(&full).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read(full).ok()
 }
 
 /// Resolve `target` (a symlink's text) relative to the directory of `link`

@@ -1,0 +1,310 @@
+//! Command-line interface: clap derive, one args struct per subcommand, and
+//! `run`, which wires each subcommand to the library and returns the exit code.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::analysis::findings::{self, RULES};
+use crate::diagnostics::{self, Summary};
+use crate::finding::Severity;
+use crate::model::{self, Model};
+use crate::query::{self, Filters};
+use crate::repo::EMBEDDED_ROOT;
+
+/// kepsite: a fast portal, validator and query tool for Kubernetes Enhancement Proposals.
+#[derive(Debug, Parser)]
+#[command(name = "kepsite", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate every KEP: the enhancements CI rules, the rules its code defines, and kepsite's own.
+    Check(CheckArgs),
+    /// List KEPs matching filters (kepctl's filter names, plus more).
+    Query(QueryArgs),
+    /// Write every KEP as JSON (a superset of kepctl's fields).
+    Export(ExportArgs),
+}
+
+/// Where to read the enhancements repository from.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// An enhancements checkout (default: ./content when present, else the sample compiled into kepsite).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Read this commit, branch or tag from git instead of the working tree.
+    #[arg(long, value_name = "REV", requires = "repo")]
+    pub rev: Option<String>,
+    /// kubernetes/community's sigs.yaml, to validate SIG names and show leadership.
+    #[arg(long, value_name = "FILE")]
+    pub sigs: Option<PathBuf>,
+}
+
+impl InputArgs {
+    /// The repository root to read.
+    pub fn root(&self) -> PathBuf {
+        match &self.repo {
+            Some(r) => r.clone(),
+            None if Path::new("content/keps").is_dir() => PathBuf::from("content"),
+            None => PathBuf::from(EMBEDDED_ROOT),
+        }
+    }
+
+    /// Load the model.
+    pub fn load(&self) -> Result<Model> {
+        model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())
+    }
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    fn enabled(self) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
+        }
+    }
+}
+
+/// Output of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// rustc-style diagnostics.
+    Human,
+    /// `{ "summary": ..., "findings": [...] }`.
+    Json,
+}
+
+/// What `--deny` can make fatal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Warnings count as errors for the exit code.
+    Warnings,
+}
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: CheckFormat,
+    /// Make warnings fail the check too.
+    #[arg(long, value_enum)]
+    pub deny: Option<Deny>,
+    /// Only these rules (repeatable or comma-separated); see --list-rules.
+    #[arg(long, value_delimiter = ',')]
+    pub rule: Vec<String>,
+    /// Only KEPs whose owning SIG matches this regex.
+    #[arg(long, value_name = "REGEX")]
+    pub sig: Option<String>,
+    /// Colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: Color,
+    /// Print every rule and exit.
+    #[arg(long)]
+    pub list_rules: bool,
+}
+
+/// Arguments of `query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// Owning SIG (regex; repeatable or comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub sig: Vec<String>,
+    /// Status (provisional, implementable, implemented, ...).
+    #[arg(long, value_delimiter = ',')]
+    pub status: Vec<String>,
+    /// Stage (alpha, beta, stable, deprecated, disabled, removed, or `none`).
+    #[arg(long, value_delimiter = ',')]
+    pub stage: Vec<String>,
+    /// Author GitHub handle.
+    #[arg(long, value_delimiter = ',')]
+    pub author: Vec<String>,
+    /// Approver GitHub handle.
+    #[arg(long, value_delimiter = ',')]
+    pub approver: Vec<String>,
+    /// Participating SIG (regex).
+    #[arg(long, value_delimiter = ',')]
+    pub participating_sig: Vec<String>,
+    /// PRR approver, from keps/prod-readiness files.
+    #[arg(long, value_delimiter = ',')]
+    pub prr_approver: Vec<String>,
+    /// Release vX.Y: latest-milestone or any stage's milestone.
+    #[arg(long, value_delimiter = ',')]
+    pub release: Vec<String>,
+    /// Feature gate name.
+    #[arg(long, value_delimiter = ',')]
+    pub feature_gate: Vec<String>,
+    /// Text in the title or summary (case-insensitive).
+    #[arg(long)]
+    pub text: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: query::Format,
+}
+
+/// Arguments of `export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Run the parsed command; returns the process exit code.
+pub fn run(cli: &Cli) -> Result<i32> {
+    match &cli.command {
+        Command::Check(a) => check(a),
+        Command::Query(a) => query_cmd(a),
+        Command::Export(a) => export(a),
+    }
+}
+
+fn check(a: &CheckArgs) -> Result<i32> {
+    if a.list_rules {
+        let mut out = String::new();
+        for r in RULES {
+            out.push_str(&format!(
+                "{:<28} {:<8} {:<8} {}\n",
+                r.id,
+                r.severity.as_str(),
+                r.origin,
+                r.summary
+            ));
+        }
+        write_stdout(&out)?;
+        return Ok(0);
+    }
+    for r in &a.rule {
+        if findings::rule_by_id(r).is_none() {
+            bail!("unknown rule {r:?}; `kepsite check --list-rules` lists them");
+        }
+    }
+    let sig = a
+        .sig
+        .as_ref()
+        .map(|s| query::compile_patterns(std::slice::from_ref(s)))
+        .transpose()?;
+    let model = a.input.load()?;
+    let mut found = findings::check(&model);
+    if !a.rule.is_empty() {
+        found.retain(|f| a.rule.iter().any(|r| r == f.rule));
+    }
+    if let Some(sig) = sig {
+        found.retain(|f| {
+            let kep = model.keps.iter().find(|k| {
+                f.path == k.metadata_path
+                    || f.path.starts_with(&format!("{}/", k.path))
+                    || (f.kep.is_some() && f.kep == k.number())
+            });
+            let sig_of = kep
+                .map(|k| k.sig().to_string())
+                .unwrap_or_else(|| f.path.split('/').nth(1).unwrap_or_default().to_string());
+            sig[0].is_match(&sig_of)
+        });
+    }
+    let summary = Summary::of(model.keps.len(), &found);
+    match a.format {
+        CheckFormat::Json => write_stdout(&diagnostics::json(summary, &found))?,
+        CheckFormat::Human => {
+            let color = a.color.enabled();
+            let mut text = diagnostics::human(&model, &found, color);
+            text.push_str(&diagnostics::summary_line(summary, color));
+            text.push('\n');
+            write_stdout(&text)?;
+        }
+    }
+    let failing = found.iter().any(|f| {
+        f.severity == Severity::Error
+            || (a.deny == Some(Deny::Warnings) && f.severity == Severity::Warning)
+    });
+    Ok(i32::from(failing))
+}
+
+fn query_cmd(a: &QueryArgs) -> Result<i32> {
+    let filters = Filters {
+        sig: query::compile_patterns(&a.sig)?,
+        status: a.status.clone(),
+        stage: a.stage.clone(),
+        author: a.author.clone(),
+        approver: a.approver.clone(),
+        participating_sig: query::compile_patterns(&a.participating_sig)?,
+        prr_approver: a.prr_approver.clone(),
+        release: query::parse_releases(&a.release)?,
+        feature_gate: a.feature_gate.clone(),
+        text: a.text.clone(),
+    };
+    let model = a.input.load()?;
+    let found = findings::check(&model);
+    let views: Vec<_> = filters
+        .apply(&model)
+        .into_iter()
+        .map(|k| crate::view::kep_view(&model, k, &found))
+        .collect();
+    write_stdout(&query::render(&views, a.format)?)?;
+    Ok(0)
+}
+
+fn export(a: &ExportArgs) -> Result<i32> {
+    let model = a.input.load()?;
+    let found = findings::check(&model);
+    let json = query::export(&model, &found)?;
+    match &a.out {
+        Some(path) => write_atomic(path, json.as_bytes())?,
+        None => write_stdout(&json)?,
+    }
+    Ok(0)
+}
+
+/// Write to stdout; a closed pipe (`| head`) is not an error.
+fn write_stdout(s: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("writing to standard output"),
+    }
+}
+
+/// Write a file through a temporary sibling and a rename, so readers never
+/// see half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().context("output path has no file name")?;
+    let tmp = dir.join(format!(".{}.kepsite-tmp", name.to_string_lossy()));
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

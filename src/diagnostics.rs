@@ -1,0 +1,134 @@
+//! Findings → text for people (rustc style, coloured on a terminal) or JSON
+//! for machines, plus the exit status `check` returns.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::finding::{Finding, Severity};
+use crate::model::Model;
+
+/// Counts shown under the findings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// KEPs checked.
+    pub keps: usize,
+    /// Error findings.
+    pub errors: usize,
+    /// Warning findings.
+    pub warnings: usize,
+}
+
+impl Summary {
+    /// Count `findings` over `keps` KEPs.
+    pub fn of(keps: usize, findings: &[Finding]) -> Self {
+        let errors = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        Summary {
+            keps,
+            errors,
+            warnings: findings.len() - errors,
+        }
+    }
+}
+
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// Render findings in the style of rustc diagnostics.
+pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
+    let st = Style { on: color };
+    let mut out = String::new();
+    for f in findings {
+        let (label, code) = match f.severity {
+            Severity::Error => ("error", "1;31"),
+            Severity::Warning => ("warning", "1;33"),
+        };
+        let _ = writeln!(
+            out,
+            "{}{} {}",
+            st.paint(code, &format!("{label}[{}]", f.rule)),
+            st.paint("1", ":"),
+            st.paint("1", &f.message)
+        );
+        let loc = match f.line {
+            Some(l) => format!("{}:{l}", f.path),
+            None => f.path.clone(),
+        };
+        let line_no = f.line.map(|l| l.to_string()).unwrap_or_default();
+        let gutter = " ".repeat(line_no.len().max(1));
+        let _ = writeln!(out, "{gutter}{} {loc}", st.paint("1;34", "-->"));
+        if let Some(l) = f.line
+            && let Some(src) = model.source_line(&f.path, l)
+        {
+            let bar = st.paint("1;34", "|");
+            let _ = writeln!(out, "{gutter} {bar}");
+            let _ = writeln!(
+                out,
+                "{} {bar} {}",
+                st.paint("1;34", &line_no),
+                src.trim_end()
+            );
+            let _ = writeln!(out, "{gutter} {bar}");
+        }
+        if let Some(h) = &f.hint {
+            let _ = writeln!(
+                out,
+                "{gutter} {} {}: {h}",
+                st.paint("1;34", "="),
+                st.paint("1", "help")
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The closing line, e.g. `654 KEPs checked: 12 errors, 130 warnings`.
+pub fn summary_line(s: Summary, color: bool) -> String {
+    let st = Style { on: color };
+    let text = format!(
+        "{} KEPs checked: {} error{}, {} warning{}",
+        s.keps,
+        s.errors,
+        if s.errors == 1 { "" } else { "s" },
+        s.warnings,
+        if s.warnings == 1 { "" } else { "s" },
+    );
+    if s.errors > 0 {
+        st.paint("1;31", &text)
+    } else if s.warnings > 0 {
+        st.paint("1;33", &text)
+    } else {
+        st.paint("1;32", &text)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    summary: Summary,
+    findings: &'a [Finding],
+}
+
+/// Findings as a JSON document `{ "summary": {...}, "findings": [...] }`.
+pub fn json(s: Summary, findings: &[Finding]) -> String {
+    serde_json::to_string_pretty(&JsonReport {
+        summary: s,
+        findings,
+    })
+    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+        + "\n"
+}

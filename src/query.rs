@@ -1,0 +1,294 @@
+//! Queries: ([`Model`], [`Filters`]) → the matching KEPs, printed as a table,
+//! JSON, YAML or CSV. Filter names follow `kepctl query`, plus what kepctl
+//! lacks (PRR approver from the prod-readiness files, release, feature gate,
+//! text).
+
+use anyhow::{Context, Result};
+use regex::Regex;
+
+use crate::finding::Finding;
+use crate::kep::Kep;
+use crate::kep::metadata::Version;
+use crate::kep::prr::handle;
+use crate::model::Model;
+use crate::view::{self, KepView};
+
+/// Output format of `query`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned columns for a terminal.
+    Table,
+    /// A JSON array of KEP objects (the export shape).
+    Json,
+    /// A YAML sequence of KEP objects.
+    Yaml,
+    /// One row per KEP.
+    Csv,
+}
+
+/// Compiled filters; every given filter must match (values within one
+/// filter are alternatives).
+#[derive(Debug, Default)]
+pub struct Filters {
+    /// Owning SIG regexes (anchored).
+    pub sig: Vec<Regex>,
+    /// Statuses.
+    pub status: Vec<String>,
+    /// Stages; `none` matches an empty stage.
+    pub stage: Vec<String>,
+    /// Author handles.
+    pub author: Vec<String>,
+    /// Approver handles.
+    pub approver: Vec<String>,
+    /// Participating SIG regexes (anchored).
+    pub participating_sig: Vec<Regex>,
+    /// PRR approver handles, from the prod-readiness files.
+    pub prr_approver: Vec<String>,
+    /// Releases `vX.Y`: latest-milestone or any stage milestone.
+    pub release: Vec<Version>,
+    /// Feature gate names (case-insensitive).
+    pub feature_gate: Vec<String>,
+    /// Case-insensitive text in the title or summary.
+    pub text: Option<String>,
+}
+
+/// Compile `--sig`-style patterns into anchored regexes.
+pub fn compile_patterns(patterns: &[String]) -> Result<Vec<Regex>> {
+    patterns
+        .iter()
+        .map(|p| Regex::new(&format!("^(?:{p})$")).with_context(|| format!("invalid regex {p:?}")))
+        .collect()
+}
+
+/// Parse `--release` values.
+pub fn parse_releases(values: &[String]) -> Result<Vec<Version>> {
+    values
+        .iter()
+        .map(|v| {
+            Version::parse(v).with_context(|| {
+                format!("invalid release {v:?}: expected vMAJOR.MINOR, e.g. v1.36")
+            })
+        })
+        .collect()
+}
+
+fn any_handle(list: &[String], wanted: &[String]) -> bool {
+    wanted.iter().any(|w| {
+        let w = handle(w);
+        list.iter().any(|x| handle(x) == w)
+    })
+}
+
+/// The text of the README's Summary section (first `## Summary` up to the next heading).
+pub fn summary(readme: &str) -> &str {
+    let mut start = None;
+    let mut offset = 0;
+    for line in readme.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with('#') {
+            if let Some(s) = start {
+                return readme[s..offset].trim();
+            }
+            let title = t.trim_start_matches('#').trim();
+            if title.eq_ignore_ascii_case("summary") {
+                start = Some(offset + line.len());
+            }
+        }
+        offset += line.len();
+    }
+    start.map(|s| readme[s..].trim()).unwrap_or("")
+}
+
+impl Filters {
+    /// Whether `kep` passes every filter.
+    pub fn matches(&self, model: &Model, kep: &Kep) -> bool {
+        let m = &kep.meta;
+        if !self.sig.is_empty() && !self.sig.iter().any(|r| r.is_match(kep.sig())) {
+            return false;
+        }
+        if !self.status.is_empty()
+            && !self
+                .status
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(&m.status))
+        {
+            return false;
+        }
+        if !self.stage.is_empty()
+            && !self
+                .stage
+                .iter()
+                .any(|s| (s == "none" && m.stage.is_empty()) || s.eq_ignore_ascii_case(&m.stage))
+        {
+            return false;
+        }
+        if !self.author.is_empty() && !any_handle(&m.authors, &self.author) {
+            return false;
+        }
+        if !self.approver.is_empty() && !any_handle(&m.approvers, &self.approver) {
+            return false;
+        }
+        if !self.participating_sig.is_empty()
+            && !self
+                .participating_sig
+                .iter()
+                .any(|r| m.participating_sigs.iter().any(|s| r.is_match(s)))
+        {
+            return false;
+        }
+        if !self.prr_approver.is_empty() {
+            let approvers: Vec<String> = model
+                .prr_for(kep)
+                .map(|p| p.approvals.values().map(|a| a.approver.clone()).collect())
+                .unwrap_or_default();
+            if !any_handle(&approvers, &self.prr_approver) {
+                return false;
+            }
+        }
+        if !self.release.is_empty() {
+            let releases: Vec<Version> = std::iter::once(m.latest_milestone.as_str())
+                .chain(m.milestone.entries().into_iter().map(|(_, v)| v))
+                .filter_map(Version::parse)
+                .collect();
+            if !self.release.iter().any(|r| {
+                releases
+                    .iter()
+                    .any(|v| v.major == r.major && v.minor == r.minor)
+            }) {
+                return false;
+            }
+        }
+        if !self.feature_gate.is_empty()
+            && !self.feature_gate.iter().any(|g| {
+                m.feature_gates
+                    .iter()
+                    .any(|fg| fg.name.eq_ignore_ascii_case(g))
+            })
+        {
+            return false;
+        }
+        if let Some(text) = &self.text {
+            let t = text.to_lowercase();
+            if !kep.title().to_lowercase().contains(&t)
+                && !summary(&kep.readme).to_lowercase().contains(&t)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The KEPs that pass, in model order.
+    pub fn apply<'a>(&self, model: &'a Model) -> Vec<&'a Kep> {
+        model
+            .keps
+            .iter()
+            .filter(|k| self.matches(model, k))
+            .collect()
+    }
+}
+
+/// Render KEP views in a format.
+pub fn render(views: &[KepView<'_>], format: Format) -> Result<String> {
+    Ok(match format {
+        Format::Json => serde_json::to_string_pretty(views)? + "\n",
+        Format::Yaml => serde_saphyr::to_string(&views).context("writing YAML")?,
+        Format::Csv => csv_rows(views)?,
+        Format::Table => table(views),
+    })
+}
+
+const COLUMNS: &[&str] = &["number", "title", "sig", "status", "stage", "latest", "prr"];
+
+fn row(v: &KepView<'_>) -> [String; 7] {
+    let prr = match &v.prr {
+        Some(p) => p.approvals.keys().copied().collect::<Vec<_>>().join("+"),
+        None => "-".into(),
+    };
+    [
+        v.number
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| "-".into()),
+        v.title.to_string(),
+        v.owning_sig.to_string(),
+        v.status.to_string(),
+        v.stage.to_string(),
+        v.latest_milestone.to_string(),
+        prr,
+    ]
+}
+
+fn csv_rows(views: &[KepView<'_>]) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<&str> = COLUMNS.to_vec();
+    header.extend(["authors", "approvers", "feature_gates", "path"]);
+    w.write_record(&header)?;
+    for v in views {
+        let mut r: Vec<String> = row(v).to_vec();
+        r.push(v.authors.join(" "));
+        r.push(v.approvers.join(" "));
+        r.push(
+            v.feature_gates
+                .iter()
+                .map(|g| g.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        r.push(v.path.to_string());
+        w.write_record(&r)?;
+    }
+    Ok(String::from_utf8(w.into_inner().context("writing CSV")?)?)
+}
+
+fn table(views: &[KepView<'_>]) -> String {
+    let rows: Vec<[String; 7]> = views.iter().map(row).collect();
+    let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
+    for r in &rows {
+        for (i, cell) in r.iter().enumerate() {
+            let w = cell.chars().count().min(if i == 1 { 60 } else { 40 });
+            widths[i] = widths[i].max(w);
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<String>, out: &mut String| {
+        let mut parts = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            let c: String = c.chars().take(widths[i]).collect();
+            let pad = widths[i] - c.chars().count();
+            parts.push(format!("{c}{}", " ".repeat(pad)));
+        }
+        out.push_str(parts.join("  ").trim_end());
+        out.push('\n');
+    };
+    line(COLUMNS.iter().map(|c| c.to_uppercase()).collect(), &mut out);
+    for r in rows {
+        line(r.to_vec(), &mut out);
+    }
+    out.push_str(&format!("{} KEPs\n", views.len()));
+    out
+}
+
+/// The export: every KEP's view as pretty JSON.
+pub fn export(model: &Model, findings: &[Finding]) -> Result<String> {
+    Ok(serde_json::to_string_pretty(&view::all(model, findings))? + "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_section() {
+        let md = "# KEP\n\n## Summary\n\nShort text.\n\n## Motivation\n\nWhy.\n";
+        assert_eq!(summary(md), "Short text.");
+        assert_eq!(summary("# none\n"), "");
+    }
+
+    #[test]
+    fn patterns_are_anchored() {
+        let r = compile_patterns(&["sig-node".into()]).unwrap();
+        assert!(r[0].is_match("sig-node"));
+        assert!(!r[0].is_match("sig-node-extra"));
+        assert!(compile_patterns(&["(".into()]).is_err());
+    }
+}

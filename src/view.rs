@@ -1,0 +1,183 @@
+//! Borrowed views for JSON, YAML, CSV and templates: ([`Model`], [`Kep`],
+//! findings) → [`KepView`]. Templates and exports never see raw YAML.
+//!
+//! The JSON shape is a superset of `kepctl`'s (same keys: `title`,
+//! `kep-number`, `owningSig`, `latestMilestone`, `milestone`, `featureGates`,
+//! ...), so consumers of kepctl's output can switch. Keys come in a fixed
+//! order, so exports are byte-identical between runs.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::finding::Finding;
+use crate::kep::metadata::{FeatureGate, Milestones};
+use crate::kep::{Kep, KepFormat};
+use crate::model::Model;
+
+/// One stage's PRR approval as exported.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApprovalView<'a> {
+    /// Approver as written.
+    pub approver: &'a str,
+    /// Whether the approver is (or was) in prod-readiness-approvers.
+    pub valid: bool,
+}
+
+/// The prod-readiness file of a KEP as exported.
+#[derive(Debug, Clone, Serialize)]
+pub struct PrrView<'a> {
+    /// Path of the prod-readiness file.
+    pub path: &'a str,
+    /// Approval per stage.
+    pub approvals: BTreeMap<&'a str, ApprovalView<'a>>,
+}
+
+/// A KEP as exported and shown.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KepView<'a> {
+    /// Directory (or file) name, as kepctl's `id`/`name`.
+    pub id: &'a str,
+    /// Same as `id`.
+    pub name: &'a str,
+    /// Title.
+    pub title: &'a str,
+    /// `kep-number` as written.
+    #[serde(rename = "kep-number")]
+    pub kep_number: &'a str,
+    /// The KEP number, parsed (from the directory when kep-number is unusable).
+    pub number: Option<u32>,
+    /// Authors.
+    pub authors: &'a [String],
+    /// Owning SIG (the directory's when kep.yaml lacks one).
+    pub owning_sig: &'a str,
+    /// Participating SIGs.
+    pub participating_sigs: &'a [String],
+    /// Reviewers.
+    pub reviewers: &'a [String],
+    /// Approvers.
+    pub approvers: &'a [String],
+    /// PRR approvers listed in kep.yaml (legacy field).
+    pub prr_approvers: &'a [String],
+    /// Editor.
+    pub editor: &'a str,
+    /// Creation date as written.
+    pub creation_date: &'a str,
+    /// Last-updated date as written.
+    pub last_updated: &'a str,
+    /// Status as written.
+    pub status: &'a str,
+    /// See-also links.
+    pub see_also: &'a [String],
+    /// Replaces.
+    pub replaces: &'a [String],
+    /// Superseded by.
+    pub superseded_by: &'a [String],
+    /// Stage as written.
+    pub stage: &'a str,
+    /// Latest milestone as written.
+    pub latest_milestone: &'a str,
+    /// Milestone per stage.
+    pub milestone: &'a Milestones,
+    /// Feature gates.
+    pub feature_gates: &'a [FeatureGate],
+    /// Whether disabling is supported.
+    pub disable_supported: Option<bool>,
+    /// Metrics.
+    pub metrics: &'a [String],
+    /// Repository path of the KEP directory (or single file).
+    pub path: &'a str,
+    /// Path of kep.yaml (or the single file).
+    pub metadata_path: &'a str,
+    /// Path of the README.
+    pub readme_path: Option<&'a str>,
+    /// `directory` or `single-file`.
+    pub format: KepFormat,
+    /// Whether the metadata parsed.
+    pub metadata_valid: bool,
+    /// The prod-readiness file, when there is one.
+    pub prr: Option<PrrView<'a>>,
+    /// This KEP's findings.
+    pub findings: Vec<&'a Finding>,
+}
+
+/// Build the view of one KEP; `findings` is the full list from `check`.
+pub fn kep_view<'a>(model: &'a Model, kep: &'a Kep, findings: &'a [Finding]) -> KepView<'a> {
+    let m = &kep.meta;
+    let name = kep.path.rsplit('/').next().unwrap_or(&kep.path);
+    let prr = model.prr_for(kep).map(|p| PrrView {
+        path: &p.path,
+        approvals: p
+            .approvals
+            .iter()
+            .map(|(stage, a)| {
+                (
+                    stage.as_str(),
+                    ApprovalView {
+                        approver: &a.approver,
+                        valid: model.aliases.is_prr_approver_or_emeritus(&a.approver),
+                    },
+                )
+            })
+            .collect(),
+    });
+    KepView {
+        id: name,
+        name,
+        title: kep.title(),
+        kep_number: &m.kep_number,
+        number: kep.number(),
+        authors: &m.authors,
+        owning_sig: kep.sig(),
+        participating_sigs: &m.participating_sigs,
+        reviewers: &m.reviewers,
+        approvers: &m.approvers,
+        prr_approvers: &m.prr_approvers,
+        editor: &m.editor,
+        creation_date: &m.creation_date,
+        last_updated: &m.last_updated,
+        status: &m.status,
+        see_also: &m.see_also,
+        replaces: &m.replaces,
+        superseded_by: &m.superseded_by,
+        stage: &m.stage,
+        latest_milestone: &m.latest_milestone,
+        milestone: &m.milestone,
+        feature_gates: &m.feature_gates,
+        disable_supported: m.disable_supported,
+        metrics: &m.metrics,
+        path: &kep.path,
+        metadata_path: &kep.metadata_path,
+        readme_path: kep.readme_path.as_deref(),
+        format: kep.format,
+        metadata_valid: kep.meta_ok,
+        prr,
+        findings: findings_of(kep, findings),
+    }
+}
+
+/// The findings that belong to `kep`: those on its files, and those naming its number.
+pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
+    let dir = format!("{}/", kep.path);
+    findings
+        .iter()
+        .filter(|f| {
+            f.path == kep.metadata_path
+                || Some(f.path.as_str()) == kep.readme_path.as_deref()
+                || (kep.format == KepFormat::Directory && f.path.starts_with(&dir))
+                || (f.kep.is_some()
+                    && f.kep == kep.number()
+                    && f.path.starts_with("keps/prod-readiness/"))
+        })
+        .collect()
+}
+
+/// Every KEP's view, in model order.
+pub fn all<'a>(model: &'a Model, findings: &'a [Finding]) -> Vec<KepView<'a>> {
+    model
+        .keps
+        .iter()
+        .map(|k| kep_view(model, k, findings))
+        .collect()
+}
