@@ -1,1 +1,0 @@
-//! history (in progress)
