@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use git2::{Delta, DiffOptions, Oid, Repository, Tree};
+use git2::{Delta, ObjectType, Oid, Repository, Tree};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -221,25 +221,17 @@ fn diff_commit(repo: &Repository, id: Oid) -> anyhow::Result<Step> {
             obs: vec![],
         });
     }
-    let mut opts = DiffOptions::new();
-    opts.skip_binary_check(true);
-    let diff = repo
-        .diff_tree_to_tree(old.as_ref(), new.as_ref(), Some(&mut opts))
-        .with_context(|| format!("diffing {id} against its parent"))?;
+    let mut changed = vec![];
+    diff_trees(repo, old.as_ref(), new.as_ref(), "keps", &mut changed);
     let mut obs = vec![];
-    for d in diff.deltas() {
-        let deleted = d.status() == Delta::Deleted;
-        let file = if deleted { d.old_file() } else { d.new_file() };
-        let Some(rel) = file.path_bytes() else {
-            continue;
-        };
-        let path = format!("keps/{}", String::from_utf8_lossy(rel));
+    for (path, file, status) in changed {
         let Some(unit) = extract::classify(&path) else {
             continue;
         };
+        let deleted = status == Delta::Deleted;
         let fields = (unit.meta && !deleted).then(|| {
             let text = repo
-                .find_blob(file.id())
+                .find_blob(file)
                 .map(|b| String::from_utf8_lossy(b.content()).into_owned())
                 .unwrap_or_default();
             if unit.legacy {
@@ -251,12 +243,95 @@ fn diff_commit(repo: &Repository, id: Oid) -> anyhow::Result<Step> {
         obs.push(Obs {
             path,
             unit,
-            added: d.status() == Delta::Added,
+            added: status == Delta::Added,
             deleted,
             fields,
         });
     }
     Ok(Step { commit, obs })
+}
+
+/// A changed blob: its path, its id (the new one unless deleted) and how it changed.
+type Changed = (String, Oid, Delta);
+
+/// What a tree entry is, for the diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Tree,
+    File,
+    /// Symlinks (sig-release left some pointing at migrated KEPs) and
+    /// submodules: never KEP content.
+    Other,
+}
+
+fn kind(e: &git2::TreeEntry<'_>) -> Kind {
+    match e.kind() {
+        Some(ObjectType::Tree) => Kind::Tree,
+        Some(ObjectType::Blob) if e.filemode() != 0o120000 => Kind::File,
+        _ => Kind::Other,
+    }
+}
+
+/// Diffs two trees, descending only into subtrees whose ids differ.
+///
+/// libgit2's tree-to-tree diff iterates every entry of both trees, which on
+/// `keps/` costs thousands of entries per commit; this touches only the
+/// changed directories. A type change is a deletion plus an addition.
+fn diff_trees(
+    repo: &Repository,
+    old: Option<&Tree<'_>>,
+    new: Option<&Tree<'_>>,
+    prefix: &str,
+    out: &mut Vec<Changed>,
+) {
+    if old.map(Tree::id) == new.map(Tree::id) || prefix == "keps/prod-readiness" {
+        return;
+    }
+    let subtree = |id: Oid| repo.find_tree(id).ok();
+    let gone = |kind: Kind, id: Oid, path: &str, out: &mut Vec<Changed>| match kind {
+        Kind::Tree => diff_trees(repo, subtree(id).as_ref(), None, path, out),
+        Kind::File => out.push((path.to_string(), id, Delta::Deleted)),
+        Kind::Other => {}
+    };
+    if let Some(new) = new {
+        for e in new.iter() {
+            let name = e.name_bytes();
+            let path = format!("{prefix}/{}", String::from_utf8_lossy(name));
+            let before = old
+                .and_then(|o| o.get_name_bytes(name))
+                .map(|b| (kind(&b), b.id()));
+            let now = kind(&e);
+            match before {
+                Some((k, id)) if k == now && id == e.id() => continue,
+                Some((k, id)) if k != now => gone(k, id, &path, out),
+                _ => {}
+            }
+            match (now, before) {
+                (Kind::Tree, Some((Kind::Tree, id))) => {
+                    diff_trees(
+                        repo,
+                        subtree(id).as_ref(),
+                        subtree(e.id()).as_ref(),
+                        &path,
+                        out,
+                    );
+                }
+                (Kind::Tree, _) => diff_trees(repo, None, subtree(e.id()).as_ref(), &path, out),
+                (Kind::File, Some((Kind::File, _))) => out.push((path, e.id(), Delta::Modified)),
+                (Kind::File, _) => out.push((path, e.id(), Delta::Added)),
+                (Kind::Other, _) => {}
+            }
+        }
+    }
+    if let Some(old) = old {
+        for e in old.iter() {
+            let name = e.name_bytes();
+            if new.is_none_or(|n| n.get_name_bytes(name).is_none()) {
+                let path = format!("{prefix}/{}", String::from_utf8_lossy(name));
+                gone(kind(&e), e.id(), &path, out);
+            }
+        }
+    }
 }
 
 fn new_history(number: u32, commit: &CommitRef) -> KepHistory {
@@ -330,24 +405,26 @@ fn apply(state: &mut State, step: &Step) {
                     latest_milestone: f.latest_milestone,
                 });
             }
-            if let Some(n) = number
-                && m.added
-            {
-                arrived.push((unit.slug(), n));
-            }
+        }
+        if let Some(n) = number
+            && obs.iter().any(|o| o.added)
+        {
+            arrived.push((unit.slug(), n));
         }
         if number.is_none() && obs.iter().any(|o| o.unit.meta && o.deleted) {
             gone_unnumbered.push(unit);
         }
     }
-    // A legacy file without a number that disappears in the same commit as a
-    // numbered KEP with the same slug appears was migrated to it.
+    // A legacy file without a number that disappears in the same commit as
+    // files of a numbered KEP with the same slug appear was migrated to it.
     for unit in gone_unnumbered {
-        let mut targets = arrived
+        let mut targets: Vec<u32> = arrived
             .iter()
             .filter(|(slug, _)| *slug == unit.slug())
-            .map(|&(_, n)| n);
-        if let (Some(n), None) = (targets.next(), targets.next())
+            .map(|&(_, n)| n)
+            .collect();
+        targets.dedup();
+        if let [n] = targets[..]
             && let Some(p) = state.pending.remove(&unit.key)
         {
             state.units.insert(unit.key.clone(), Some(n));
