@@ -136,23 +136,21 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
         .as_deref()
         .and_then(cache::load)
         .filter(|c| cache::usable(&repo, c, head));
-    let state = match cached {
-        Some(c) if c.head == head.to_string() => c.state,
+    let (state, walked) = match cached {
+        Some(c) if c.head == head.to_string() => (c.state, false),
         Some(c) => {
             let base = git2::Oid::from_str(&c.head).ok();
-            walk::run(&repo, repo_path, head, base, c.state, opts.progress)?
+            let state = walk::run(&repo, repo_path, head, base, c.state, opts.progress)?;
+            (state, true)
         }
-        None => walk::run(
-            &repo,
-            repo_path,
-            head,
-            None,
-            walk::State::default(),
-            opts.progress,
-        )?,
+        None => {
+            let state = walk::State::default();
+            let state = walk::run(&repo, repo_path, head, None, state, opts.progress)?;
+            (state, true)
+        }
     };
     let head = head.to_string();
-    if let Some(dir) = &opts.cache_dir {
+    if walked && let Some(dir) = &opts.cache_dir {
         // The cache is an optimisation: failing to write it must not fail the walk.
         let _ = cache::store(dir, &head, &state);
     }
