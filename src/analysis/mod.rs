@@ -2,3 +2,5 @@
 //! findings, PRR and template completeness, stage tracking and history.
 
 pub mod findings;
+
+pub mod history;

@@ -1,0 +1,67 @@
+//! The on-disk cache: a directory to the walk state at some head
+//! (`CacheFile`), and back.
+//!
+//! Any problem reading it (missing, corrupt, other version, unrelated history)
+//! means "no cache"; writing goes through a temp file and a rename so readers
+//! never see half a file.
+
+use std::path::{Path, PathBuf};
+
+use git2::{Oid, Repository};
+use serde::{Deserialize, Serialize};
+
+use super::walk::State;
+
+const FILE: &str = "history-v1.json";
+const VERSION: u32 = 1;
+
+/// What the cache file holds.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct CacheFile {
+    pub version: u32,
+    /// The commit the state was computed for.
+    pub head: String,
+    pub state: State,
+}
+
+fn path(dir: &Path) -> PathBuf {
+    dir.join(FILE)
+}
+
+/// Reads the cache, or `None` if there is no readable one.
+pub(crate) fn load(dir: &Path) -> Option<CacheFile> {
+    let bytes = std::fs::read(path(dir)).ok()?;
+    let c: CacheFile = serde_json::from_slice(&bytes).ok()?;
+    (c.version == VERSION).then_some(c)
+}
+
+/// Whether `cache` can be continued to reach `head`: its head is `head` or
+/// one of its ancestors.
+pub(crate) fn usable(repo: &Repository, cache: &CacheFile, head: Oid) -> bool {
+    let Ok(base) = Oid::from_str(&cache.head) else {
+        return false;
+    };
+    base == head
+        || (repo.find_commit(base).is_ok() && repo.graph_descendant_of(head, base).unwrap_or(false))
+}
+
+/// Writes the cache atomically.
+pub(crate) fn store(dir: &Path, head: &str, state: &State) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Borrowed<'a> {
+        version: u32,
+        head: &'a str,
+        state: &'a State,
+    }
+    std::fs::create_dir_all(dir)?;
+    let bytes = serde_json::to_vec(&Borrowed {
+        version: VERSION,
+        head,
+        state,
+    })?;
+    let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path(dir)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}

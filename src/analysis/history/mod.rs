@@ -1,0 +1,216 @@
+//! KEP history: a git repository path and revision (`&Path`, `&str`) to each
+//! KEP's stage history (`History`: `KepHistory` per number with its `Change`s).
+//!
+//! The walk visits every commit reachable from the revision, oldest first, and
+//! diffs only the `keps/` subtree against the first parent, so unchanged
+//! subtrees are skipped by object id. Renames are followed by KEP number, not
+//! by rename detection. The state after the walk is cached on disk keyed by
+//! the head commit, so a later run replays only the new commits.
+
+mod cache;
+mod extract;
+mod walk;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+
+/// How to run a history walk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryOptions {
+    /// Directory for `history-v1.json`; `None` disables the cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Show a progress bar on stderr when it is a terminal and the walk takes
+    /// more than a second.
+    pub progress: bool,
+}
+
+/// Every KEP's history as of one commit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    /// The commit id the walk ended at.
+    pub head: String,
+    /// Per-KEP history, by KEP number.
+    pub keps: BTreeMap<u32, KepHistory>,
+}
+
+/// One KEP's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KepHistory {
+    /// The KEP number.
+    pub number: u32,
+    /// Every kep.yaml or legacy single-file path it had, oldest first.
+    pub paths: Vec<String>,
+    /// Commits where (status, stage, latest-milestone) changed, oldest first;
+    /// the first appearance of the metadata is always recorded.
+    pub changes: Vec<Change>,
+    /// The first commit that touched any file of the KEP.
+    pub first: CommitRef,
+    /// The last commit that touched any file of the KEP.
+    pub last: CommitRef,
+}
+
+/// One recorded metadata value of a KEP.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// Commit id.
+    pub commit: String,
+    /// Committer time, unix seconds.
+    pub time: i64,
+    /// Committer date, `YYYY-MM-DD` UTC.
+    pub date: String,
+    /// The kep.yaml (or legacy markdown) path the values were read from.
+    pub path: String,
+    /// `status`, as written.
+    pub status: Option<String>,
+    /// `stage`, as written.
+    pub stage: Option<String>,
+    /// `latest-milestone`, as written.
+    pub latest_milestone: Option<String>,
+}
+
+impl Change {
+    /// The (status, stage, latest-milestone) triple this change recorded.
+    pub fn values(&self) -> (Option<&str>, Option<&str>, Option<&str>) {
+        (
+            self.status.as_deref(),
+            self.stage.as_deref(),
+            self.latest_milestone.as_deref(),
+        )
+    }
+}
+
+/// A commit, as shown in history views.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommitRef {
+    /// Commit id.
+    pub id: String,
+    /// Committer time, unix seconds.
+    pub time: i64,
+    /// Committer date, `YYYY-MM-DD` UTC.
+    pub date: String,
+    /// First line of the message.
+    pub summary: String,
+}
+
+impl KepHistory {
+    /// Whole days from the last commit touching the KEP to `now` (unix secs).
+    pub fn days_since_last_change(&self, now: i64) -> i64 {
+        now.saturating_sub(self.last.time).div_euclid(86_400)
+    }
+
+    /// Whether the KEP has not been touched for at least `stale_days` days.
+    pub fn is_stale(&self, now: i64, stale_days: i64) -> bool {
+        self.days_since_last_change(now) >= stale_days
+    }
+
+    /// The latest recorded change, if the KEP ever had metadata.
+    pub fn current(&self) -> Option<&Change> {
+        self.changes.last()
+    }
+}
+
+/// Walks the history of `repo_path` up to `rev`, using and refreshing the
+/// cache in `opts.cache_dir`.
+///
+/// Errors only when the repository cannot be opened or `rev` does not name a
+/// commit; a missing, corrupt or unrelated cache is silently rebuilt.
+///
+/// Turns off libgit2's re-hashing of every object it reads (a process-wide
+/// setting, as git itself does not verify on read either): with SHA-1
+/// collision detection it costs about a third of the walk.
+pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Result<History> {
+    git2::opts::strict_hash_verification(false);
+    let repo = git2::Repository::open(repo_path)
+        .with_context(|| format!("opening git repository {}", repo_path.display()))?;
+    let head = repo
+        .revparse_single(rev)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("resolving revision {rev:?} in {}", repo_path.display()))?
+        .id();
+
+    let cached = opts
+        .cache_dir
+        .as_deref()
+        .and_then(cache::load)
+        .filter(|c| cache::usable(&repo, c, head));
+    let (state, walked) = match cached {
+        Some(c) if c.head == head.to_string() => (c.state, false),
+        Some(c) => {
+            let base = git2::Oid::from_str(&c.head).ok();
+            let state = walk::run(&repo, repo_path, head, base, c.state, opts.progress)?;
+            (state, true)
+        }
+        None => {
+            let state = walk::State::default();
+            let state = walk::run(&repo, repo_path, head, None, state, opts.progress)?;
+            (state, true)
+        }
+    };
+    let head = head.to_string();
+    if walked && let Some(dir) = &opts.cache_dir {
+        // The cache is an optimisation: failing to write it must not fail the walk.
+        let _ = cache::store(dir, &head, &state);
+    }
+    Ok(History {
+        head,
+        keps: state.keps,
+    })
+}
+
+/// Formats unix seconds as a `YYYY-MM-DD` UTC date.
+pub(crate) fn format_date(secs: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm, valid for the whole i64 day range we meet.
+    let days = secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(format_date(0), "1970-01-01");
+        assert_eq!(format_date(951_782_400), "2000-02-29");
+        assert_eq!(format_date(1_700_000_000), "2023-11-14");
+        assert_eq!(format_date(-1), "1969-12-31");
+        let _ = format_date(i64::MIN);
+        let _ = format_date(i64::MAX);
+    }
+
+    #[test]
+    fn staleness() {
+        let c = CommitRef {
+            id: String::new(),
+            time: 86_400 * 10,
+            date: String::new(),
+            summary: String::new(),
+        };
+        let k = KepHistory {
+            number: 1,
+            paths: vec![],
+            changes: vec![],
+            first: c.clone(),
+            last: c,
+        };
+        assert_eq!(k.days_since_last_change(86_400 * 40 + 5), 30);
+        assert!(k.is_stale(86_400 * 40, 30));
+        assert!(!k.is_stale(86_400 * 39, 30));
+        assert_eq!(
+            k.days_since_last_change(i64::MIN),
+            i64::MIN.div_euclid(86_400)
+        );
+    }
+}
