@@ -1,1 +1,3 @@
-fn main(){}
+//! kepsite command-line entry point.
+
+fn main() {}

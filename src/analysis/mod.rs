@@ -1,6 +1,7 @@
 //! Analysis: pure functions from the loaded model (`Model`) to findings,
 //! PRR and template completeness, stage tracking and history.
 
-pub mod document;
+pub mod completeness;
 pub mod findings;
 pub mod history;
+pub mod template;

@@ -1,1 +1,3 @@
-//! stub
+//! KEP model.
+
+pub mod document;
