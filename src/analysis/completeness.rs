@@ -7,13 +7,14 @@
 //! because KEPs renumber headings, change their level and add their own.
 
 mod answer;
+mod matching;
 
 use crate::analysis::template::{PrrStage, Template};
 use crate::kep::document::Document;
 use serde::Serialize;
-use std::collections::HashMap;
 
 pub use answer::is_answered;
+use matching::{key, match_sections};
 
 /// The stage a KEP targets, for deciding which PRR questions must be answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -139,28 +140,45 @@ pub struct Assessment {
 /// leading numbering (`3.2`) dropped, punctuation turned into spaces, spaces
 /// collapsed.
 pub fn normalize_heading(s: &str) -> String {
-    let lower = s
-        .to_lowercase()
-        .replace('&', " and ")
-        .replace("(optional)", " ");
-    let spaced: String = lower
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .collect();
-    let mut words = spaced.split_whitespace().peekable();
-    while words
-        .peek()
-        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
-    {
-        words.next();
+    let mut out = String::with_capacity(s.len() + 4);
+    let space = |out: &mut String| {
+        if !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+    };
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let mut n = c.len_utf8();
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if c == '&' {
+            space(&mut out);
+            out.push_str("and ");
+        } else {
+            if c == '('
+                && rest
+                    .get(..10)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("(optional)"))
+            {
+                n = 10;
+            }
+            space(&mut out);
+        }
+        rest = &rest[n..];
     }
-    words.collect::<Vec<_>>().join(" ")
-}
-
-/// Matching key: the normalised heading without spaces, so `Non Goals`,
-/// `Non-Goals` and `NonGoals` agree.
-fn key(title: &str) -> String {
-    normalize_heading(title).replace(' ', "")
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    // Leading numbering: "3 2 risks" from "3.2 Risks".
+    let mut start = 0;
+    for word in out.split(' ') {
+        if !word.bytes().all(|b| b.is_ascii_digit()) || start >= out.len() {
+            break;
+        }
+        start += word.len() + 1;
+    }
+    out.drain(..start.min(out.len()));
+    out
 }
 
 /// Assesses `doc` against `template` for a KEP at `stage` (a kep.yaml stage,
@@ -173,7 +191,8 @@ fn key(title: &str) -> String {
 /// are reported for all three targets whatever the stage.
 pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Assessment {
     let target = stage.and_then(PrrTarget::from_stage);
-    let matched = match_sections(doc, template);
+    let keys: Vec<String> = doc.sections.iter().map(|s| key(&s.title)).collect();
+    let matched = match_sections(doc, &keys, template);
     let mut is_template = vec![false; doc.sections.len()];
     for &di in matched.iter().flatten() {
         is_template[di] = true;
@@ -238,46 +257,13 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Asses
     Assessment {
         target,
         follows_template: missing_sections.is_empty(),
-        test_plan_answered: subtree_answered(doc, "testplan", &own),
-        graduation_criteria_answered: subtree_answered(doc, "graduationcriteria", &own),
+        test_plan_answered: subtree_answered(doc, &keys, "testplan", &own),
+        graduation_criteria_answered: subtree_answered(doc, &keys, "graduationcriteria", &own),
         missing_sections,
         template_completeness,
         prr,
         sections,
     }
-}
-
-/// For each template section, the README section it matched. The template's
-/// level-1 title matches the README's first level-1 heading; other sections
-/// match by [`key`], preferring the first unused heading after the match of
-/// the template parent, so repeated titles (`Story 1`, `Alpha`) pair up in order.
-fn match_sections(doc: &Document, template: &Template) -> Vec<Option<usize>> {
-    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, s) in doc.sections.iter().enumerate() {
-        by_key.entry(key(&s.title)).or_default().push(i);
-    }
-    let mut used = vec![false; doc.sections.len()];
-    let mut matched: Vec<Option<usize>> = Vec::with_capacity(template.sections.len());
-    for ts in &template.sections {
-        let found = if ts.level == 1 && ts.parent.is_none() {
-            (0..doc.sections.len()).find(|&i| doc.sections[i].level == 1 && !used[i])
-        } else {
-            let after = ts
-                .parent
-                .and_then(|p| matched.get(p).copied().flatten())
-                .map_or(0, |di| doc.sections[di].line);
-            by_key.get(&key(&ts.title)).and_then(|candidates| {
-                let mut free = candidates.iter().copied().filter(|&i| !used[i]);
-                let first = free.clone().next();
-                free.find(|&i| doc.sections[i].line > after).or(first)
-            })
-        };
-        if let Some(i) = found {
-            used[i] = true;
-        }
-        matched.push(found);
-    }
-    matched
 }
 
 /// Whether a README subsection of `di` that is not itself a template section
@@ -303,10 +289,9 @@ fn custom_subsection_answered(
 }
 
 /// Whether the first README section with key `k`, or any section below it, is answered.
-fn subtree_answered(doc: &Document, k: &str, own: &[bool]) -> bool {
-    doc.sections
-        .iter()
-        .position(|s| key(&s.title) == k)
+fn subtree_answered(doc: &Document, keys: &[String], k: &str, own: &[bool]) -> bool {
+    keys.iter()
+        .position(|s| s == k)
         .is_some_and(|i| own[i] || doc.descendants(i).into_iter().any(|d| own[d]))
 }
 

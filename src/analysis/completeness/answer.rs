@@ -37,6 +37,23 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "fill me in",
 ];
 
+/// Starts of instructions that older template versions left outside comments.
+const TEMPLATE_NOTES: &[&str] = &[
+    "this section must be completed",
+    "not required until targeted",
+];
+
+/// Placeholders of the test-link example (`[test name](...)`, `MyCoolFeature`).
+const EXAMPLE_MARKERS: &[&str] = &["[test name](", "mycoolfeature"];
+
+/// Longest `key:` label, in words, read as an empty template field.
+const MAX_KEY_WORDS: usize = 6;
+
+/// First words of the template's yes/no sub-questions (`Will enabling ...?`).
+const QUESTION_WORDS: &[&str] = &[
+    "will", "does", "do", "is", "are", "can", "how", "what", "which", "should", "would",
+];
+
 /// A block of the text judged as a whole: a list item with its continuation
 /// lines, or a paragraph.
 struct Unit {
@@ -140,12 +157,29 @@ fn is_skeleton(u: &Unit) -> bool {
     if u.checkbox == Some(false) && is_option_label(&u.text) {
         return true;
     }
-    let text = without_placeholders(&u.text);
-    let text = text.trim().trim_end_matches(['*', '_', ' ']);
-    if !has_alnum(text) || text.ends_with(':') || (u.is_item && text.ends_with('?')) {
+    let lower = u.text.to_lowercase();
+    if EXAMPLE_MARKERS.iter().any(|m| lower.contains(m)) {
         return true;
     }
-    is_placeholder_word(text)
+    let text = without_placeholders(&lower);
+    let text = text.trim().trim_end_matches(['*', '_', ' ']);
+    if !has_alnum(text) {
+        return true;
+    }
+    if u.is_item && text.ends_with(':') && text.split_whitespace().count() <= MAX_KEY_WORDS {
+        return true;
+    }
+    if u.is_item && text.ends_with('?') {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if QUESTION_WORDS.contains(&first) {
+            return true;
+        }
+    }
+    let start = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let start = start.strip_prefix("note").map_or(start, |r| {
+        r.trim_start_matches(|c: char| !c.is_alphanumeric())
+    });
+    TEMPLATE_NOTES.iter().any(|n| start.starts_with(n)) || is_placeholder_word(start)
 }
 
 fn is_option_label(text: &str) -> bool {
@@ -159,10 +193,8 @@ fn is_option_label(text: &str) -> bool {
 }
 
 /// `TODO`, `TBD.`, `To be done`, `TODO: later`, `_TBD_`.
-fn is_placeholder_word(text: &str) -> bool {
-    let lower = text
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+/// `text` is lowercase with leading punctuation removed.
+fn is_placeholder_word(lower: &str) -> bool {
     PLACEHOLDER_WORDS.iter().any(|w| {
         lower
             .strip_prefix(w)
@@ -171,7 +203,7 @@ fn is_placeholder_word(text: &str) -> bool {
 }
 
 /// Removes `<placeholder>`s (not `<https://...>` autolinks), `[Bracketed]`
-/// labels and `<<[UNRESOLVED]>>` markers.
+/// labels (keeping the text of links) and `<<[UNRESOLVED]>>` markers.
 fn without_placeholders(text: &str) -> String {
     if !text.contains(['<', '[']) {
         return text.to_string();
@@ -188,7 +220,14 @@ fn without_placeholders(text: &str) -> String {
                 .map(|j| j + 1)
                 .filter(|&j| !tail[..j].contains("://"))
         } else {
-            tail.find(']').map(|j| j + 1)
+            // `[text](url)` and `[text][ref]` are links: keep their text.
+            match tail.find(']') {
+                Some(j) if tail[j + 1..].starts_with(['(', '[']) => {
+                    out.push_str(&tail[1..j]);
+                    Some(j + 1)
+                }
+                other => other.map(|j| j + 1),
+            }
         };
         match close {
             Some(j) => rest = &tail[j..],

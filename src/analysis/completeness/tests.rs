@@ -19,15 +19,14 @@ fn status<'a>(a: &'a Assessment, title: &str) -> &'a SectionStatus {
         .unwrap_or_else(|| panic!("no template section {title}"))
 }
 
-const SKELETON_CHECKLIST: &str = "- [ ] Feature gate (also fill in values in `kep.yaml`)
+/// The shape of the template's option checklist, in our own words.
+const SKELETON_CHECKLIST: &str = "- [ ] Feature gate (see `kep.yaml`)
   - Feature gate name:
-  - Components depending on the feature gate:
+  - Components depending on the gate:
 - [ ] Other
   - Describe the mechanism:
-  - Will enabling / disabling the feature require downtime of the control
-    plane?
-  - Will enabling / disabling the feature require downtime or reprovisioning
-    of a node?";
+  - Will turning it off need downtime of the
+    control plane?";
 
 #[test]
 fn is_answered_table() {
@@ -72,6 +71,18 @@ fn is_answered_table() {
         ("TODO\n\nThe feature is disabled by default.", true),
         ("Todos los nodos", true),
         ("```yaml\nkind: Pod\n```", true),
+        (
+            "Two risks:\n\n1. Tenancy. How is it passed on?\n2. Which cloud?",
+            true,
+        ),
+        ("The kubelet records these metrics:", true),
+        ("- [NUMA awareness][numa-issue]", true),
+        ("- [design doc](https://example.com)", true),
+        ("- Conditions:\n  - Ready", true),
+        (
+            "- A very long bullet that explains what the component logs:",
+            true,
+        ),
         ("See <https://example.com/design>", true),
         (
             "<!-- intro -->\nDisabling the gate restores the old behaviour.",
@@ -197,6 +208,28 @@ fn seed_5620_custom_sections_and_placeholder_tests() {
 }
 
 #[test]
+fn seed_template_bodies_are_skeleton() {
+    let doc = parse(&seed("kep-template-with-directives.md"));
+    for s in &doc.sections {
+        if s.level > 1 && s.title != "Release Signoff Checklist" {
+            assert!(
+                !is_answered(&s.body),
+                "{} counted as answered:\n{}",
+                s.title,
+                s.body
+            );
+        }
+    }
+    let q = "How can this feature be enabled / disabled in a live cluster?";
+    assert!(
+        doc.sections
+            .iter()
+            .any(|s| s.title == q && s.body.contains("- [ ] Other")),
+        "the seed checklist should be in the body"
+    );
+}
+
+#[test]
 fn template_against_itself() {
     let text = seed("kep-template-with-directives.md");
     let template = parse_directives(&text).expect("directives");
@@ -277,4 +310,28 @@ fn empty_template_requires_nothing() {
     );
     assert_eq!(a.prr.beta.percent, 100);
     assert!(a.follows_template);
+}
+
+#[test]
+fn reworded_questions_match_under_their_group() {
+    let doc = parse(
+        "# KEP-3: T\n## Production Readiness Review Questionnaire\n### Rollout, Upgrade and Rollback Planning\n\
+         ###### How can a rollout fail? Can it impact already running workloads?\nIt cannot.\n\
+         ### Monitoring Requirements\n###### What are the reasonable SLOs (Service Level Objectives) for the above SLIs?\n99% of calls.\n\
+         ###### Unrelated custom question about running workloads?\nYes.\n",
+    );
+    let a = assess(&doc, &builtin(), Some("beta"));
+    let rollout = status(
+        &a,
+        "How can a rollout or rollback fail? Can it impact already running workloads?",
+    );
+    assert_eq!((rollout.line, rollout.answered), (Some(4), true));
+    let slo = status(
+        &a,
+        "What are the reasonable SLOs (Service Level Objectives) for the enhancement?",
+    );
+    assert_eq!(slo.line, Some(7));
+    assert_eq!(a.prr.beta.answered, 2);
+    let metrics = status(&a, "What specific metrics should inform a rollback?");
+    assert!(!metrics.present, "short overlap must not match");
 }

@@ -161,7 +161,12 @@ fn toc_entry(line: &str, line_no: usize) -> Option<TocEntry> {
 /// GitHub's anchor for a heading: markup stripped, lowercased, characters other
 /// than letters, digits, `_`, `-` and spaces removed, spaces turned into `-`.
 pub fn slug(heading: &str) -> String {
-    plain_title(heading)
+    slug_plain(&plain_title(heading))
+}
+
+/// [`slug`] of text that is already plain.
+fn slug_plain(plain: &str) -> String {
+    plain
         .chars()
         .filter_map(|c| match c {
             ' ' => Some('-'),
@@ -200,7 +205,7 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
         .sections
         .iter()
         .map(|s| {
-            let base = slug(&s.title);
+            let base = slug_plain(&s.title);
             let n = seen.entry(base.clone()).or_insert(0);
             let out = if *n == 0 { base } else { format!("{base}-{n}") };
             *n += 1;
