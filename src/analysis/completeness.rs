@@ -12,9 +12,10 @@ mod matching;
 use crate::analysis::template::{PrrStage, Template};
 use crate::kep::document::Document;
 use serde::Serialize;
+use std::cell::OnceCell;
 
 pub use answer::is_answered;
-use matching::{key, match_sections};
+use matching::match_sections;
 
 /// The stage a KEP targets, for deciding which PRR questions must be answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -149,7 +150,9 @@ pub fn normalize_heading(s: &str) -> String {
     let mut rest = s;
     while let Some(c) = rest.chars().next() {
         let mut n = c.len_utf8();
-        if c.is_alphanumeric() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
             out.extend(c.to_lowercase());
         } else if c == '&' {
             space(&mut out);
@@ -191,13 +194,18 @@ pub fn normalize_heading(s: &str) -> String {
 /// are reported for all three targets whatever the stage.
 pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Assessment {
     let target = stage.and_then(PrrTarget::from_stage);
-    let keys: Vec<String> = doc.sections.iter().map(|s| key(&s.title)).collect();
-    let matched = match_sections(doc, &keys, template);
+    let norms: Vec<String> = doc
+        .sections
+        .iter()
+        .map(|s| normalize_heading(&s.title))
+        .collect();
+    let keys: Vec<String> = norms.iter().map(|n| n.replace(' ', "")).collect();
+    let matched = match_sections(doc, &norms, &keys, template);
     let mut is_template = vec![false; doc.sections.len()];
     for &di in matched.iter().flatten() {
         is_template[di] = true;
     }
-    let own: Vec<bool> = doc.sections.iter().map(|s| is_answered(&s.body)).collect();
+    let own = OwnAnswers::new(doc);
 
     let sections: Vec<SectionStatus> = template
         .sections
@@ -206,7 +214,7 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Asses
         .map(|(ts, m)| {
             let answered = m.is_some_and(|di| {
                 (ts.level == 1 && ts.parent.is_none())
-                    || own[di]
+                    || own.get(di)
                     || custom_subsection_answered(doc, di, &is_template, &own)
             });
             SectionStatus {
@@ -266,6 +274,29 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Asses
     }
 }
 
+/// [`is_answered`] of each README section's own body, computed on first use:
+/// most custom sections are never asked about.
+struct OwnAnswers<'a> {
+    doc: &'a Document,
+    cache: Vec<OnceCell<bool>>,
+}
+
+impl<'a> OwnAnswers<'a> {
+    fn new(doc: &'a Document) -> Self {
+        OwnAnswers {
+            doc,
+            cache: vec![OnceCell::new(); doc.sections.len()],
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match (self.cache.get(i), self.doc.sections.get(i)) {
+            (Some(cell), Some(s)) => *cell.get_or_init(|| is_answered(&s.body)),
+            _ => false,
+        }
+    }
+}
+
 /// Whether a README subsection of `di` that is not itself a template section
 /// (e.g. `High-level design` under `Proposal`) is answered; template
 /// subsections are assessed on their own and not descended into.
@@ -273,14 +304,14 @@ fn custom_subsection_answered(
     doc: &Document,
     di: usize,
     is_template: &[bool],
-    own: &[bool],
+    own: &OwnAnswers,
 ) -> bool {
     let mut stack: Vec<usize> = doc.sections[di].children.clone();
     while let Some(i) = stack.pop() {
         if is_template[i] {
             continue;
         }
-        if own[i] {
+        if own.get(i) {
             return true;
         }
         stack.extend(doc.sections[i].children.iter().copied());
@@ -289,10 +320,10 @@ fn custom_subsection_answered(
 }
 
 /// Whether the first README section with key `k`, or any section below it, is answered.
-fn subtree_answered(doc: &Document, keys: &[String], k: &str, own: &[bool]) -> bool {
+fn subtree_answered(doc: &Document, keys: &[String], k: &str, own: &OwnAnswers) -> bool {
     keys.iter()
         .position(|s| s == k)
-        .is_some_and(|i| own[i] || doc.descendants(i).into_iter().any(|d| own[d]))
+        .is_some_and(|i| own.get(i) || doc.descendants(i).into_iter().any(|d| own.get(d)))
 }
 
 fn completeness<'a>(sections: impl Iterator<Item = &'a SectionStatus>) -> Completeness {

@@ -76,6 +76,8 @@ pub fn parse(text: &str) -> Document {
     let mut in_comment = false;
     let mut fence: Option<Fence> = None;
     let mut toc = toc::TocBuilder::default();
+    // The current section's text, copied once into its `body` when it ends.
+    let mut scratch = String::new();
 
     let trimmed = text.strip_suffix('\n').unwrap_or(text);
     let mut line_count = 0;
@@ -88,7 +90,7 @@ pub fn parse(text: &str) -> Document {
             if closes_fence(line, f) {
                 fence = None;
             }
-            push_body(&mut sections, line);
+            push_body(&mut scratch, &sections, line);
             continue;
         }
         if !in_comment && toc.marker(line, line_no) {
@@ -99,13 +101,15 @@ pub fn parse(text: &str) -> Document {
         if !started_in_comment {
             if let Some(f) = opens_fence(&visible) {
                 fence = Some(f);
-                push_body(&mut sections, &visible);
+                push_body(&mut scratch, &sections, &visible);
                 continue;
             }
             if let Some((level, raw_title)) = atx_heading(&visible) {
                 toc.heading_seen();
                 if let Some(prev) = sections.last_mut() {
                     prev.end_line = line_no - 1;
+                    prev.body = finish_body(&scratch);
+                    scratch.clear();
                 }
                 while stack.last().is_some_and(|&(l, _)| l >= level) {
                     stack.pop();
@@ -129,16 +133,11 @@ pub fn parse(text: &str) -> Document {
             }
         }
         toc.line(&visible, line_no);
-        push_body(&mut sections, &visible);
+        push_body(&mut scratch, &sections, &visible);
     }
     if let Some(last) = sections.last_mut() {
         last.end_line = line_count.max(last.line);
-    }
-    for s in &mut sections {
-        let t = s.body.trim_end().trim_start_matches('\n');
-        if t.len() != s.body.len() {
-            s.body = t.to_string();
-        }
+        last.body = finish_body(&scratch);
     }
     Document {
         sections,
@@ -146,11 +145,16 @@ pub fn parse(text: &str) -> Document {
     }
 }
 
-fn push_body(sections: &mut [Section], line: &str) {
-    if let Some(s) = sections.last_mut() {
-        s.body.push_str(line);
-        s.body.push('\n');
+fn push_body(scratch: &mut String, sections: &[Section], line: &str) {
+    if !sections.is_empty() {
+        scratch.push_str(line);
+        scratch.push('\n');
     }
+}
+
+/// The body without leading blank lines and trailing whitespace.
+fn finish_body(scratch: &str) -> String {
+    scratch.trim_end().trim_start_matches('\n').to_string()
 }
 
 /// Removes `<!-- ... -->` from one line, carrying the open state across lines.
@@ -251,6 +255,17 @@ fn atx_heading(line: &str) -> Option<(u8, &str)> {
 /// Heading text as GitHub renders it: emphasis, code ticks, link targets,
 /// HTML tags and backslash escapes removed; whitespace collapsed.
 pub(crate) fn plain_title(raw: &str) -> String {
+    let needs_work = raw.bytes().any(|b| {
+        matches!(
+            b,
+            b'*' | b'`' | b'~' | b'_' | b'\\' | b'<' | b'[' | b']' | b'!' | b'\t' | b'\n' | b'\r'
+        )
+    }) || raw.contains("  ")
+        || raw.starts_with(' ')
+        || raw.ends_with(' ');
+    if !needs_work {
+        return raw.to_string();
+    }
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(c) = rest.chars().next() {

@@ -8,7 +8,6 @@
 use super::normalize_heading;
 use crate::analysis::template::Template;
 use crate::kep::document::Document;
-use std::collections::{HashMap, HashSet};
 
 /// Matching key: the normalised heading without spaces, so `Non Goals`,
 /// `Non-Goals` and `NonGoals` agree.
@@ -24,13 +23,13 @@ pub(super) fn key(title: &str) -> String {
 /// the template parent, so repeated titles (`Story 1`, `Alpha`) pair up in order.
 pub(super) fn match_sections(
     doc: &Document,
+    norms: &[String],
     keys: &[String],
     template: &Template,
 ) -> Vec<Option<usize>> {
-    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        by_key.entry(k.as_str()).or_default().push(i);
-    }
+    // Sorted (key, index) pairs: one allocation instead of a map of vectors.
+    let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
+    by_key.sort_unstable();
     let mut used = vec![false; doc.sections.len()];
     let mut matched: Vec<Option<usize>> = Vec::with_capacity(template.sections.len());
     for ts in &template.sections {
@@ -41,11 +40,15 @@ pub(super) fn match_sections(
                 .parent
                 .and_then(|p| matched.get(p).copied().flatten())
                 .map_or(0, |di| doc.sections[di].line);
-            by_key.get(key(&ts.title).as_str()).and_then(|candidates| {
-                let mut free = candidates.iter().copied().filter(|&i| !used[i]);
-                let first = free.clone().next();
-                free.find(|&i| doc.sections[i].line > after).or(first)
-            })
+            let k = key(&ts.title);
+            let start = by_key.partition_point(|(key, _)| *key < k.as_str());
+            let mut free = by_key[start..]
+                .iter()
+                .take_while(|(key, _)| *key == k)
+                .map(|&(_, i)| i)
+                .filter(|&i| !used[i]);
+            let first = free.clone().next();
+            free.find(|&i| doc.sections[i].line > after).or(first)
         };
         if let Some(i) = found {
             used[i] = true;
@@ -59,7 +62,7 @@ pub(super) fn match_sections(
         let Some(parent) = ts.parent.and_then(|p| matched[p]) else {
             continue;
         };
-        if let Some(i) = reworded(doc, parent, &ts.title, &used) {
+        if let Some(i) = reworded(doc, norms, parent, &ts.title, &used) {
             used[i] = true;
             matched[ti] = Some(i);
         }
@@ -75,10 +78,19 @@ const MIN_FUZZY_WORDS: usize = 4;
 const MIN_OVERLAP: f64 = 0.7;
 
 /// The unused heading below `parent` sharing the most words with `title`, if
-/// it shares at least [`MIN_OVERLAP`] of them.
-fn reworded(doc: &Document, parent: usize, title: &str, used: &[bool]) -> Option<usize> {
+/// it shares at least [`MIN_OVERLAP`] of them. `norms` are the README
+/// headings, normalised.
+fn reworded(
+    doc: &Document,
+    norms: &[String],
+    parent: usize,
+    title: &str,
+    used: &[bool],
+) -> Option<usize> {
     let norm = normalize_heading(title);
-    let words: HashSet<&str> = norm.split(' ').collect();
+    let mut words: Vec<&str> = norm.split(' ').collect();
+    words.sort_unstable();
+    words.dedup();
     if words.len() < MIN_FUZZY_WORDS {
         return None;
     }
@@ -87,11 +99,9 @@ fn reworded(doc: &Document, parent: usize, title: &str, used: &[bool]) -> Option
         if used[i] {
             continue;
         }
-        let other = normalize_heading(&doc.sections[i].title);
-        let shared = other
-            .split(' ')
-            .collect::<HashSet<_>>()
-            .intersection(&words)
+        let shared = words
+            .iter()
+            .filter(|w| norms[i].split(' ').any(|o| o == **w))
             .count();
         let score = shared as f64 / words.len() as f64;
         if score >= MIN_OVERLAP && best.is_none_or(|(b, _)| score > b) {

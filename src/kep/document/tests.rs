@@ -233,3 +233,19 @@ fn seed_kep_toc_lists_custom_sections() {
     assert_eq!(unknown, vec![]);
     assert!(doc.sections.iter().any(|s| s.title == "Metrics details"));
 }
+
+#[test]
+fn duplicate_suffixes_follow_github_slugs() {
+    // "A/B" and "A B" differ on GitHub ("ab", "a-b"): neither gets a suffix.
+    let text = "# T\n<!-- toc -->\n- [A/B](#ab)\n- [A B](#a-b)\n- [X](#x)\n- [X](#x-1)\n- [X](#x-2)\n<!-- /toc -->\n## A/B\n## A B\n## X\n## X\n## X\n";
+    assert_eq!(toc_mismatches(&parse(text)), vec![]);
+    let text = "# T\n<!-- toc -->\n- [X](#x)\n<!-- /toc -->\n## X\n## X\n";
+    assert_eq!(
+        toc_mismatches(&parse(text)),
+        vec![TocMismatch::MissingEntry {
+            title: "X".into(),
+            level: 2,
+            line: 6
+        }]
+    );
+}

@@ -6,7 +6,6 @@
 
 use super::{Document, plain_title};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 
 /// One link of the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -166,7 +165,7 @@ pub fn slug(heading: &str) -> String {
 
 /// [`slug`] of text that is already plain.
 fn slug_plain(plain: &str) -> String {
-    plain
+    lower(plain)
         .chars()
         .filter_map(|c| match c {
             ' ' => Some('-'),
@@ -174,18 +173,24 @@ fn slug_plain(plain: &str) -> String {
             c if c.is_alphanumeric() => Some(c),
             _ => None,
         })
-        .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// Lowercase ASCII quickly, other text fully.
+fn lower(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
 }
 
 /// Anchors compared loosely: only letters and digits, so `upgrade--downgrade`
 /// (GitHub) and `upgrade-downgrade` (other generators) agree.
 fn loose(anchor: &str) -> String {
-    anchor
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    let mut l = lower(anchor);
+    l.retain(char::is_alphanumeric);
+    l
 }
 
 /// Deepest heading level `hack/update-toc.sh` lists.
@@ -199,42 +204,59 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
     let Some(toc) = doc.toc.as_ref().filter(|t| !t.entries.is_empty()) else {
         return Vec::new();
     };
-    // GitHub suffixes repeated slugs with -1, -2, ...
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let heading_slugs: Vec<String> = doc
-        .sections
-        .iter()
-        .map(|s| {
-            let base = slug_plain(&s.title);
-            let n = seen.entry(base.clone()).or_insert(0);
-            let out = if *n == 0 { base } else { format!("{base}-{n}") };
-            *n += 1;
-            out
-        })
-        .collect();
-    let mut by_loose: HashMap<String, usize> = HashMap::new();
-    for (i, s) in heading_slugs.iter().enumerate() {
-        by_loose.entry(loose(s)).or_insert(i);
+    // Loose heading anchors; GitHub suffixes repeated slugs with -1, -2, ...
+    let mut keys: Vec<String> = doc.sections.iter().map(|s| loose(&s.title)).collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
+    // Within a run of equal loose keys, GitHub numbers equal strict slugs.
+    let mut suffix = vec![0usize; keys.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let end = (start..order.len())
+            .find(|&j| keys[order[j]] != keys[order[start]])
+            .unwrap_or(order.len());
+        if end - start > 1 {
+            let strict: Vec<String> = order[start..end]
+                .iter()
+                .map(|&i| slug_plain(&doc.sections[i].title))
+                .collect();
+            for j in 1..strict.len() {
+                suffix[order[start + j]] = strict[..j].iter().filter(|p| **p == strict[j]).count();
+            }
+        }
+        start = end;
     }
+    for (key, n) in keys.iter_mut().zip(suffix) {
+        if n > 0 {
+            key.push_str(&n.to_string());
+        }
+    }
+    let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
+    by_key.sort_unstable();
+    let find = |k: &str| {
+        let i = by_key.partition_point(|(key, _)| *key < k);
+        by_key.get(i).filter(|(key, _)| *key == k).map(|&(_, s)| s)
+    };
 
     let mut out = Vec::new();
-    let mut listed: HashSet<String> = HashSet::new();
+    let mut listed: Vec<String> = Vec::with_capacity(toc.entries.len());
     let mut deepest = 0u8;
     for e in &toc.entries {
         let key = loose(&e.anchor);
-        match by_loose.get(&key) {
-            Some(&i) => deepest = deepest.max(doc.sections[i].level),
+        match find(&key) {
+            Some(i) => deepest = deepest.max(doc.sections[i].level),
             None => out.push(TocMismatch::UnknownAnchor {
                 text: e.text.clone(),
                 anchor: e.anchor.clone(),
                 line: e.line,
             }),
         }
-        listed.insert(key);
+        listed.push(key);
     }
+    listed.sort_unstable();
     let deepest = deepest.min(MAX_TOC_LEVEL);
-    for (s, sl) in doc.sections.iter().zip(&heading_slugs) {
-        if (2..=deepest).contains(&s.level) && !listed.contains(&loose(sl)) {
+    for (s, key) in doc.sections.iter().zip(&keys) {
+        if (2..=deepest).contains(&s.level) && listed.binary_search(key).is_err() {
             out.push(TocMismatch::MissingEntry {
                 title: s.title.clone(),
                 level: s.level,
