@@ -163,8 +163,12 @@ fn finish_body(scratch: &str) -> String {
 /// KEP template has such malformed markers, and swallowing the following
 /// headings would lose template sections.
 pub(crate) fn strip_comments<'a>(line: &'a str, in_comment: &mut bool) -> Cow<'a, str> {
-    if !*in_comment && !line.contains("<!--") {
+    // A byte search (memchr) first: most lines have no `<` at all.
+    if !*in_comment && !(line.as_bytes().contains(&b'<') && line.contains("<!--")) {
         return Cow::Borrowed(line);
+    }
+    if *in_comment && !line.as_bytes().contains(&b'>') {
+        return Cow::Borrowed("");
     }
     let mut out = String::new();
     let mut rest = line;

@@ -335,3 +335,66 @@ fn reworded_questions_match_under_their_group() {
     let metrics = status(&a, "What specific metrics should inform a rollback?");
     assert!(!metrics.present, "short overlap must not match");
 }
+
+#[test]
+fn random_markdown_never_panics() {
+    const TOKENS: &[&str] = &[
+        "#",
+        "## ",
+        "###### ",
+        "\n",
+        "\r\n",
+        " ",
+        "<!--",
+        "-->",
+        "<!-- toc -->",
+        "<!-- /toc -->",
+        "<!--DIRECTIVE: required: true,stage: beta",
+        ">",
+        "```",
+        "~~~",
+        "- ",
+        "[ ] ",
+        "[x] ",
+        "[",
+        "](#",
+        ")",
+        "<",
+        "`",
+        "*",
+        "_",
+        "\\",
+        "TODO",
+        "No.",
+        "é",
+        "—",
+        "Summary",
+        "1.",
+        ":",
+        "?",
+        "&",
+        "(Optional)",
+        "Test Plan",
+        "<<[UNRESOLVED]>>",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let template = builtin();
+    for _ in 0..2_000 {
+        let mut text = String::new();
+        for _ in 0..(state % 200) {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            text.push_str(TOKENS[(state >> 33) as usize % TOKENS.len()]);
+        }
+        let doc = parse(&text);
+        let _ = crate::kep::document::toc_mismatches(&doc);
+        let _ = crate::analysis::template::parse_directives(&text);
+        for s in &doc.sections {
+            let _ = is_answered(&s.body);
+            assert!(s.line <= s.end_line, "{text:?}");
+        }
+        let a = assess(&doc, &template, Some("stable"));
+        assert!(a.prr.stable.answered <= a.prr.stable.required);
+    }
+}
