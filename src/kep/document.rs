@@ -164,7 +164,8 @@ fn finish_body(scratch: &str) -> String {
 /// headings would lose template sections.
 pub(crate) fn strip_comments<'a>(line: &'a str, in_comment: &mut bool) -> Cow<'a, str> {
     // A byte search (memchr) first: most lines have no `<` at all.
-    if !*in_comment && !(line.as_bytes().contains(&b'<') && line.contains("<!--")) {
+    let may_open = line.as_bytes().contains(&b'<') && line.contains("<!--");
+    if !*in_comment && !may_open {
         return Cow::Borrowed(line);
     }
     if *in_comment && !line.as_bytes().contains(&b'>') {
