@@ -5,6 +5,7 @@
 //! shape of kep.yaml, [`Kep`] the domain type, and `crate::view` the borrowed
 //! shape that templates and JSON see.
 
+pub mod document;
 pub mod metadata;
 pub mod prr;
 

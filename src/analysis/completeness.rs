@@ -1,0 +1,356 @@
+//! A parsed README ([`Document`]) against the KEP [`Template`] → [`Assessment`]:
+//! which template sections are present and answered, which required ones are
+//! missing, and how complete the Production Readiness Review questionnaire is
+//! for the alpha, beta and stable targets.
+//!
+//! Sections are matched by normalised heading text anywhere in the README,
+//! because KEPs renumber headings, change their level and add their own.
+
+mod answer;
+mod matching;
+
+use crate::analysis::template::{PrrStage, Template};
+use crate::kep::document::Document;
+use serde::Serialize;
+use std::cell::OnceCell;
+
+pub use answer::is_answered;
+use matching::match_sections;
+
+/// The stage a KEP targets, for deciding which PRR questions must be answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrrTarget {
+    /// Alpha: questions marked `stage: alpha`.
+    Alpha,
+    /// Beta: questions marked `stage: alpha` or `stage: beta`.
+    Beta,
+    /// Stable (also deprecated, disabled, removed): as beta.
+    Stable,
+}
+
+impl PrrTarget {
+    /// Reads a kep.yaml stage tolerantly: `stable`, `ga`, `deprecated`,
+    /// `disabled`, `removed` → Stable; then `beta` → Beta; then `alpha` → Alpha
+    /// (so `alpha (deprecated)` is Stable). Anything else, or empty, → `None`.
+    pub fn from_stage(stage: &str) -> Option<PrrTarget> {
+        let s = stage.to_ascii_lowercase();
+        let has = |w: &str| {
+            s.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| word == w)
+        };
+        if ["stable", "ga", "deprecated", "disabled", "removed"]
+            .iter()
+            .any(|w| has(w))
+        {
+            Some(PrrTarget::Stable)
+        } else if has("beta") {
+            Some(PrrTarget::Beta)
+        } else if has("alpha") {
+            Some(PrrTarget::Alpha)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a section marked `stage` is required at this target.
+    pub fn requires(self, stage: PrrStage) -> bool {
+        match stage {
+            PrrStage::Alpha => true,
+            PrrStage::Beta => self >= PrrTarget::Beta,
+        }
+    }
+}
+
+/// One template section as found in the README.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SectionStatus {
+    /// Template heading.
+    pub title: String,
+    /// Template heading level.
+    pub level: u8,
+    /// Required by the template directive.
+    pub required: bool,
+    /// Stage from which the template requires it.
+    pub prr_stage: Option<PrrStage>,
+    /// Part of the PRR questionnaire.
+    pub in_prr: bool,
+    /// A README heading matched it.
+    pub present: bool,
+    /// The matched section (or a custom subsection of it) has an answer.
+    pub answered: bool,
+    /// Line of the matched README heading.
+    pub line: Option<usize>,
+}
+
+/// A required section or question without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unanswered {
+    /// Template heading (the question, for PRR).
+    pub title: String,
+    /// Line of the README heading; `None` when the heading is missing.
+    pub line: Option<usize>,
+}
+
+/// Answered versus required for one set of sections.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Completeness {
+    /// Number of required sections or questions.
+    pub required: usize,
+    /// How many of them are answered.
+    pub answered: usize,
+    /// `answered * 100 / required`, rounded down; 100 when nothing is required.
+    pub percent: u8,
+    /// The required ones without an answer, in template order.
+    pub unanswered: Vec<Unanswered>,
+}
+
+/// PRR questionnaire completeness for each target stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PrrQuestionnaire {
+    /// Questions required for alpha.
+    pub alpha: Completeness,
+    /// Questions required for beta.
+    pub beta: Completeness,
+    /// Questions required for stable.
+    pub stable: Completeness,
+}
+
+/// A README assessed against the template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Assessment {
+    /// The target read from the stage passed to [`assess`].
+    pub target: Option<PrrTarget>,
+    /// Every template section, in template order.
+    pub sections: Vec<SectionStatus>,
+    /// Titles of required sections (at the target) with no matching heading.
+    pub missing_sections: Vec<String>,
+    /// Required sections outside the PRR questionnaire (at the target).
+    pub template_completeness: Completeness,
+    /// The questionnaire, for every target.
+    pub prr: PrrQuestionnaire,
+    /// `Test Plan` or any section below it is answered.
+    pub test_plan_answered: bool,
+    /// `Graduation Criteria` or any section below it is answered.
+    pub graduation_criteria_answered: bool,
+    /// No required section is missing.
+    pub follows_template: bool,
+}
+
+/// Heading text for matching: lowercase, `&` read as `and`, `(optional)` and
+/// leading numbering (`3.2`) dropped, punctuation turned into spaces, spaces
+/// collapsed.
+pub fn normalize_heading(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    let space = |out: &mut String| {
+        if !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+    };
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let mut n = c.len_utf8();
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if c == '&' {
+            space(&mut out);
+            out.push_str("and ");
+        } else {
+            if c == '('
+                && rest
+                    .get(..10)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("(optional)"))
+            {
+                n = 10;
+            }
+            space(&mut out);
+        }
+        rest = &rest[n..];
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    // Leading numbering: "3 2 risks" from "3.2 Risks".
+    let mut start = 0;
+    for word in out.split(' ') {
+        if !word.bytes().all(|b| b.is_ascii_digit()) || start >= out.len() {
+            break;
+        }
+        start += word.len() + 1;
+    }
+    out.drain(..start.min(out.len()));
+    out
+}
+
+/// Assesses `doc` against `template` for a KEP at `stage` (a kep.yaml stage,
+/// read with [`PrrTarget::from_stage`]).
+///
+/// Stage-gated sections (`stage: alpha|beta` directives) count as required only
+/// when the stage reaches them; with no stage (`None`, empty or unknown) only
+/// ungated sections are required. Callers that want alpha requirements for an
+/// `implementable` KEP without a stage pass `Some("alpha")`. The PRR figures
+/// are reported for all three targets whatever the stage.
+pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Assessment {
+    let target = stage.and_then(PrrTarget::from_stage);
+    let norms: Vec<String> = doc
+        .sections
+        .iter()
+        .map(|s| normalize_heading(&s.title))
+        .collect();
+    let keys: Vec<String> = norms.iter().map(|n| n.replace(' ', "")).collect();
+    let matched = match_sections(doc, &norms, &keys, template);
+    let mut is_template = vec![false; doc.sections.len()];
+    for &di in matched.iter().flatten() {
+        is_template[di] = true;
+    }
+    let own = OwnAnswers::new(doc);
+
+    let sections: Vec<SectionStatus> = template
+        .sections
+        .iter()
+        .zip(&matched)
+        .map(|(ts, m)| {
+            let answered = m.is_some_and(|di| {
+                (ts.level == 1 && ts.parent.is_none())
+                    || own.get(di)
+                    || custom_subsection_answered(doc, di, &is_template, &own)
+            });
+            SectionStatus {
+                title: ts.title.clone(),
+                level: ts.level,
+                required: ts.required,
+                prr_stage: ts.prr_stage,
+                in_prr: ts.in_prr,
+                present: m.is_some(),
+                answered,
+                line: m.map(|di| doc.sections[di].line),
+            }
+        })
+        .collect();
+
+    let applies = |s: &SectionStatus| {
+        s.required
+            && s.prr_stage
+                .is_none_or(|st| target.is_some_and(|t| t.requires(st)))
+    };
+    let missing_sections: Vec<String> = sections
+        .iter()
+        .filter(|s| applies(s) && !s.present)
+        .map(|s| s.title.clone())
+        .collect();
+    let template_completeness = completeness(sections.iter().filter(|s| applies(s) && !s.in_prr));
+
+    let questions: Vec<&SectionStatus> = template
+        .prr_questions()
+        .into_iter()
+        .map(|i| &sections[i])
+        .filter(|s| s.required)
+        .collect();
+    let prr_for = |t: PrrTarget| {
+        completeness(
+            questions
+                .iter()
+                .copied()
+                .filter(|s| s.prr_stage.is_some_and(|st| t.requires(st))),
+        )
+    };
+    let prr = PrrQuestionnaire {
+        alpha: prr_for(PrrTarget::Alpha),
+        beta: prr_for(PrrTarget::Beta),
+        stable: prr_for(PrrTarget::Stable),
+    };
+
+    Assessment {
+        target,
+        follows_template: missing_sections.is_empty(),
+        test_plan_answered: subtree_answered(doc, &keys, "testplan", &own),
+        graduation_criteria_answered: subtree_answered(doc, &keys, "graduationcriteria", &own),
+        missing_sections,
+        template_completeness,
+        prr,
+        sections,
+    }
+}
+
+/// [`is_answered`] of each README section's own body, computed on first use:
+/// most custom sections are never asked about.
+struct OwnAnswers<'a> {
+    doc: &'a Document,
+    cache: Vec<OnceCell<bool>>,
+}
+
+impl<'a> OwnAnswers<'a> {
+    fn new(doc: &'a Document) -> Self {
+        OwnAnswers {
+            doc,
+            cache: vec![OnceCell::new(); doc.sections.len()],
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match (self.cache.get(i), self.doc.sections.get(i)) {
+            (Some(cell), Some(s)) => *cell.get_or_init(|| is_answered(&s.body)),
+            _ => false,
+        }
+    }
+}
+
+/// Whether a README subsection of `di` that is not itself a template section
+/// (e.g. `High-level design` under `Proposal`) is answered; template
+/// subsections are assessed on their own and not descended into.
+fn custom_subsection_answered(
+    doc: &Document,
+    di: usize,
+    is_template: &[bool],
+    own: &OwnAnswers,
+) -> bool {
+    let mut stack: Vec<usize> = doc.sections[di].children.clone();
+    while let Some(i) = stack.pop() {
+        if is_template[i] {
+            continue;
+        }
+        if own.get(i) {
+            return true;
+        }
+        stack.extend(doc.sections[i].children.iter().copied());
+    }
+    false
+}
+
+/// Whether the first README section with key `k`, or any section below it, is answered.
+fn subtree_answered(doc: &Document, keys: &[String], k: &str, own: &OwnAnswers) -> bool {
+    keys.iter()
+        .position(|s| s == k)
+        .is_some_and(|i| own.get(i) || doc.descendants(i).into_iter().any(|d| own.get(d)))
+}
+
+fn completeness<'a>(sections: impl Iterator<Item = &'a SectionStatus>) -> Completeness {
+    let mut required: usize = 0;
+    let mut answered: usize = 0;
+    let mut unanswered = Vec::new();
+    for s in sections {
+        required += 1;
+        if s.answered {
+            answered += 1;
+        } else {
+            unanswered.push(Unanswered {
+                title: s.title.clone(),
+                line: s.line,
+            });
+        }
+    }
+    let percent = (answered * 100)
+        .checked_div(required)
+        .map_or(100, |p| p.min(100) as u8);
+    Completeness {
+        required,
+        answered,
+        percent,
+        unanswered,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+//! Template sections ([`Template`]) ↔ README headings ([`Document`]) → the
+//! index of the README section each template section matched.
+//!
+//! Exact matching on normalised text first; then, for questions reworded
+//! between template versions (`How can a rollout fail?`), a word-overlap match
+//! among the headings below the matched parent.
+
+use super::normalize_heading;
+use crate::analysis::template::Template;
+use crate::kep::document::Document;
+
+/// Matching key: the normalised heading without spaces, so `Non Goals`,
+/// `Non-Goals` and `NonGoals` agree.
+pub(super) fn key(title: &str) -> String {
+    let mut k = normalize_heading(title);
+    k.retain(|c| c != ' ');
+    k
+}
+
+/// For each template section, the README section it matched. The template's
+/// level-1 title matches the README's first level-1 heading; other sections
+/// match by [`key`], preferring the first unused heading after the match of
+/// the template parent, so repeated titles (`Story 1`, `Alpha`) pair up in order.
+pub(super) fn match_sections(
+    doc: &Document,
+    norms: &[String],
+    keys: &[String],
+    template: &Template,
+) -> Vec<Option<usize>> {
+    // Sorted (key, index) pairs: one allocation instead of a map of vectors.
+    let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
+    by_key.sort_unstable();
+    let mut used = vec![false; doc.sections.len()];
+    let mut matched: Vec<Option<usize>> = Vec::with_capacity(template.sections.len());
+    for ts in &template.sections {
+        let found = if ts.level == 1 && ts.parent.is_none() {
+            (0..doc.sections.len()).find(|&i| doc.sections[i].level == 1 && !used[i])
+        } else {
+            let after = ts
+                .parent
+                .and_then(|p| matched.get(p).copied().flatten())
+                .map_or(0, |di| doc.sections[di].line);
+            let k = key(&ts.title);
+            let start = by_key.partition_point(|(key, _)| *key < k.as_str());
+            let mut free = by_key[start..]
+                .iter()
+                .take_while(|(key, _)| *key == k)
+                .map(|&(_, i)| i)
+                .filter(|&i| !used[i]);
+            let first = free.clone().next();
+            free.find(|&i| doc.sections[i].line > after).or(first)
+        };
+        if let Some(i) = found {
+            used[i] = true;
+        }
+        matched.push(found);
+    }
+    for (ti, ts) in template.sections.iter().enumerate() {
+        if matched[ti].is_some() {
+            continue;
+        }
+        let Some(parent) = ts.parent.and_then(|p| matched[p]) else {
+            continue;
+        };
+        if let Some(i) = reworded(doc, norms, parent, &ts.title, &used) {
+            used[i] = true;
+            matched[ti] = Some(i);
+        }
+    }
+    matched
+}
+
+/// Fewest words a template heading needs for word-overlap matching; short
+/// titles (`Goals`, `Alpha`) must match exactly.
+const MIN_FUZZY_WORDS: usize = 4;
+
+/// Share of the template heading's words a reworded heading must contain.
+const MIN_OVERLAP: f64 = 0.7;
+
+/// The unused heading below `parent` sharing the most words with `title`, if
+/// it shares at least [`MIN_OVERLAP`] of them. `norms` are the README
+/// headings, normalised.
+fn reworded(
+    doc: &Document,
+    norms: &[String],
+    parent: usize,
+    title: &str,
+    used: &[bool],
+) -> Option<usize> {
+    let norm = normalize_heading(title);
+    let mut words: Vec<&str> = norm.split(' ').collect();
+    words.sort_unstable();
+    words.dedup();
+    if words.len() < MIN_FUZZY_WORDS {
+        return None;
+    }
+    let mut best: Option<(f64, usize)> = None;
+    for i in doc.descendants(parent) {
+        if used[i] {
+            continue;
+        }
+        let shared = words
+            .iter()
+            .filter(|w| norms[i].split(' ').any(|o| o == **w))
+            .count();
+        let score = shared as f64 / words.len() as f64;
+        if score >= MIN_OVERLAP && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}

@@ -1,0 +1,400 @@
+use super::*;
+use crate::analysis::template::{builtin, parse_directives};
+use crate::kep::document::parse;
+
+fn seed(name: &str) -> String {
+    let path = format!("{}/../shared/seeds/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("seed file {path} is required by this test: {e}"))
+}
+
+fn assess_seed(name: &str, stage: Option<&str>) -> Assessment {
+    assess(&parse(&seed(name)), &builtin(), stage)
+}
+
+fn status<'a>(a: &'a Assessment, title: &str) -> &'a SectionStatus {
+    a.sections
+        .iter()
+        .find(|s| s.title == title)
+        .unwrap_or_else(|| panic!("no template section {title}"))
+}
+
+/// The shape of the template's option checklist, in our own words.
+const SKELETON_CHECKLIST: &str = "- [ ] Feature gate (see `kep.yaml`)
+  - Feature gate name:
+  - Components depending on the gate:
+- [ ] Other
+  - Describe the mechanism:
+  - Will turning it off need downtime of the
+    control plane?";
+
+#[test]
+fn is_answered_table() {
+    let cases: &[(&str, bool)] = &[
+        ("", false),
+        ("   \n\t\n", false),
+        ("TODO", false),
+        ("TBD.", false),
+        ("To be done", false),
+        ("TODO: describe the rollout", false),
+        ("_TBD_", false),
+        ("<!-- only a comment -->", false),
+        ("<!-- unterminated\nNo.", false),
+        (SKELETON_CHECKLIST, false),
+        ("- `<package>`: `<date>` - `<test coverage>`", false),
+        ("- <test>: <link to test coverage>", false),
+        (
+            "[ ] I/we understand the owners of the involved components may\nrequire updates",
+            false,
+        ),
+        (
+            "- [ ] Metrics\n  - Metric name:\n  - [Optional] Aggregation method:\n  - Components exposing the metric:\n- [ ] Other (treat as last resort)\n  - Details:",
+            false,
+        ),
+        (
+            "- [ ] Events\n  - Event Reason: \n- [ ] API .status\n  - Condition name: \n  - Other field: ",
+            false,
+        ),
+        ("- [Metric name]", false),
+        ("<<[UNRESOLVED]>>\n<<[/UNRESOLVED]>>", false),
+        ("```\n```", false),
+        ("No.", true),
+        ("Yes", true),
+        ("None.", true),
+        ("N/A — no new API calls", true),
+        ("Yes, via the feature gate.", true),
+        ("**No.**", true),
+        ("- [x] Feature gate\n  - Feature gate name: MyGate", true),
+        ("- [ ] Feature gate\n  - Feature gate name: `MyGate`", true),
+        ("- Metric name: `foo_total`", true),
+        ("- [ ] Add e2e tests for the new field", true),
+        ("TODO\n\nThe feature is disabled by default.", true),
+        ("Todos los nodos", true),
+        ("```yaml\nkind: Pod\n```", true),
+        (
+            "Two risks:\n\n1. Tenancy. How is it passed on?\n2. Which cloud?",
+            true,
+        ),
+        ("The kubelet records these metrics:", true),
+        ("- [NUMA awareness][numa-issue]", true),
+        ("- [design doc](https://example.com)", true),
+        ("- Conditions:\n  - Ready", true),
+        (
+            "- A very long bullet that explains what the component logs:",
+            true,
+        ),
+        ("See <https://example.com/design>", true),
+        (
+            "<!-- intro -->\nDisabling the gate restores the old behaviour.",
+            true,
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(is_answered(body), *want, "body {body:?}");
+    }
+}
+
+#[test]
+fn normalize_heading_table() {
+    let cases = [
+        ("Risks and Mitigations", "risks and mitigations"),
+        ("Risks & Mitigations (Optional)", "risks and mitigations"),
+        ("3.2 Risks and mitigations", "risks and mitigations"),
+        (
+            "Notes/Constraints/Caveats (Optional)",
+            "notes constraints caveats",
+        ),
+        ("Upgrade / Downgrade Strategy", "upgrade downgrade strategy"),
+        ("e2e tests", "e2e tests"),
+        ("  Non-Goals  ", "non goals"),
+        ("", ""),
+        ("1.", ""),
+    ];
+    for (heading, want) in cases {
+        assert_eq!(normalize_heading(heading), want, "heading {heading:?}");
+    }
+}
+
+#[test]
+fn stage_table() {
+    let cases = [
+        ("alpha", Some(PrrTarget::Alpha)),
+        ("Beta", Some(PrrTarget::Beta)),
+        ("stable", Some(PrrTarget::Stable)),
+        ("deprecated", Some(PrrTarget::Stable)),
+        ("disabled", Some(PrrTarget::Stable)),
+        ("removed", Some(PrrTarget::Stable)),
+        ("alpha (deprecated)", Some(PrrTarget::Stable)),
+        ("", None),
+        ("alphabet", None),
+    ];
+    for (stage, want) in cases {
+        assert_eq!(PrrTarget::from_stage(stage), want, "stage {stage:?}");
+    }
+}
+
+fn assert_prr_all_unanswered(a: &Assessment, name: &str) {
+    let prr = &a.prr;
+    for (target, c, n) in [
+        ("alpha", &prr.alpha, 5),
+        ("beta", &prr.beta, 25),
+        ("stable", &prr.stable, 25),
+    ] {
+        assert_eq!(
+            (c.required, c.answered, c.percent),
+            (n, 0, 0),
+            "{name} {target}"
+        );
+        assert_eq!(c.unanswered.len(), n, "{name} {target}");
+    }
+    assert!(
+        a.sections.iter().filter(|s| s.in_prr).all(|s| !s.answered),
+        "{name}: a PRR section counted as answered"
+    );
+}
+
+#[test]
+fn seed_keps_with_untouched_questionnaires() {
+    for name in [
+        "kep-5008-headlamp-sig-ui.md",
+        "kep-5620-node-resizing-balloons.md",
+    ] {
+        let a = assess_seed(name, Some("alpha"));
+        assert_prr_all_unanswered(&a, name);
+        assert!(status(&a, "Summary").answered, "{name} summary");
+        assert!(status(&a, "Motivation").answered, "{name} motivation");
+        assert!(
+            a.prr.alpha.unanswered.iter().all(|u| u.line.is_some()),
+            "{name} lines"
+        );
+    }
+}
+
+#[test]
+fn seed_kep_3920_design_details_todo() {
+    let a = assess_seed("kep-3920-finish-feature-flags.md", Some("beta"));
+    let dd = status(&a, "Design Details");
+    assert!(dd.present && !dd.answered, "Design Details is only TODO");
+    for title in [
+        "Summary",
+        "Motivation",
+        "Goals",
+        "Risks and Mitigations",
+        "Proposal",
+    ] {
+        assert!(status(&a, title).answered, "{title} should be answered");
+    }
+    assert!(
+        a.template_completeness
+            .unanswered
+            .iter()
+            .any(|u| u.title == "Design Details" && u.line == Some(397))
+    );
+    assert_eq!(a.target, Some(PrrTarget::Beta));
+    assert!(a.follows_template, "missing: {:?}", a.missing_sections);
+    assert!(
+        !a.graduation_criteria_answered,
+        "only the commented-out example"
+    );
+    assert!(!a.test_plan_answered, "only placeholders");
+}
+
+#[test]
+fn seed_5620_custom_sections_and_placeholder_tests() {
+    let a = assess_seed("kep-5620-node-resizing-balloons.md", Some("alpha"));
+    assert!(status(&a, "Design Details").answered);
+    assert!(!status(&a, "Unit tests").answered || !status(&a, "e2e tests").answered);
+    assert!(a.follows_template, "missing: {:?}", a.missing_sections);
+}
+
+#[test]
+fn seed_template_bodies_are_skeleton() {
+    let doc = parse(&seed("kep-template-with-directives.md"));
+    for s in &doc.sections {
+        if s.level > 1 && s.title != "Release Signoff Checklist" {
+            assert!(
+                !is_answered(&s.body),
+                "{} counted as answered:\n{}",
+                s.title,
+                s.body
+            );
+        }
+    }
+    let q = "How can this feature be enabled / disabled in a live cluster?";
+    assert!(
+        doc.sections
+            .iter()
+            .any(|s| s.title == q && s.body.contains("- [ ] Other")),
+        "the seed checklist should be in the body"
+    );
+}
+
+#[test]
+fn template_against_itself() {
+    let text = seed("kep-template-with-directives.md");
+    let template = parse_directives(&text).expect("directives");
+    let a = assess(&parse(&text), &template, Some("stable"));
+    assert_prr_all_unanswered(&a, "template");
+    assert!(a.follows_template, "missing: {:?}", a.missing_sections);
+    assert!(a.sections.iter().all(|s| s.present));
+    assert!(!status(&a, "Summary").answered);
+    assert!(!a.test_plan_answered);
+    assert_eq!(a.template_completeness.answered, 1, "only the title");
+}
+
+#[test]
+fn stage_gates_required_sections() {
+    let doc = parse("# KEP-1: T\n## Summary\nText.\n");
+    let none = assess(&doc, &builtin(), None);
+    let beta = assess(&doc, &builtin(), Some("beta"));
+    assert!(
+        !none
+            .missing_sections
+            .contains(&"Implementation History".to_string())
+    );
+    assert!(
+        beta.missing_sections
+            .contains(&"Implementation History".to_string())
+    );
+    assert!(none.missing_sections.contains(&"Motivation".to_string()));
+    assert!(!none.missing_sections.contains(&"Summary".to_string()));
+    assert!(!none.follows_template);
+    assert!(status(&none, "Summary").answered);
+    assert_eq!(none.prr.beta.unanswered[0].line, None);
+    assert!(none.template_completeness.required < beta.template_completeness.required);
+}
+
+#[test]
+fn renumbered_and_renamed_headings_match() {
+    let doc = parse(
+        "# KEP-2: T\n## 1. Summary\nS.\n## 2 Motivation\n### 2.1 Goals\nG.\n## Risks & Mitigations (Optional)\nR.\n",
+    );
+    let a = assess(&doc, &builtin(), Some("alpha"));
+    for t in ["Summary", "Goals", "Risks and Mitigations"] {
+        assert!(status(&a, t).answered, "{t}");
+    }
+    assert!(status(&a, "Motivation").present);
+}
+
+#[test]
+fn bad_input_does_not_panic() {
+    let mut long = String::from("## Design Details\n");
+    long.push_str(&"x\n".repeat(50_000));
+    let inputs = [
+        String::new(),
+        "no headings at all".to_string(),
+        "# A\n# A\n## Summary\n## Summary\ntext\n".to_string(),
+        "# A\n###### Deep\n## Summary\n<!-- unterminated\n## Motivation\n".to_string(),
+        "# T\r\n## Summary\r\nYes.\r\n".to_string(),
+        long,
+    ];
+    for text in &inputs {
+        for stage in [None, Some(""), Some("alpha"), Some("stable"), Some("???")] {
+            let a = assess(&parse(text), &builtin(), stage);
+            assert_eq!(a.sections.len(), builtin().sections.len());
+            assert!(a.prr.stable.percent <= 100);
+        }
+    }
+    let crlf = assess(&parse("# T\r\n## Summary\r\nYes.\r\n"), &builtin(), None);
+    assert!(status(&crlf, "Summary").answered);
+    let dup = assess(&parse(&inputs[2]), &builtin(), None);
+    assert_eq!(status(&dup, "Summary").line, Some(3));
+}
+
+#[test]
+fn empty_template_requires_nothing() {
+    let a = assess(
+        &parse("# T\n"),
+        &Template { sections: vec![] },
+        Some("beta"),
+    );
+    assert_eq!(a.prr.beta.percent, 100);
+    assert!(a.follows_template);
+}
+
+#[test]
+fn reworded_questions_match_under_their_group() {
+    let doc = parse(
+        "# KEP-3: T\n## Production Readiness Review Questionnaire\n### Rollout, Upgrade and Rollback Planning\n\
+         ###### How can a rollout fail? Can it impact already running workloads?\nIt cannot.\n\
+         ### Monitoring Requirements\n###### What are the reasonable SLOs (Service Level Objectives) for the above SLIs?\n99% of calls.\n\
+         ###### Unrelated custom question about running workloads?\nYes.\n",
+    );
+    let a = assess(&doc, &builtin(), Some("beta"));
+    let rollout = status(
+        &a,
+        "How can a rollout or rollback fail? Can it impact already running workloads?",
+    );
+    assert_eq!((rollout.line, rollout.answered), (Some(4), true));
+    let slo = status(
+        &a,
+        "What are the reasonable SLOs (Service Level Objectives) for the enhancement?",
+    );
+    assert_eq!(slo.line, Some(7));
+    assert_eq!(a.prr.beta.answered, 2);
+    let metrics = status(&a, "What specific metrics should inform a rollback?");
+    assert!(!metrics.present, "short overlap must not match");
+}
+
+#[test]
+fn random_markdown_never_panics() {
+    const TOKENS: &[&str] = &[
+        "#",
+        "## ",
+        "###### ",
+        "\n",
+        "\r\n",
+        " ",
+        "<!--",
+        "-->",
+        "<!-- toc -->",
+        "<!-- /toc -->",
+        "<!--DIRECTIVE: required: true,stage: beta",
+        ">",
+        "```",
+        "~~~",
+        "- ",
+        "[ ] ",
+        "[x] ",
+        "[",
+        "](#",
+        ")",
+        "<",
+        "`",
+        "*",
+        "_",
+        "\\",
+        "TODO",
+        "No.",
+        "é",
+        "—",
+        "Summary",
+        "1.",
+        ":",
+        "?",
+        "&",
+        "(Optional)",
+        "Test Plan",
+        "<<[UNRESOLVED]>>",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let template = builtin();
+    for _ in 0..2_000 {
+        let mut text = String::new();
+        for _ in 0..(state % 200) {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            text.push_str(TOKENS[(state >> 33) as usize % TOKENS.len()]);
+        }
+        let doc = parse(&text);
+        let _ = crate::kep::document::toc_mismatches(&doc);
+        let _ = crate::analysis::template::parse_directives(&text);
+        for s in &doc.sections {
+            let _ = is_answered(&s.body);
+            assert!(s.line <= s.end_line, "{text:?}");
+        }
+        let a = assess(&doc, &template, Some("stable"));
+        assert!(a.prr.stable.answered <= a.prr.stable.required);
+    }
+}

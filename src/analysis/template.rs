@@ -1,0 +1,327 @@
+//! KEP template markdown with `<!--DIRECTIVE: required: true,stage: alpha-->`
+//! markers (`&str`) → [`Template`]: which sections and PRR questions a KEP must
+//! answer, and from which stage.
+//!
+//! The built-in table ([`builtin`]) is data, `template_default.tsv`, generated
+//! from the directive template with [`Template::to_tsv`]; a test keeps the two
+//! equal. It holds headings and flags only, no template prose.
+
+use crate::analysis::completeness::normalize_heading;
+use crate::kep::document;
+use serde::Serialize;
+
+/// The stage from which the template requires a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrrStage {
+    /// Required when the KEP targets alpha (and later).
+    Alpha,
+    /// Required when the KEP targets beta (and later).
+    Beta,
+}
+
+impl PrrStage {
+    /// Lowercase name, as written in directives.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PrrStage::Alpha => "alpha",
+            PrrStage::Beta => "beta",
+        }
+    }
+}
+
+/// One heading of the template and its directive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TemplateSection {
+    /// Heading text as written in the template.
+    pub title: String,
+    /// Heading level, 1 to 6.
+    pub level: u8,
+    /// `required: true` in the directive; `false` when there is no directive.
+    pub required: bool,
+    /// `stage:` in the directive, if any.
+    pub prr_stage: Option<PrrStage>,
+    /// The Production Readiness Review Questionnaire heading or a heading below it.
+    pub in_prr: bool,
+    /// Index of the enclosing heading in [`Template::sections`].
+    pub parent: Option<usize>,
+    /// Title of the enclosing heading.
+    pub parent_title: Option<String>,
+}
+
+/// The template's headings in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Template {
+    /// Headings in template order.
+    pub sections: Vec<TemplateSection>,
+}
+
+/// A `<!--DIRECTIVE ...-->` marker's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Directive {
+    required: bool,
+    stage: Option<PrrStage>,
+}
+
+/// The built-in template table, embedded from `template_default.tsv`.
+pub fn builtin() -> Template {
+    Template::from_tsv(include_str!("template_default.tsv"))
+}
+
+/// Reads the template's headings and the directive on the first non-blank line
+/// after each. `None` when the text has no DIRECTIVE marker at all.
+pub fn parse_directives(markdown: &str) -> Option<Template> {
+    let doc = document::parse(markdown);
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut any = false;
+    let rows = doc.sections.iter().map(|s| {
+        let directive = lines
+            .get(s.line..s.end_line)
+            .unwrap_or_default()
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .and_then(|l| parse_directive(l));
+        any |= directive.is_some();
+        let d = directive.unwrap_or(Directive {
+            required: false,
+            stage: None,
+        });
+        (s.level, s.title.clone(), d.required, d.stage)
+    });
+    let template = Template::from_rows(rows);
+    any.then_some(template)
+}
+
+/// Reads `<!--DIRECTIVE: required: true,stage: beta-->` tolerantly: any case,
+/// missing `--`, extra spaces, unknown keys ignored.
+fn parse_directive(line: &str) -> Option<Directive> {
+    let t = line.trim_start().strip_prefix("<!--")?.trim_start();
+    if t.len() < 9 || !t.as_bytes()[..9].eq_ignore_ascii_case(b"DIRECTIVE") {
+        return None;
+    }
+    let body = &t[9..];
+    let body = body.find("-->").map_or(body, |i| &body[..i]);
+    let body = body.trim().trim_end_matches('>').trim_start_matches(':');
+    let mut d = Directive {
+        required: false,
+        stage: None,
+    };
+    for part in body.split([',', ';']) {
+        let Some((k, v)) = part.split_once(':') else {
+            continue;
+        };
+        let v = v.trim().trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        match k.trim().to_ascii_lowercase().as_str() {
+            "required" => d.required = v.eq_ignore_ascii_case("true") || v == "yes",
+            "stage" => d.stage = parse_stage(v),
+            _ => {}
+        }
+    }
+    Some(d)
+}
+
+fn parse_stage(v: &str) -> Option<PrrStage> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "alpha" => Some(PrrStage::Alpha),
+        "beta" => Some(PrrStage::Beta),
+        _ => None,
+    }
+}
+
+const PRR_HEADING: &str = "production readiness review questionnaire";
+
+impl Template {
+    /// Builds the tree (parents, PRR membership) from `(level, title, required,
+    /// stage)` rows in order.
+    fn from_rows(rows: impl Iterator<Item = (u8, String, bool, Option<PrrStage>)>) -> Template {
+        let mut sections: Vec<TemplateSection> = Vec::new();
+        let mut stack: Vec<usize> = Vec::new();
+        for (level, title, required, prr_stage) in rows {
+            while stack.last().is_some_and(|&i| sections[i].level >= level) {
+                stack.pop();
+            }
+            let parent = stack.last().copied();
+            let in_prr = normalize_heading(&title) == PRR_HEADING
+                || parent.is_some_and(|p| sections[p].in_prr);
+            stack.push(sections.len());
+            sections.push(TemplateSection {
+                parent_title: parent.map(|p| sections[p].title.clone()),
+                title,
+                level,
+                required,
+                prr_stage,
+                in_prr,
+                parent,
+            });
+        }
+        Template { sections }
+    }
+
+    /// Reads the `template_default.tsv` format: `level<TAB>title<TAB>required<TAB>stage`
+    /// (stage `alpha`, `beta` or `-`), `#` comment lines. Rows that do not parse are skipped.
+    pub fn from_tsv(tsv: &str) -> Template {
+        let rows = tsv.lines().filter_map(|line| {
+            if line.starts_with('#') || line.trim().is_empty() {
+                return None;
+            }
+            let mut f = line.split('\t');
+            let level: u8 = f
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+                .filter(|l| (1..=6).contains(l))?;
+            let title = f.next()?.trim().to_string();
+            let required = f.next().is_some_and(|r| r.trim() == "true");
+            let stage = f.next().and_then(parse_stage);
+            Some((level, title, required, stage))
+        });
+        Template::from_rows(rows)
+    }
+
+    /// Writes the `template_default.tsv` format (see [`Template::from_tsv`]).
+    pub fn to_tsv(&self) -> String {
+        let mut out = String::from(
+            "# KEP template headings: level, title, required, stage (from the DIRECTIVE markers)\n",
+        );
+        for s in &self.sections {
+            let stage = s.prr_stage.map_or("-", PrrStage::as_str);
+            out.push_str(&format!(
+                "{}\t{}\t{}\t{stage}\n",
+                s.level, s.title, s.required
+            ));
+        }
+        out
+    }
+
+    /// Whether section `index` has headings below it in the template.
+    pub fn has_children(&self, index: usize) -> bool {
+        self.sections.iter().any(|s| s.parent == Some(index))
+    }
+
+    /// Indices of the PRR questions: headings in the questionnaire with no
+    /// headings below them (the `######` questions, not their `###` groups).
+    pub fn prr_questions(&self) -> Vec<usize> {
+        (0..self.sections.len())
+            .filter(|&i| self.sections[i].in_prr && !self.has_children(i))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed_template() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/seeds/kep-template-with-directives.md"
+        );
+        std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("seed file {path} is required by this test: {e}"))
+    }
+
+    #[test]
+    fn builtin_matches_the_seed_template() {
+        let parsed = parse_directives(&seed_template()).expect("seed has directives");
+        assert_eq!(
+            parsed.to_tsv(),
+            include_str!("template_default.tsv"),
+            "template_default.tsv is stale: regenerate it with Template::to_tsv"
+        );
+        assert_eq!(builtin(), parsed);
+    }
+
+    #[test]
+    fn directive_table() {
+        let req = |required, stage| Some(Directive { required, stage });
+        let cases = [
+            ("<!--DIRECTIVE: required: true-->", req(true, None)),
+            ("<!--DIRECTIVE: required: false>", req(false, None)),
+            (
+                "<!--DIRECTIVE: required: true,stage: alpha-->",
+                req(true, Some(PrrStage::Alpha)),
+            ),
+            (
+                "  <!-- directive: required: TRUE, stage: Beta -->",
+                req(true, Some(PrrStage::Beta)),
+            ),
+            (
+                "<!--DIRECTIVE: stage: gamma, colour: red-->",
+                req(false, None),
+            ),
+            ("<!--DIRECTIVE", req(false, None)),
+            ("<!-- a comment -->", None),
+            ("text", None),
+            ("", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(parse_directive(line), want, "line {line:?}");
+        }
+    }
+
+    #[test]
+    fn seed_template_shape() {
+        let t = builtin();
+        let find = |title: &str| {
+            t.sections
+                .iter()
+                .find(|s| s.title == title)
+                .unwrap_or_else(|| panic!("template lacks {title}"))
+        };
+        assert!(find("Summary").required);
+        assert!(!find("Non-Goals").required);
+        assert!(
+            !find("User Stories (Optional)").required,
+            "malformed marker"
+        );
+        assert!(!find("Release Signoff Checklist").required, "no marker");
+        let q = find("How can this feature be enabled / disabled in a live cluster?");
+        assert_eq!(
+            (q.level, q.prr_stage, q.in_prr),
+            (6, Some(PrrStage::Alpha), true)
+        );
+        assert_eq!(
+            q.parent_title.as_deref(),
+            Some("Feature Enablement and Rollback")
+        );
+        let q = find("What are other known failure modes?");
+        assert_eq!((q.prr_stage, q.in_prr), (Some(PrrStage::Beta), true));
+        assert!(!find("Implementation History").in_prr);
+        assert_eq!(
+            find("Story 1").parent_title.as_deref(),
+            Some("User Stories (Optional)")
+        );
+        let questions = t.prr_questions();
+        let alpha = questions
+            .iter()
+            .filter(|&&i| t.sections[i].prr_stage == Some(PrrStage::Alpha))
+            .count();
+        assert_eq!((questions.len(), alpha), (25, 5));
+    }
+
+    #[test]
+    fn no_directives_is_none() {
+        assert_eq!(parse_directives("# T\n## Summary\ntext\n"), None);
+        assert_eq!(parse_directives(""), None);
+    }
+
+    #[test]
+    fn tsv_round_trip_and_bad_rows() {
+        let t = builtin();
+        assert_eq!(Template::from_tsv(&t.to_tsv()), t);
+        let odd = Template::from_tsv("x\tbad\n9\tToo deep\ttrue\n2\tOk\ttrue\tbeta\n3\tShort\n");
+        let rows: Vec<_> = odd
+            .sections
+            .iter()
+            .map(|s| (s.level, s.title.as_str(), s.required, s.prr_stage))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (2, "Ok", true, Some(PrrStage::Beta)),
+                (3, "Short", false, None)
+            ]
+        );
+    }
+}
