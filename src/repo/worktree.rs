@@ -145,6 +145,16 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
             }
         }
     }
+    let regular = disk.metadata().map(|m| m.is_file()).unwrap_or(false);
+    if !regular {
+        // FIFOs, sockets and devices could block or be huge; never read them.
+        out.push(Entry::Problem(LoadProblem {
+            path,
+            rule: "file-unreadable",
+            message: "not a regular file; not read".into(),
+        }));
+        return;
+    }
     if is_input(&path) {
         out.push(Entry::Input {
             path,

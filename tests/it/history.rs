@@ -2,17 +2,14 @@
 //! against `git log -p`, and the on-disk cache.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
 use git2::{Repository, Signature, Time};
 use kepsite::analysis::history::{History, HistoryOptions, walk};
 
-const BUNDLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/enhancements.bundle"
-);
+use crate::support::corpus;
 
 // ---------------------------------------------------------------- tiny repo
 
@@ -233,32 +230,6 @@ fn errors_are_reported_not_panics() {
 }
 
 // ------------------------------------------------------------------- corpus
-
-/// One clone of the corpus bundle per test binary.
-fn corpus() -> &'static Path {
-    static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &CLONE
-        .get_or_init(|| {
-            assert!(
-                Path::new(BUNDLE).exists(),
-                "corpus bundle missing at {BUNDLE}: the history tests need ../shared/corpus"
-            );
-            let dir = tempfile::tempdir().expect("tempdir");
-            let repo = dir.path().join("enhancements");
-            let out = Command::new("git")
-                .args(["clone", "-q", BUNDLE])
-                .arg(&repo)
-                .output()
-                .expect("running git clone");
-            assert!(
-                out.status.success(),
-                "git clone: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (dir, repo)
-        })
-        .1
-}
 
 /// The cold walk of the corpus at HEAD, shared by the tests.
 fn corpus_history() -> &'static History {

@@ -1,0 +1,82 @@
+//! `check` and `export` on the real corpus: load every KEP from the working
+//! tree (and from git), run every validation rule, and render the export.
+//!
+//! Run with `cargo bench --bench check`; prints the median of 7 warm runs.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kepsite::analysis::findings::check;
+use kepsite::model;
+
+const BUNDLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/enhancements.bundle"
+);
+const RUNS: usize = 7;
+
+fn median(mut f: impl FnMut()) -> Duration {
+    f(); // warm the page cache and the allocator
+    let mut times: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[RUNS / 2]
+}
+
+fn main() {
+    assert!(
+        Path::new(BUNDLE).exists(),
+        "corpus bundle missing at {BUNDLE}"
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let repo = tmp.path().join("enhancements");
+    let ok = Command::new("git")
+        .args(["clone", "-q", BUNDLE])
+        .arg(&repo)
+        .status()
+        .expect("git clone");
+    assert!(ok.success());
+
+    let mut keps = 0;
+    let mut findings = 0;
+    let load_check = median(|| {
+        let m = model::load(&repo, None, None).unwrap();
+        let f = check(&m);
+        keps = m.keps.len();
+        findings = f.len();
+    });
+    let load_check_git = median(|| {
+        let m = model::load(&repo, Some("HEAD"), None).unwrap();
+        let _ = check(&m);
+    });
+    let m = model::load(&repo, None, None).unwrap();
+    let f = check(&m);
+    let mut bytes = 0;
+    let export = median(|| {
+        bytes = kepsite::query::export(&m, &f).unwrap().len();
+    });
+    println!(
+        "corpus: {keps} KEPs, {findings} findings, export {bytes} bytes, {} threads",
+        rayon::current_num_threads()
+    );
+    println!("| work | median of {RUNS} |");
+    println!("|---|---|");
+    println!(
+        "| load + check, working tree | {:.1} ms |",
+        load_check.as_secs_f64() * 1e3
+    );
+    println!(
+        "| load + check, --rev HEAD (git2) | {:.1} ms |",
+        load_check_git.as_secs_f64() * 1e3
+    );
+    println!(
+        "| export JSON (after load) | {:.1} ms |",
+        export.as_secs_f64() * 1e3
+    );
+}

@@ -1,0 +1,11 @@
+//! kepsite's integration tests, one module per feature. The real-corpus
+//! modules clone `../shared/corpus/enhancements.bundle` once and fail loudly
+//! when it is missing.
+
+mod bad_input;
+mod check;
+mod corpus;
+mod history;
+mod load;
+mod query;
+mod support;
