@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::analysis::analyze;
 use crate::analysis::findings::{self, RULES};
 use crate::diagnostics::{self, Summary};
 use crate::finding::Severity;
@@ -29,7 +30,7 @@ pub enum Command {
     /// Validate every KEP: the enhancements CI rules, the rules its code defines, and kepsite's own.
     Check(CheckArgs),
     /// List KEPs matching filters (kepctl's filter names, plus more).
-    Query(QueryArgs),
+    Query(Box<QueryArgs>),
     /// Write every KEP as JSON (a superset of kepctl's fields).
     Export(ExportArgs),
 }
@@ -85,6 +86,15 @@ impl Color {
             }
         }
     }
+}
+
+/// A yes/no filter value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum YesNo {
+    /// Yes.
+    Yes,
+    /// No.
+    No,
 }
 
 /// Output of `check`.
@@ -165,6 +175,12 @@ pub struct QueryArgs {
     /// Text in the title or summary (case-insensitive).
     #[arg(long)]
     pub text: Option<String>,
+    /// PRR complete (questionnaire answered and approved) for the KEP's stage.
+    #[arg(long, value_enum)]
+    pub prr_complete: Option<YesNo>,
+    /// README lacks, or leaves unanswered, this template section (e.g. "Test Plan").
+    #[arg(long, value_name = "SECTION")]
+    pub missing: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: query::Format,
@@ -263,13 +279,16 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         release: query::parse_releases(&a.release)?,
         feature_gate: a.feature_gate.clone(),
         text: a.text.clone(),
+        prr_complete: a.prr_complete.map(|v| v == YesNo::Yes),
+        missing: a.missing.clone(),
     };
     let model = a.input.load()?;
-    let found = findings::check(&model);
+    let analysis = analyze(&model);
+    let found = findings::check_with(&model, &analysis);
     let views: Vec<_> = filters
-        .apply(&model)
+        .apply(&model, &analysis)
         .into_iter()
-        .map(|k| crate::view::kep_view(&model, k, &found))
+        .map(|k| crate::view::kep_view(&model, &analysis, k, &found))
         .collect();
     write_stdout(&query::render(&views, a.format)?)?;
     Ok(0)
@@ -277,8 +296,9 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn export(a: &ExportArgs) -> Result<i32> {
     let model = a.input.load()?;
-    let found = findings::check(&model);
-    let json = query::export(&model, &found)?;
+    let analysis = analyze(&model);
+    let found = findings::check_with(&model, &analysis);
+    let json = query::export(&model, &analysis, &found)?;
     match &a.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => write_stdout(&json)?,

@@ -6,6 +6,8 @@
 use anyhow::{Context, Result};
 use regex::Regex;
 
+use crate::analysis::completeness::normalize_heading;
+use crate::analysis::tracking::Analysis;
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::metadata::Version;
@@ -50,6 +52,10 @@ pub struct Filters {
     pub feature_gate: Vec<String>,
     /// Case-insensitive text in the title or summary.
     pub text: Option<String>,
+    /// PRR complete (questionnaire and approval) for the KEP's stage.
+    pub prr_complete: Option<bool>,
+    /// Template sections the README lacks or leaves unanswered.
+    pub missing: Vec<String>,
 }
 
 /// Compile `--sig`-style patterns into anchored regexes.
@@ -101,8 +107,31 @@ pub fn summary(readme: &str) -> &str {
 
 impl Filters {
     /// Whether `kep` passes every filter.
-    pub fn matches(&self, model: &Model, kep: &Kep) -> bool {
+    pub fn matches(&self, model: &Model, analysis: &Analysis, kep: &Kep) -> bool {
         let m = &kep.meta;
+        let a = analysis.of(model, kep);
+        if let Some(want) = self.prr_complete
+            && a.and_then(|a| a.prr_complete_current).unwrap_or(false) != want
+        {
+            return false;
+        }
+        if !self.missing.is_empty() {
+            let Some(a) = a else { return false };
+            let gaps: Vec<String> = a
+                .assessment
+                .sections
+                .iter()
+                .filter(|s| !s.present || !s.answered)
+                .map(|s| normalize_heading(&s.title))
+                .collect();
+            if !self
+                .missing
+                .iter()
+                .any(|w| gaps.contains(&normalize_heading(w)))
+            {
+                return false;
+            }
+        }
         if !self.sig.is_empty() && !self.sig.iter().any(|r| r.is_match(kep.sig())) {
             return false;
         }
@@ -179,11 +208,11 @@ impl Filters {
     }
 
     /// The KEPs that pass, in model order.
-    pub fn apply<'a>(&self, model: &'a Model) -> Vec<&'a Kep> {
+    pub fn apply<'a>(&self, model: &'a Model, analysis: &Analysis) -> Vec<&'a Kep> {
         model
             .keps
             .iter()
-            .filter(|k| self.matches(model, k))
+            .filter(|k| self.matches(model, analysis, k))
             .collect()
     }
 }
@@ -269,8 +298,8 @@ fn table(views: &[KepView<'_>]) -> String {
 }
 
 /// The export: every KEP's view as pretty JSON.
-pub fn export(model: &Model, findings: &[Finding]) -> Result<String> {
-    Ok(serde_json::to_string_pretty(&view::all(model, findings))? + "\n")
+pub fn export(model: &Model, analysis: &Analysis, findings: &[Finding]) -> Result<String> {
+    Ok(serde_json::to_string_pretty(&view::all(model, analysis, findings))? + "\n")
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::metadata::{FeatureGate, Milestones};
 use crate::kep::{Kep, KepFormat};
@@ -98,12 +99,19 @@ pub struct KepView<'a> {
     pub metadata_valid: bool,
     /// The prod-readiness file, when there is one.
     pub prr: Option<PrrView<'a>>,
+    /// README and PRR completeness, target release and readiness.
+    pub analysis: Option<&'a KepAnalysis>,
     /// This KEP's findings.
     pub findings: Vec<&'a Finding>,
 }
 
 /// Build the view of one KEP; `findings` is the full list from `check`.
-pub fn kep_view<'a>(model: &'a Model, kep: &'a Kep, findings: &'a [Finding]) -> KepView<'a> {
+pub fn kep_view<'a>(
+    model: &'a Model,
+    analysis: &'a Analysis,
+    kep: &'a Kep,
+    findings: &'a [Finding],
+) -> KepView<'a> {
     let m = &kep.meta;
     let name = kep.path.rsplit('/').next().unwrap_or(&kep.path);
     let prr = model.prr_for(kep).map(|p| PrrView {
@@ -153,6 +161,7 @@ pub fn kep_view<'a>(model: &'a Model, kep: &'a Kep, findings: &'a [Finding]) -> 
         format: kep.format,
         metadata_valid: kep.meta_ok,
         prr,
+        analysis: analysis.of(model, kep),
         findings: findings_of(kep, findings),
     }
 }
@@ -174,10 +183,14 @@ pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
 }
 
 /// Every KEP's view, in model order.
-pub fn all<'a>(model: &'a Model, findings: &'a [Finding]) -> Vec<KepView<'a>> {
+pub fn all<'a>(
+    model: &'a Model,
+    analysis: &'a Analysis,
+    findings: &'a [Finding],
+) -> Vec<KepView<'a>> {
     model
         .keps
         .iter()
-        .map(|k| kep_view(model, k, findings))
+        .map(|k| kep_view(model, analysis, k, findings))
         .collect()
 }

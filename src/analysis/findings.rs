@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::{self, Finding, Severity};
 use crate::kep::Kep;
+use crate::kep::document::TocMismatch;
 use crate::kep::metadata::Version;
 use crate::kep::prr::PRR_STAGES;
 use crate::model::Model;
@@ -268,6 +270,18 @@ pub const RULES: &[Rule] = &[
         "kepsite",
         "any PRR approver (not only the current stage's) is a PRR approver",
     ),
+    rule(
+        "toc-mismatch",
+        W,
+        "kepsite",
+        "the <!-- toc --> list matches the README's headings",
+    ),
+    rule(
+        "prr-unanswered",
+        W,
+        "kepsite",
+        "an implementable KEP answers every PRR question required at its stage",
+    ),
 ];
 
 /// The rule with this id.
@@ -277,11 +291,21 @@ pub fn rule_by_id(id: &str) -> Option<&'static Rule> {
 
 /// Run every rule over the model; findings in canonical order.
 pub fn check(model: &Model) -> Vec<Finding> {
+    check_with(model, &crate::analysis::analyze(model))
+}
+
+/// Run every rule, reusing an analysis of the same model.
+pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
     let mut out: Vec<Finding> = model.load_findings.clone();
     let per_kep: Vec<Vec<Finding>> = model
         .keps
         .par_iter()
-        .map(|kep| check_kep(model, kep))
+        .zip(analysis.keps.par_iter())
+        .map(|(kep, a)| {
+            let mut f = check_kep(model, kep);
+            f.extend(document_findings(kep, a));
+            f
+        })
         .collect();
     out.extend(per_kep.into_iter().flatten());
     out.extend(duplicates(model));
@@ -865,6 +889,66 @@ fn prr(model: &Model, kep: &Kep, out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// Findings from the README analysis: a stale table of contents, and PRR
+/// questions an implementable KEP has not answered for its stage.
+fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
+    let Some(readme) = kep.readme_path.as_deref() else {
+        return Vec::new();
+    };
+    let n = kep.number();
+    let mut out = Vec::new();
+    for m in &a.toc_mismatches {
+        let (line, message) = match m {
+            TocMismatch::UnknownAnchor { text, anchor, line } => (
+                *line,
+                format!(
+                    "table of contents entry `{text}` links to #{anchor}, which no heading has"
+                ),
+            ),
+            TocMismatch::MissingEntry { title, line, .. } => (
+                *line,
+                format!("heading `{title}` is missing from the table of contents"),
+            ),
+        };
+        out.push(
+            Finding::warning("toc-mismatch", readme, message)
+                .at(Some(line + kep.readme_offset))
+                .kep(n)
+                .hint("regenerate the table of contents (hack/update-toc.sh in kubernetes/enhancements)"),
+        );
+    }
+    if kep.meta.status == "implementable" {
+        let q = &a.assessment.prr;
+        let c = match a.assessment.target {
+            Some(crate::analysis::completeness::PrrTarget::Alpha) => Some(&q.alpha),
+            Some(crate::analysis::completeness::PrrTarget::Beta) => Some(&q.beta),
+            Some(crate::analysis::completeness::PrrTarget::Stable) => Some(&q.stable),
+            None => None,
+        };
+        let stage = if kep.meta.stage.is_empty() {
+            "alpha"
+        } else {
+            &kep.meta.stage
+        };
+        for u in c.map(|c| c.unanswered.as_slice()).unwrap_or_default() {
+            out.push(
+                Finding::warning(
+                    "prr-unanswered",
+                    readme,
+                    format!(
+                        "PRR question not answered (required at {stage}): {}",
+                        u.title
+                    ),
+                )
+                .at(u.line)
+                .kep(n)
+                .hint("answer it in the README's Production Readiness Review Questionnaire"),
+            );
+        }
+    }
+    out
 }
 
 fn prr_files(model: &Model) -> Vec<Finding> {

@@ -5,3 +5,6 @@ pub mod completeness;
 pub mod findings;
 pub mod history;
 pub mod template;
+pub mod tracking;
+
+pub use tracking::{Analysis, analyze};

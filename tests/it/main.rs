@@ -2,6 +2,7 @@
 //! modules clone `../shared/corpus/enhancements.bundle` once and fail loudly
 //! when it is missing.
 
+mod analysis;
 mod bad_input;
 mod check;
 mod corpus;

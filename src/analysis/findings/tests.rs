@@ -58,7 +58,12 @@ fn rules_for(yaml: &str, prr: Option<&str>) -> Vec<&'static str> {
         files.push(("keps/prod-readiness/sig-node/100.yaml", p));
     }
     let model = from_snapshot(snapshot(&files), None);
-    let mut ids: Vec<&'static str> = check(&model).iter().map(|f| f.rule).collect();
+    // The README here is a stub: leave its questionnaire findings to the analysis tests.
+    let mut ids: Vec<&'static str> = check(&model)
+        .iter()
+        .map(|f| f.rule)
+        .filter(|r| *r != "prr-unanswered")
+        .collect();
     ids.dedup();
     ids
 }

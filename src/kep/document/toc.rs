@@ -256,7 +256,13 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
     listed.sort_unstable();
     let deepest = deepest.min(MAX_TOC_LEVEL);
     for (s, key) in doc.sections.iter().zip(&keys) {
-        if (2..=deepest).contains(&s.level) && listed.binary_search(key).is_err() {
+        // The heading above the TOC itself is never listed in it.
+        let is_toc_heading = matches!(
+            s.title.trim().to_ascii_lowercase().as_str(),
+            "table of contents" | "contents" | "toc"
+        );
+        if (2..=deepest).contains(&s.level) && !is_toc_heading && listed.binary_search(key).is_err()
+        {
             out.push(TocMismatch::MissingEntry {
                 title: s.title.clone(),
                 level: s.level,

@@ -1,0 +1,407 @@
+//! Per-KEP analysis and stage tracking: [`Model`] → [`Analysis`] (README
+//! completeness against the template, PRR completeness per stage, the
+//! release and stage each KEP targets, readiness items) and
+//! ([`Model`], [`Analysis`]) → per-release lists ([`Release`]).
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::completeness::{Assessment, PrrTarget, assess};
+use super::template::{self, Template};
+use crate::kep::Kep;
+use crate::kep::document::{self, TocMismatch};
+use crate::kep::metadata::Version;
+use crate::model::Model;
+
+/// Whether the PRR questionnaire is complete and approved, per stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct StageFlags {
+    /// Alpha.
+    pub alpha: bool,
+    /// Beta.
+    pub beta: bool,
+    /// Stable.
+    pub stable: bool,
+}
+
+/// One item of the Enhancements Freeze checklist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// Stable id, e.g. `prr-approved`.
+    pub id: &'static str,
+    /// Whether it passes.
+    pub ok: bool,
+    /// What was found, for people.
+    pub detail: String,
+}
+
+/// Readiness of one KEP for one (release, stage).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Readiness {
+    /// Release, `vX.Y`.
+    pub release: String,
+    /// Stage targeted in it.
+    pub stage: String,
+    /// All items pass.
+    pub ready: bool,
+    /// Every checklist item.
+    pub items: Vec<Item>,
+}
+
+impl Readiness {
+    /// `Ready` or `At risk`.
+    pub fn label(&self) -> &'static str {
+        if self.ready { "Ready" } else { "At risk" }
+    }
+
+    /// The failing items' details.
+    pub fn reasons(&self) -> Vec<&str> {
+        self.items
+            .iter()
+            .filter(|i| !i.ok)
+            .map(|i| i.detail.as_str())
+            .collect()
+    }
+}
+
+/// Everything the analysis knows about one KEP.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KepAnalysis {
+    /// README sections against the template, PRR questionnaire coverage.
+    pub assessment: Assessment,
+    /// PRR approved (valid approver in the prod-readiness file) per stage.
+    pub prr_approved: StageFlags,
+    /// PRR complete = questionnaire complete and approved, per stage.
+    pub prr_complete: StageFlags,
+    /// PRR complete for the KEP's current (or targeted) stage; `None` when it has no stage.
+    pub prr_complete_current: Option<bool>,
+    /// The release the KEP targets next (latest-milestone of an implementable KEP).
+    pub target_release: Option<String>,
+    /// The stage it targets there.
+    pub target_stage: Option<String>,
+    /// Readiness for the targeted release and stage.
+    pub readiness: Option<Readiness>,
+    /// Table-of-contents entries that no longer match the headings.
+    #[serde(skip)]
+    pub toc_mismatches: Vec<TocMismatch>,
+}
+
+/// The analysis of every KEP, in model order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// `repository` when keps/NNNN-kep-template/README.md carries directives, else `builtin`.
+    pub template_source: &'static str,
+    /// The template used.
+    #[serde(skip)]
+    pub template: Template,
+    /// One entry per `model.keps` entry, same order.
+    pub keps: Vec<KepAnalysis>,
+}
+
+impl Analysis {
+    /// The analysis of `kep` (which must belong to the analysed model).
+    pub fn of(&self, model: &Model, kep: &Kep) -> Option<&KepAnalysis> {
+        let i = model.keps.iter().position(|k| std::ptr::eq(k, kep))?;
+        self.keps.get(i)
+    }
+}
+
+/// The template to assess READMEs against: the repository's own when it
+/// carries DIRECTIVE markers, else the built-in table.
+pub fn template_for(model: &Model) -> (Template, &'static str) {
+    match model
+        .template_readme
+        .as_deref()
+        .and_then(template::parse_directives)
+    {
+        Some(t) => (t, "repository"),
+        None => (template::builtin(), "builtin"),
+    }
+}
+
+/// Analyse every KEP in parallel.
+pub fn analyze(model: &Model) -> Analysis {
+    let (template, source) = template_for(model);
+    let keps = model
+        .keps
+        .par_iter()
+        .map(|k| analyze_kep(model, &template, k))
+        .collect();
+    Analysis {
+        template_source: source,
+        template,
+        keps,
+    }
+}
+
+/// The stage whose requirements apply: the stage, or alpha for an
+/// implementable KEP that has not named one.
+fn effective_stage(kep: &Kep) -> Option<&str> {
+    let m = &kep.meta;
+    if !m.stage.is_empty() {
+        Some(m.stage.as_str())
+    } else if m.status == "implementable" {
+        Some("alpha")
+    } else {
+        None
+    }
+}
+
+fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
+    model
+        .prr_for(kep)
+        .and_then(|p| p.approval(stage))
+        .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
+}
+
+fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis {
+    let doc = document::parse(&kep.readme);
+    let stage = effective_stage(kep);
+    let mut assessment = assess(&doc, template, stage);
+    // Lines are relative to the README body; single-file KEPs have front matter before it.
+    if kep.readme_offset > 0 {
+        for c in [
+            &mut assessment.prr.alpha,
+            &mut assessment.prr.beta,
+            &mut assessment.prr.stable,
+            &mut assessment.template_completeness,
+        ] {
+            for u in &mut c.unanswered {
+                u.line = u.line.map(|l| l + kep.readme_offset);
+            }
+        }
+    }
+    let prr_approved = StageFlags {
+        alpha: approved(model, kep, "alpha"),
+        beta: approved(model, kep, "beta"),
+        stable: approved(model, kep, "stable"),
+    };
+    let q = &assessment.prr;
+    let prr_complete = StageFlags {
+        alpha: prr_approved.alpha && q.alpha.unanswered.is_empty(),
+        beta: prr_approved.beta && q.beta.unanswered.is_empty(),
+        stable: prr_approved.stable && q.stable.unanswered.is_empty(),
+    };
+    let prr_complete_current = stage.and_then(PrrTarget::from_stage).map(|t| match t {
+        PrrTarget::Alpha => prr_complete.alpha,
+        PrrTarget::Beta => prr_complete.beta,
+        PrrTarget::Stable => {
+            // Deprecation stages are approved under their own key.
+            let key = stage.unwrap_or("stable");
+            let approved_here = if matches!(key, "deprecated" | "disabled" | "removed") {
+                approved(model, kep, key)
+            } else {
+                prr_approved.stable
+            };
+            approved_here && q.stable.unanswered.is_empty()
+        }
+    });
+    let m = &kep.meta;
+    let targets = m.status == "implementable" && Version::parse(&m.latest_milestone).is_some();
+    let (target_release, target_stage) = if targets {
+        (
+            Version::parse(&m.latest_milestone).map(Version::release),
+            stage.map(str::to_string),
+        )
+    } else {
+        (None, None)
+    };
+    let mut out = KepAnalysis {
+        assessment,
+        prr_approved,
+        prr_complete,
+        prr_complete_current,
+        target_release,
+        target_stage,
+        readiness: None,
+        toc_mismatches: document::toc_mismatches(&doc),
+    };
+    if let (Some(r), Some(s)) = (out.target_release.clone(), out.target_stage.clone()) {
+        out.readiness = Some(readiness(model, kep, &out, &r, &s));
+    }
+    out
+}
+
+fn same_release(written: &str, release: &str) -> bool {
+    match (Version::parse(written), Version::parse(release)) {
+        (Some(a), Some(b)) => a.major == b.major && a.minor == b.minor,
+        _ => false,
+    }
+}
+
+/// The Enhancements Freeze checklist for `kep` going `stage` in `release`.
+pub fn readiness(
+    model: &Model,
+    kep: &Kep,
+    a: &KepAnalysis,
+    release: &str,
+    stage: &str,
+) -> Readiness {
+    let m = &kep.meta;
+    let q = &a.assessment.prr;
+    let questionnaire = match PrrTarget::from_stage(stage) {
+        Some(PrrTarget::Alpha) | None => &q.alpha,
+        Some(PrrTarget::Beta) => &q.beta,
+        Some(PrrTarget::Stable) => &q.stable,
+    };
+    let prr_file = model.prr_for(kep);
+    let approval = prr_file.and_then(|p| p.approval(stage));
+    let item = |id, ok: bool, pass: String, fail: String| Item {
+        id,
+        ok,
+        detail: if ok { pass } else { fail },
+    };
+    let approval_ok =
+        approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
+    let items = vec![
+        item(
+            "status-implementable",
+            m.status == "implementable",
+            "status is implementable".into(),
+            format!("status is {}, not implementable", or_none(&m.status)),
+        ),
+        item(
+            "latest-milestone",
+            same_release(&m.latest_milestone, release),
+            format!("latest-milestone is {release}"),
+            format!(
+                "latest-milestone is {}, not {release}",
+                or_none(&m.latest_milestone)
+            ),
+        ),
+        item(
+            "stage-milestone",
+            same_release(m.milestone.get(stage), release),
+            format!("milestone.{stage} is {release}"),
+            format!(
+                "milestone.{stage} is {}, not {release}",
+                or_none(m.milestone.get(stage))
+            ),
+        ),
+        item(
+            "prr-approved",
+            approval_ok,
+            format!(
+                "PRR approved for {stage} by {}",
+                approval.map(|a| a.approver.as_str()).unwrap_or("")
+            ),
+            match (prr_file, approval) {
+                (None, _) => "no prod-readiness file".to_string(),
+                (Some(_), None) => format!("no PRR approver for {stage}"),
+                (Some(_), Some(ap)) => {
+                    format!("PRR approver {} is not a PRR approver", ap.approver)
+                }
+            },
+        ),
+        item(
+            "prr-questionnaire",
+            questionnaire.unanswered.is_empty(),
+            format!("PRR questionnaire complete for {stage}"),
+            format!(
+                "PRR questionnaire {}/{} answered for {stage}",
+                questionnaire.answered, questionnaire.required
+            ),
+        ),
+        item(
+            "test-plan",
+            a.assessment.test_plan_answered,
+            "Test Plan answered".into(),
+            "Test Plan not answered".into(),
+        ),
+        item(
+            "graduation-criteria",
+            a.assessment.graduation_criteria_answered,
+            "Graduation Criteria answered".into(),
+            "Graduation Criteria not answered".into(),
+        ),
+        item(
+            "follows-template",
+            a.assessment.follows_template,
+            "README follows the current template".into(),
+            format!(
+                "README lacks template sections: {}",
+                a.assessment.missing_sections.join(", ")
+            ),
+        ),
+    ];
+    Readiness {
+        release: release.to_string(),
+        stage: stage.to_string(),
+        ready: items.iter().all(|i| i.ok),
+        items,
+    }
+}
+
+fn or_none(s: &str) -> &str {
+    if s.is_empty() { "(none)" } else { s }
+}
+
+/// One KEP in a release.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReleaseKep {
+    /// Index into `model.keps`.
+    #[serde(skip)]
+    pub index: usize,
+    /// KEP number.
+    pub number: Option<u32>,
+    /// Stage it reaches (or targets) in this release.
+    pub stage: String,
+    /// Freeze checklist for that stage.
+    pub readiness: Readiness,
+}
+
+/// Every KEP with a stage milestone in one release.
+#[derive(Debug, Clone, Serialize)]
+pub struct Release {
+    /// `vX.Y`.
+    pub release: String,
+    /// Parsed, for ordering.
+    #[serde(skip)]
+    pub version: Version,
+    /// KEPs by stage order, then number.
+    pub keps: Vec<ReleaseKep>,
+}
+
+/// Every release seen in any milestone, oldest first, with the KEPs going
+/// through a stage in it.
+pub fn releases(model: &Model, analysis: &Analysis) -> Vec<Release> {
+    let mut by: BTreeMap<Version, Vec<ReleaseKep>> = BTreeMap::new();
+    for (i, kep) in model.keps.iter().enumerate() {
+        let a = &analysis.keps[i];
+        let m = &kep.meta;
+        if let Some(v) = Version::parse(&m.latest_milestone) {
+            by.entry(Version { patch: 0, ..v }).or_default();
+        }
+        for (stage, written) in m.milestone.entries() {
+            let Some(v) = Version::parse(written) else {
+                continue;
+            };
+            let v = Version { patch: 0, ..v };
+            let release = v.release();
+            by.entry(v).or_default().push(ReleaseKep {
+                index: i,
+                number: kep.number(),
+                stage: stage.to_string(),
+                readiness: readiness(model, kep, a, &release, stage),
+            });
+        }
+    }
+    by.into_iter()
+        .map(|(version, mut keps)| {
+            let order = |s: &str| {
+                crate::analysis::findings::STAGES
+                    .iter()
+                    .position(|x| *x == s)
+            };
+            keps.sort_by_key(|k| (order(&k.stage), k.number));
+            Release {
+                release: version.release(),
+                version,
+                keps,
+            }
+        })
+        .collect()
+}
