@@ -51,6 +51,10 @@ fn main() {
         keps = m.keps.len();
         findings = f.len();
     });
+    let load_metadata = median(|| {
+        let m = model::load(&repo, None, None).unwrap();
+        let _ = kepsite::analysis::findings::check_metadata(&m);
+    });
     let load_check_git = median(|| {
         let m = model::load(&repo, Some("HEAD"), None).unwrap();
         let _ = check(&m);
@@ -71,6 +75,10 @@ fn main() {
     );
     println!("| work | median of {RUNS} |");
     println!("|---|---|");
+    println!(
+        "| load + metadata rules (the Go tooling's pass), working tree | {:.1} ms |",
+        load_metadata.as_secs_f64() * 1e3
+    );
     println!(
         "| load + check, working tree | {:.1} ms |",
         load_check.as_secs_f64() * 1e3

@@ -294,6 +294,18 @@ pub fn check(model: &Model) -> Vec<Finding> {
     check_with(model, &crate::analysis::analyze(model))
 }
 
+/// The metadata rules only (kep.yaml, PRR files, aliases), without the README
+/// analysis: the same pass the enhancements repo's Go tooling makes.
+pub fn check_metadata(model: &Model) -> Vec<Finding> {
+    let mut out: Vec<Finding> = model.load_findings.clone();
+    let per_kep: Vec<Vec<Finding>> = model.keps.par_iter().map(|k| check_kep(model, k)).collect();
+    out.extend(per_kep.into_iter().flatten());
+    out.extend(duplicates(model));
+    out.extend(prr_files(model));
+    finding::sort(&mut out);
+    out
+}
+
 /// Run every rule, reusing an analysis of the same model.
 pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
     let mut out: Vec<Finding> = model.load_findings.clone();
