@@ -64,7 +64,7 @@ fn main() {
     let f = check(&m);
     let mut bytes = 0;
     let export = median(|| {
-        bytes = kepsite::query::export(&m, &a, &f).unwrap().len();
+        bytes = kepsite::query::export(&m, &a, &f, None).unwrap().len();
     });
     let analysis = median(|| {
         let _ = kepsite::analysis::analyze(&m);

@@ -195,6 +195,15 @@ pub struct ExportArgs {
     /// Write here instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Add each KEP's stage history from git (needs --repo to be a git repository).
+    #[arg(long)]
+    pub history: bool,
+    /// Where the history walk is cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+    /// A KEP untouched for this many days is stale.
+    #[arg(long, value_name = "DAYS", default_value_t = 365)]
+    pub stale_days: i64,
 }
 
 /// Run the parsed command; returns the process exit code.
@@ -298,7 +307,31 @@ fn export(a: &ExportArgs) -> Result<i32> {
     let model = a.input.load()?;
     let analysis = analyze(&model);
     let found = findings::check_with(&model, &analysis);
-    let json = query::export(&model, &analysis, &found)?;
+    let walked = if a.history {
+        let root = a.input.root();
+        let rev = a.input.rev.as_deref().unwrap_or("HEAD");
+        let opts = crate::analysis::history::HistoryOptions {
+            cache_dir: Some(a.cache_dir.clone()),
+            progress: std::io::stderr().is_terminal(),
+        };
+        let h = crate::analysis::history::walk(&root, rev, &opts)
+            .with_context(|| format!("walking the history of {}", root.display()))?;
+        let now = h
+            .keps
+            .values()
+            .map(|k| k.last.time)
+            .max()
+            .unwrap_or_default();
+        Some((h, now))
+    } else {
+        None
+    };
+    let ctx = walked.as_ref().map(|(h, now)| crate::view::HistoryContext {
+        history: h,
+        now: *now,
+        stale_days: a.stale_days,
+    });
+    let json = query::export(&model, &analysis, &found, ctx)?;
     match &a.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => write_stdout(&json)?,

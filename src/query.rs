@@ -298,8 +298,13 @@ fn table(views: &[KepView<'_>]) -> String {
 }
 
 /// The export: every KEP's view as pretty JSON.
-pub fn export(model: &Model, analysis: &Analysis, findings: &[Finding]) -> Result<String> {
-    Ok(serde_json::to_string_pretty(&view::all(model, analysis, findings))? + "\n")
+pub fn export(
+    model: &Model,
+    analysis: &Analysis,
+    findings: &[Finding],
+    history: Option<view::HistoryContext<'_>>,
+) -> Result<String> {
+    Ok(serde_json::to_string_pretty(&view::all(model, analysis, findings, history))? + "\n")
 }
 
 #[cfg(test)]

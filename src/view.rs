@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::analysis::history::{History, KepHistory};
 use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::metadata::{FeatureGate, Milestones};
@@ -101,8 +102,34 @@ pub struct KepView<'a> {
     pub prr: Option<PrrView<'a>>,
     /// README and PRR completeness, target release and readiness.
     pub analysis: Option<&'a KepAnalysis>,
+    /// Stage history from git, when the export was asked for it.
+    pub history: Option<HistoryView<'a>>,
     /// This KEP's findings.
     pub findings: Vec<&'a Finding>,
+}
+
+/// A KEP's git history as exported.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryView<'a> {
+    /// Changes of (status, stage, latest-milestone), oldest first, with first/last commits.
+    #[serde(flatten)]
+    pub history: &'a KepHistory,
+    /// Days since the last commit touching the KEP.
+    pub days_since_last_change: i64,
+    /// Whether that is over the staleness threshold.
+    pub stale: bool,
+}
+
+/// History and the clock it is judged against.
+#[derive(Debug, Clone, Copy)]
+pub struct HistoryContext<'a> {
+    /// The walk.
+    pub history: &'a History,
+    /// "Now", unix seconds (the walked head's commit time keeps exports reproducible).
+    pub now: i64,
+    /// Stale after this many days.
+    pub stale_days: i64,
 }
 
 /// Build the view of one KEP; `findings` is the full list from `check`.
@@ -162,6 +189,7 @@ pub fn kep_view<'a>(
         metadata_valid: kep.meta_ok,
         prr,
         analysis: analysis.of(model, kep),
+        history: None,
         findings: findings_of(kep, findings),
     }
 }
@@ -182,15 +210,28 @@ pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
         .collect()
 }
 
-/// Every KEP's view, in model order.
+/// Every KEP's view, in model order, with history when given.
 pub fn all<'a>(
     model: &'a Model,
     analysis: &'a Analysis,
     findings: &'a [Finding],
+    history: Option<HistoryContext<'a>>,
 ) -> Vec<KepView<'a>> {
     model
         .keps
         .iter()
-        .map(|k| kep_view(model, analysis, k, findings))
+        .map(|k| {
+            let mut v = kep_view(model, analysis, k, findings);
+            if let (Some(h), Some(n)) = (history, k.number())
+                && let Some(kh) = h.history.keps.get(&n)
+            {
+                v.history = Some(HistoryView {
+                    history: kh,
+                    days_since_last_change: kh.days_since_last_change(h.now),
+                    stale: kh.is_stale(h.now, h.stale_days),
+                });
+            }
+            v
+        })
         .collect()
 }

@@ -167,3 +167,41 @@ fn corpus_release_v135_matches_milestones() {
         v135.keps.iter().any(|k| k.readiness.ready) || v135.keps.iter().any(|k| !k.readiness.ready)
     );
 }
+
+#[test]
+fn export_with_history_from_git() {
+    let (tmp, root) = content_copy();
+    git_commit_all(&root);
+    let yaml = root.join("keps/sig-node/4321-kubelet-image-pull-progress/kep.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, text.replace("stage: beta", "stage: stable")).unwrap();
+    git(&root, &["commit", "-qam", "4321 to stable"]);
+    let cache = tmp.path().join("cache");
+    let args = [
+        "export",
+        "--repo",
+        root.to_str().unwrap(),
+        "--history",
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    let run = kepsite(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let all: Vec<Value> = serde_json::from_str(&run.stdout).unwrap();
+    let h = &kep(&all, 4321)["history"];
+    let stages: Vec<&str> = h["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages, vec!["beta", "stable"]);
+    assert!(
+        cache.read_dir().unwrap().next().is_some(),
+        "the walk is cached"
+    );
+    // The second run reads the cache and gives the same export.
+    assert_eq!(kepsite(&args).stdout, run.stdout);
+    // Without --history there is none.
+    assert!(kep(&export(), 4321)["history"].is_null());
+}
