@@ -17,3 +17,4 @@ pub mod finding;
 pub mod kep;
 pub mod model;
 pub mod repo;
+pub mod site;

@@ -1,0 +1,223 @@
+//! Search index: [`SearchDoc`]s → sharded JSON files ([`SearchIndex`]) that
+//! `search.js` fetches on demand.
+//!
+//! - `search/meta.json`: doc id → `[number, title, sig, stage, url]`, the list
+//!   of term shards, and the snippet bucket size;
+//! - `search/t/<pp>.json`: terms starting with `pp` → flat postings
+//!   `[doc, weight, doc, weight, ...]`;
+//! - `search/s/<k>.json`: snippet text of docs `k*B .. (k+1)*B`.
+//!
+//! A query for "kubelet" fetches the meta file, the `ku` shard and the snippet
+//! buckets of the results it shows. Weights favour titles and numbers.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
+use serde_json::json;
+
+/// Docs per snippet file.
+pub const SNIPPET_BUCKET: usize = 8;
+const SNIPPET_CHARS: usize = 320;
+
+const W_TITLE: u32 = 16;
+const W_NUMBER: u32 = 16;
+const W_GATE: u32 = 8;
+const W_AUTHOR: u32 = 8;
+const W_SUMMARY: u32 = 4;
+const W_BODY_MAX: u32 = 4;
+
+/// What is indexed about one KEP.
+#[derive(Debug, Clone, Default)]
+pub struct SearchDoc {
+    /// KEP number.
+    pub number: Option<u32>,
+    /// Title.
+    pub title: String,
+    /// Owning SIG.
+    pub sig: String,
+    /// Stage.
+    pub stage: String,
+    /// Page URL relative to the base URL (`keps/1480/`).
+    pub url: String,
+    /// Summary section text.
+    pub summary: String,
+    /// Whole README text.
+    pub body: String,
+    /// Authors.
+    pub authors: Vec<String>,
+    /// Feature gate names.
+    pub gates: Vec<String>,
+}
+
+/// Files of the index: relative path → JSON bytes.
+pub type SearchIndex = BTreeMap<String, Vec<u8>>;
+
+/// Split lowercase ASCII-alphanumeric words; very short and very long words are dropped.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 2 && w.len() <= 32)
+        .map(|w| w.to_ascii_lowercase())
+}
+
+/// Whether a body word is worth indexing (not a hash or a long number).
+fn keep_body_word(w: &str) -> bool {
+    let digits = w.bytes().filter(u8::is_ascii_digit).count();
+    digits == 0 || (digits == w.len() && w.len() <= 5) || (digits * 3 <= w.len())
+}
+
+fn doc_terms(d: &SearchDoc) -> Vec<(String, u32)> {
+    let mut w: HashMap<String, u32> = HashMap::new();
+    let mut add = |t: String, weight: u32| *w.entry(t).or_insert(0) += weight;
+    for t in words(&d.title) {
+        add(t, W_TITLE);
+    }
+    if let Some(n) = d.number {
+        add(n.to_string(), W_NUMBER);
+    }
+    for g in &d.gates {
+        add(g.to_ascii_lowercase(), W_GATE);
+        for t in words(g) {
+            add(t, W_GATE);
+        }
+    }
+    for a in &d.authors {
+        for t in words(a) {
+            add(t, W_AUTHOR);
+        }
+    }
+    for t in words(&d.summary) {
+        add(t, W_SUMMARY);
+    }
+    let mut body: HashMap<String, u32> = HashMap::new();
+    for t in words(&d.body).filter(|t| keep_body_word(t)) {
+        *body.entry(t).or_insert(0) += 1;
+    }
+    for (t, n) in body {
+        add(t, n.min(W_BODY_MAX));
+    }
+    let mut out: Vec<(String, u32)> = w.into_iter().map(|(t, n)| (t, n.min(255))).collect();
+    out.sort_unstable();
+    out
+}
+
+fn snippet(d: &SearchDoc) -> String {
+    let src = if d.summary.is_empty() {
+        d.body.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        d.summary.clone()
+    };
+    match src.char_indices().nth(SNIPPET_CHARS) {
+        Some((i, _)) => format!("{}…", &src[..i]),
+        None => src,
+    }
+}
+
+/// Build the index files for `docs` (doc id = position).
+pub fn build(docs: &[SearchDoc]) -> SearchIndex {
+    let per_doc: Vec<Vec<(String, u32)>> = docs.par_iter().map(doc_terms).collect();
+    let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
+    for (id, terms) in per_doc.into_iter().enumerate() {
+        for (t, w) in terms {
+            let key = t[..2].to_string();
+            let postings = shards.entry(key).or_default().entry(t).or_default();
+            postings.push(id as u32);
+            postings.push(w);
+        }
+    }
+    let mut out = SearchIndex::new();
+    let meta_docs: Vec<serde_json::Value> = docs
+        .iter()
+        .map(|d| json!([d.number, d.title, d.sig, d.stage, d.url]))
+        .collect();
+    let meta = json!({
+        "docs": meta_docs,
+        "shards": shards.keys().collect::<Vec<_>>(),
+        "bucket": SNIPPET_BUCKET,
+    });
+    out.insert("search/meta.json".into(), to_bytes(&meta));
+    let encoded: Vec<(String, Vec<u8>)> = shards
+        .par_iter()
+        .map(|(k, terms)| (format!("search/t/{k}.json"), to_bytes(terms)))
+        .collect();
+    out.extend(encoded);
+    for (k, chunk) in docs.chunks(SNIPPET_BUCKET).enumerate() {
+        let texts: Vec<String> = chunk.iter().map(snippet).collect();
+        out.insert(format!("search/s/{k}.json"), to_bytes(&texts));
+    }
+    out
+}
+
+fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// The files a first search for `term` downloads: meta, the term's shard, and
+/// the snippet buckets of the first `shown` results. Returns total bytes.
+pub fn query_cost(index: &SearchIndex, term: &str, shown: usize) -> usize {
+    let term = term.to_ascii_lowercase();
+    let mut total = index.get("search/meta.json").map_or(0, Vec::len);
+    let Some(shard) = term
+        .get(..2)
+        .and_then(|k| index.get(&format!("search/t/{k}.json")))
+    else {
+        return total;
+    };
+    total += shard.len();
+    let terms: BTreeMap<String, Vec<u32>> = serde_json::from_slice(shard).unwrap_or_default();
+    let mut best: BTreeMap<u32, u32> = BTreeMap::new();
+    for (t, p) in terms.range(term.clone()..) {
+        if !t.starts_with(&term) {
+            break;
+        }
+        for pair in p.chunks(2) {
+            if let [d, w] = pair {
+                let e = best.entry(*d).or_insert(0);
+                *e = (*e).max(*w);
+            }
+        }
+    }
+    let mut ranked: Vec<(u32, u32)> = best.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut buckets: Vec<usize> = ranked
+        .iter()
+        .take(shown)
+        .map(|(d, _)| *d as usize / SNIPPET_BUCKET)
+        .collect();
+    buckets.sort_unstable();
+    buckets.dedup();
+    for b in buckets {
+        total += index.get(&format!("search/s/{b}.json")).map_or(0, Vec::len);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_outweigh_bodies_and_numbers_are_terms() {
+        let docs = vec![
+            SearchDoc {
+                number: Some(1),
+                title: "Kubelet things".into(),
+                url: "keps/1/".into(),
+                ..Default::default()
+            },
+            SearchDoc {
+                number: Some(1287),
+                title: "Other".into(),
+                body: "the kubelet".into(),
+                ..Default::default()
+            },
+        ];
+        let idx = build(&docs);
+        let ku: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
+        assert_eq!(ku["kubelet"], vec![0, W_TITLE, 1, 1]);
+        let n: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/12.json"]).unwrap();
+        assert_eq!(n["1287"], vec![1, W_NUMBER]);
+        assert!(query_cost(&idx, "kubelet", 10) > 0);
+    }
+}
