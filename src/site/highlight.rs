@@ -47,7 +47,7 @@ impl Highlighter {
         let lang_attr = escape(lang);
         let Some(syntax) = syntax else {
             return format!(
-                "<pre class=\"code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
+                "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
                 escape(code)
             );
         };
@@ -59,13 +59,13 @@ impl Highlighter {
                 .is_err()
             {
                 return format!(
-                    "<pre class=\"code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
+                    "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
                     escape(code)
                 );
             }
         }
         format!(
-            "<pre class=\"code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
+            "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
             generator.finalize()
         )
     }
