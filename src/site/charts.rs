@@ -11,6 +11,14 @@ pub struct Series {
     pub categories: Vec<String>,
     /// `(row label, value per category)`.
     pub rows: Vec<(String, Vec<usize>)>,
+    /// Colour index per category (`c<N>` classes); by position when empty.
+    pub colours: Vec<usize>,
+}
+
+impl Series {
+    fn class(&self, i: usize) -> String {
+        format!("c{}", self.colours.get(i).copied().unwrap_or(i))
+    }
 }
 
 /// One rectangle.
@@ -69,40 +77,47 @@ pub struct Chart {
 const LABEL_W: u32 = 170;
 const BAR_AREA: u32 = 420;
 const ROW_H: u32 = 18;
-const LEGEND_H: u32 = 24;
 
-fn legend(categories: &[String], y: u32) -> Vec<Label> {
-    let mut x = 0;
-    categories
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let l = Label {
-                x,
-                y,
-                text: c.clone(),
-                class: format!("c{i}"),
-            };
-            x += 24 + 8 * c.len() as u32;
-            l
-        })
-        .collect()
+/// Legend entries, wrapped to `width`; returns them and the height they take.
+fn legend(s: &Series, width: u32) -> (Vec<Label>, u32) {
+    let (mut x, mut y) = (0, 12);
+    let mut out = Vec::new();
+    for (i, c) in s.categories.iter().enumerate() {
+        let w = 24 + 7 * c.len() as u32;
+        if x > 0 && x + w > width {
+            x = 0;
+            y += 16;
+        }
+        out.push(Label {
+            x,
+            y,
+            text: c.clone(),
+            class: s.class(i),
+        });
+        x += w;
+    }
+    (out, y + 12)
 }
 
-/// Horizontal stacked bars, one row per label.
-pub fn horizontal(title: &str, description: &str, s: &Series) -> Chart {
-    let max = s
-        .rows
+fn max_total(s: &Series) -> usize {
+    s.rows
         .iter()
         .map(|(_, v)| v.iter().sum::<usize>())
         .max()
         .unwrap_or(0)
-        .max(1);
+        .max(1)
+}
+
+/// Horizontal stacked bars, one row per label.
+pub fn horizontal(title: &str, description: &str, s: &Series) -> Chart {
+    let width = LABEL_W + BAR_AREA + 40;
+    let (legend, top) = legend(s, width);
+    let max = max_total(s);
     let mut rects = Vec::new();
     let mut labels = Vec::new();
     let mut totals = Vec::new();
     for (row, (label, values)) in s.rows.iter().enumerate() {
-        let y = LEGEND_H + row as u32 * ROW_H;
+        let y = top + row as u32 * ROW_H;
         labels.push(Label {
             x: LABEL_W - 6,
             y: y + 13,
@@ -120,44 +135,39 @@ pub fn horizontal(title: &str, description: &str, s: &Series) -> Chart {
                 y: y + 2,
                 w,
                 h: ROW_H - 4,
-                class: format!("c{i}"),
+                class: s.class(i),
                 title: format!("{label}: {v} {}", s.categories[i]),
             });
             x += w;
         }
-        let total: usize = values.iter().sum();
         totals.push(Label {
             x: x + 4,
             y: y + 13,
-            text: total.to_string(),
+            text: values.iter().sum::<usize>().to_string(),
             class: String::new(),
         });
     }
     Chart {
         title: title.to_string(),
         description: description.to_string(),
-        width: LABEL_W + BAR_AREA + 40,
-        height: LEGEND_H + s.rows.len() as u32 * ROW_H + 4,
+        width,
+        height: top + s.rows.len() as u32 * ROW_H + 4,
         rects,
         labels,
         rotate_labels: false,
         totals,
-        legend: legend(&s.categories, 12),
+        legend,
     }
 }
 
 /// Vertical stacked columns, one column per label (e.g. releases over time).
 pub fn vertical(title: &str, description: &str, s: &Series) -> Chart {
     const PLOT_H: u32 = 200;
-    let col_w: u32 = if s.rows.len() > 30 { 16 } else { 24 };
-    let max = s
-        .rows
-        .iter()
-        .map(|(_, v)| v.iter().sum::<usize>())
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let top = LEGEND_H + 16;
+    let col_w: u32 = if s.rows.len() > 30 { 16 } else { 28 };
+    let width = (16 + s.rows.len() as u32 * col_w).max(LABEL_W + BAR_AREA + 40);
+    let (legend, legend_h) = legend(s, width);
+    let max = max_total(s);
+    let top = legend_h + 16;
     let mut rects = Vec::new();
     let mut labels = Vec::new();
     let mut totals = Vec::new();
@@ -175,7 +185,7 @@ pub fn vertical(title: &str, description: &str, s: &Series) -> Chart {
                 y,
                 w: col_w - 3,
                 h,
-                class: format!("c{i}"),
+                class: s.class(i),
                 title: format!("{label}: {v} {}", s.categories[i]),
             });
         }
@@ -189,8 +199,8 @@ pub fn vertical(title: &str, description: &str, s: &Series) -> Chart {
             });
         }
         labels.push(Label {
-            x: x + col_w / 2,
-            y: top + PLOT_H + 8,
+            x: x + col_w / 2 - 4,
+            y: top + PLOT_H + 10,
             text: label.clone(),
             class: String::new(),
         });
@@ -198,13 +208,13 @@ pub fn vertical(title: &str, description: &str, s: &Series) -> Chart {
     Chart {
         title: title.to_string(),
         description: description.to_string(),
-        width: (16 + s.rows.len() as u32 * col_w).max(360),
+        width,
         height: top + PLOT_H + 48,
         rects,
         labels,
         rotate_labels: true,
         totals,
-        legend: legend(&s.categories, 12),
+        legend,
     }
 }
 
@@ -217,6 +227,7 @@ mod tests {
         let s = Series {
             categories: vec!["a".into(), "b".into()],
             rows: vec![("x".into(), vec![2, 2]), ("y".into(), vec![1, 0])],
+            colours: vec![],
         };
         let c = horizontal("t", "d", &s);
         assert_eq!(c.rects.len(), 3);

@@ -81,8 +81,10 @@ impl Links<'_> {
         {
             return format!("{rel}{frag}");
         }
-        let kind = if image { "raw" } else { "blob" };
-        format!("{}/{kind}/{}/{path}{frag}", self.repo_url, self.branch)
+        if image {
+            return format!("{}/blob/{}/{path}?raw=true", self.repo_url, self.branch);
+        }
+        format!("{}/blob/{}/{path}{frag}", self.repo_url, self.branch)
     }
 
     /// The page of the KEP at `path` (its directory, README, kep.yaml or single file).
@@ -152,13 +154,7 @@ fn options() -> Options {
 }
 
 /// Render `markdown` (the file at repository path `from`).
-pub fn render(
-    markdown: &str,
-    from: &str,
-    links: &Links,
-    hl: &Highlighter,
-    clean: &ammonia::Builder,
-) -> Rendered {
+pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
     let mut events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
     let toc = anchor_headings(&mut events);
     let (summary, text) = plain_text(&events);
@@ -187,41 +183,13 @@ pub fn render(
                 };
                 code = Some((lang, String::new()));
             }
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
-                let dest = links.resolve(from, &dest_url, false);
-                out.push(Event::Start(Tag::Link {
-                    link_type,
-                    dest_url: dest.into(),
-                    title,
-                    id,
-                }));
-            }
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => {
-                let dest = links.resolve(from, &dest_url, true);
-                out.push(Event::Start(Tag::Image {
-                    link_type,
-                    dest_url: dest.into(),
-                    title,
-                    id,
-                }));
-            }
             ev => out.push(ev),
         }
     }
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
     Rendered {
-        html: clean.clean(&html).to_string(),
+        html: sanitize(&html, links, from),
         toc,
         summary,
         text,
@@ -309,9 +277,42 @@ fn plain_text(events: &[Event]) -> (String, String) {
     (squash(&summary), text)
 }
 
+/// Clean README HTML, resolving every relative URL (from markdown or raw HTML)
+/// against the file at `from`.
+fn sanitize<'a>(html: &str, links: &'a Links<'a>, from: &'a str) -> String {
+    let mut b = sanitizer();
+    b.url_relative(ammonia::UrlRelative::Custom(Box::new(Resolver {
+        links,
+        from,
+    })));
+    b.clean(html).to_string()
+}
+
+struct Resolver<'a> {
+    links: &'a Links<'a>,
+    from: &'a str,
+}
+
+impl<'a> ammonia::UrlRelativeEvaluate<'a> for Resolver<'a> {
+    fn evaluate<'url>(&self, url: &'url str) -> Option<std::borrow::Cow<'url, str>> {
+        Some(self.links.resolve(self.from, url, is_image(url)).into())
+    }
+}
+
+fn is_image(url: &str) -> bool {
+    let path = url
+        .split(['#', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    [".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"]
+        .iter()
+        .any(|e| path.ends_with(e))
+}
+
 /// The sanitizer for README HTML: ids and classes kept (anchors, highlighting),
 /// task-list checkboxes kept, only http(s)/mailto and relative URLs.
-pub fn sanitizer() -> ammonia::Builder<'static> {
+pub fn sanitizer<'a>() -> ammonia::Builder<'a> {
     let mut b = ammonia::Builder::default();
     b.add_generic_attributes(["id", "class", "align"])
         .add_tags(["input"])

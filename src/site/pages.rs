@@ -142,6 +142,7 @@ impl Ctx<'_> {
             &Series {
                 categories: cats,
                 rows,
+                colours: vec![],
             },
         );
 
@@ -169,6 +170,7 @@ impl Ctx<'_> {
             &Series {
                 categories: stages,
                 rows,
+                colours: vec![],
             },
         );
 
@@ -203,6 +205,7 @@ impl Ctx<'_> {
             &Series {
                 categories: cats,
                 rows,
+                colours: vec![2, 3, 4],
             },
         );
         json!([by_sig, by_release, prr])

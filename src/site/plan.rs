@@ -150,7 +150,6 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
     let site = site_context(opts);
     let paths = kep_paths(model, base);
     let hl = Highlighter::new();
-    let clean = markdown::sanitizer();
 
     let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
     let mut plan = Plan::default();
@@ -179,10 +178,22 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
                 branch: &opts.branch,
             };
             let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-            markdown::render(&kep.readme, from, &links, &hl, &clean)
+            markdown::render(&kep.readme, from, &links, &hl)
         })
         .collect();
 
+    let labels: BTreeMap<&str, String> = model
+        .keps
+        .iter()
+        .filter_map(|k| {
+            let url = paths.by_path.get(&k.path)?;
+            let label = match k.number() {
+                Some(n) => format!("KEP-{n}: {}", k.title()),
+                None => k.title().to_string(),
+            };
+            Some((url.as_str(), label))
+        })
+        .collect();
     let link = |s: &str| -> LinkView {
         let target = normalize(s.trim().trim_start_matches('/'));
         let links = Links {
@@ -193,7 +204,7 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         };
         match target.as_deref().and_then(|t| links.kep_url(t)) {
             Some(u) => LinkView {
-                label: s.to_string(),
+                label: labels.get(u).cloned().unwrap_or_else(|| s.to_string()),
                 url: u.to_string(),
             },
             None => LinkView {

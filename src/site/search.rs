@@ -75,7 +75,9 @@ fn doc_terms(d: &SearchDoc) -> Vec<(String, u32)> {
         add(n.to_string(), W_NUMBER);
     }
     for g in &d.gates {
-        add(g.to_ascii_lowercase(), W_GATE);
+        if g.len() >= 2 && g.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            add(g.to_ascii_lowercase(), W_GATE);
+        }
         for t in words(g) {
             add(t, W_GATE);
         }
@@ -118,7 +120,7 @@ pub fn build(docs: &[SearchDoc]) -> SearchIndex {
     let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     for (id, terms) in per_doc.into_iter().enumerate() {
         for (t, w) in terms {
-            let key = t[..2].to_string();
+            let key = t.get(..2).unwrap_or(&t).to_string();
             let postings = shards.entry(key).or_default().entry(t).or_default();
             postings.push(id as u32);
             postings.push(w);

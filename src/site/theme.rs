@@ -74,7 +74,25 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
     }
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
+    tera.set_escape_fn(escape);
     tera.add_raw_templates(templates)
         .context("loading theme templates")?;
     Ok(Theme { tera, statics })
+}
+
+/// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default
+/// and which makes every URL unreadable in the source).
+fn escape(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + 16);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
