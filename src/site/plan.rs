@@ -46,6 +46,8 @@ pub struct Plan {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
+    /// What the search index was built from (kept for benchmarks and `serve`).
+    pub search_docs: Vec<SearchDoc>,
 }
 
 /// Where each KEP's page lives, and its old-style alias.
@@ -284,6 +286,7 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         context: Value::Array(all_json),
     });
     plan.files = search::build(&docs);
+    plan.search_docs = docs;
 
     let refs: Vec<view::KepRef> = model
         .keps

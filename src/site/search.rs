@@ -15,6 +15,33 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 use serde_json::json;
 
+/// FxHash (as in rustc): much faster than SipHash for short words, and the
+/// output never depends on iteration order because every map is sorted.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.write(&[b]);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
 const SNIPPET_CHARS: usize = 320;
@@ -52,11 +79,12 @@ pub struct SearchDoc {
 /// Files of the index: relative path → JSON bytes.
 pub type SearchIndex = BTreeMap<String, Vec<u8>>;
 
-/// Split lowercase ASCII-alphanumeric words; very short and very long words are dropped.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
+/// Split ASCII-alphanumeric words of already-lowercased text; very short and
+/// very long words are dropped.
+fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.len() >= 2 && w.len() <= 32)
-        .map(|w| w.to_ascii_lowercase())
 }
 
 /// Whether a body word is worth indexing (not a hash or a long number).
@@ -65,41 +93,55 @@ fn keep_body_word(w: &str) -> bool {
     digits == 0 || (digits == w.len() && w.len() <= 5) || (digits * 3 <= w.len())
 }
 
-fn doc_terms(d: &SearchDoc) -> Vec<(String, u32)> {
-    let mut w: HashMap<String, u32> = HashMap::new();
-    let mut add = |t: String, weight: u32| *w.entry(t).or_insert(0) += weight;
-    for t in words(&d.title) {
-        add(t, W_TITLE);
+/// Call `emit(term, weight)` once per distinct term of `d`.
+fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
+    let title = d.title.to_ascii_lowercase();
+    let summary = d.summary.to_ascii_lowercase();
+    let body = d.body.to_ascii_lowercase();
+    let gates: Vec<String> = d.gates.iter().map(|g| g.to_ascii_lowercase()).collect();
+    let authors: Vec<String> = d.authors.iter().map(|a| a.to_ascii_lowercase()).collect();
+    let number = d.number.map(|n| n.to_string());
+    let mut w: FxMap<&str, u32> = FxMap::default();
+    let mut body_tf: FxMap<&str, u32> = FxMap::default();
+    for t in words(&body).filter(|t| keep_body_word(t)) {
+        *body_tf.entry(t).or_insert(0) += 1;
     }
-    if let Some(n) = d.number {
-        add(n.to_string(), W_NUMBER);
+    for (t, n) in body_tf {
+        w.insert(t, n.min(W_BODY_MAX));
     }
-    for g in &d.gates {
+    let mut extra: Vec<(&str, u32)> = Vec::new();
+    extra.extend(words(&title).map(|t| (t, W_TITLE)));
+    if let Some(n) = &number {
+        extra.push((n.as_str(), W_NUMBER));
+    }
+    for g in &gates {
         if g.len() >= 2 && g.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            add(g.to_ascii_lowercase(), W_GATE);
+            extra.push((g.as_str(), W_GATE));
         }
-        for t in words(g) {
-            add(t, W_GATE);
-        }
+        extra.extend(words(g).map(|t| (t, W_GATE)));
     }
-    for a in &d.authors {
-        for t in words(a) {
-            add(t, W_AUTHOR);
-        }
+    for a in &authors {
+        extra.extend(words(a).map(|t| (t, W_AUTHOR)));
     }
-    for t in words(&d.summary) {
-        add(t, W_SUMMARY);
+    extra.extend(words(&summary).map(|t| (t, W_SUMMARY)));
+    for (t, weight) in extra {
+        *w.entry(t).or_insert(0) += weight;
     }
-    let mut body: HashMap<String, u32> = HashMap::new();
-    for t in words(&d.body).filter(|t| keep_body_word(t)) {
-        *body.entry(t).or_insert(0) += 1;
+    for (t, n) in w {
+        emit(t, n.min(255));
     }
-    for (t, n) in body {
-        add(t, n.min(W_BODY_MAX));
+}
+
+type Postings = FxMap<String, Vec<(u32, u32)>>;
+
+fn merge(mut a: Postings, mut b: Postings) -> Postings {
+    if a.len() < b.len() {
+        std::mem::swap(&mut a, &mut b);
     }
-    let mut out: Vec<(String, u32)> = w.into_iter().map(|(t, n)| (t, n.min(255))).collect();
-    out.sort_unstable();
-    out
+    for (t, p) in b {
+        a.entry(t).or_default().extend(p);
+    }
+    a
 }
 
 fn snippet(d: &SearchDoc) -> String {
@@ -116,15 +158,23 @@ fn snippet(d: &SearchDoc) -> String {
 
 /// Build the index files for `docs` (doc id = position).
 pub fn build(docs: &[SearchDoc]) -> SearchIndex {
-    let per_doc: Vec<Vec<(String, u32)>> = docs.par_iter().map(doc_terms).collect();
-    let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
-    for (id, terms) in per_doc.into_iter().enumerate() {
-        for (t, w) in terms {
-            let key = t.get(..2).unwrap_or(&t).to_string();
-            let postings = shards.entry(key).or_default().entry(t).or_default();
-            postings.push(id as u32);
-            postings.push(w);
-        }
+    let postings: Postings = docs
+        .par_iter()
+        .enumerate()
+        .fold(Postings::default, |mut map, (id, d)| {
+            doc_terms(d, |t, w| match map.get_mut(t) {
+                Some(p) => p.push((id as u32, w)),
+                None => {
+                    map.insert(t.to_string(), vec![(id as u32, w)]);
+                }
+            });
+            map
+        })
+        .reduce(Postings::default, merge);
+    let mut shards: BTreeMap<String, Vec<(String, Vec<(u32, u32)>)>> = BTreeMap::new();
+    for (t, p) in postings {
+        let key = t.get(..2).unwrap_or(&t).to_string();
+        shards.entry(key).or_default().push((t, p));
     }
     let mut out = SearchIndex::new();
     let meta_docs: Vec<serde_json::Value> = docs
@@ -138,8 +188,17 @@ pub fn build(docs: &[SearchDoc]) -> SearchIndex {
     });
     out.insert("search/meta.json".into(), to_bytes(&meta));
     let encoded: Vec<(String, Vec<u8>)> = shards
-        .par_iter()
-        .map(|(k, terms)| (format!("search/t/{k}.json"), to_bytes(terms)))
+        .par_iter_mut()
+        .map(|(k, terms)| {
+            terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut obj = serde_json::Map::with_capacity(terms.len());
+            for (t, p) in terms.iter_mut() {
+                p.sort_unstable();
+                let flat: Vec<u32> = p.iter().flat_map(|(d, w)| [*d, *w]).collect();
+                obj.insert(t.clone(), json!(flat));
+            }
+            (format!("search/t/{k}.json"), to_bytes(&obj))
+        })
         .collect();
     out.extend(encoded);
     for (k, chunk) in docs.chunks(SNIPPET_BUCKET).enumerate() {
