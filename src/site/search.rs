@@ -133,6 +133,7 @@ fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
 }
 
 type Postings = FxMap<String, Vec<(u32, u32)>>;
+type TermPostings = (String, Vec<(u32, u32)>);
 
 fn merge(mut a: Postings, mut b: Postings) -> Postings {
     if a.len() < b.len() {
@@ -171,7 +172,7 @@ pub fn build(docs: &[SearchDoc]) -> SearchIndex {
             map
         })
         .reduce(Postings::default, merge);
-    let mut shards: BTreeMap<String, Vec<(String, Vec<(u32, u32)>)>> = BTreeMap::new();
+    let mut shards: BTreeMap<String, Vec<TermPostings>> = BTreeMap::new();
     for (t, p) in postings {
         let key = t.get(..2).unwrap_or(&t).to_string();
         shards.entry(key).or_default().push((t, p));
