@@ -216,13 +216,19 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         }
     };
 
+    let sig_dirs: BTreeSet<&str> = model.keps.iter().map(|k| k.sig()).collect();
     let mut all_json = Vec::with_capacity(model.keps.len());
     let mut docs = Vec::with_capacity(model.keps.len());
     for (i, (kep, r)) in model.keps.iter().zip(&rendered).enumerate() {
         let dir = &paths.dirs[i];
         let url = urls.page(dir);
         let kf = kep_findings(model, kep, findings);
-        let v = view::kep_view(model, kep, &url, kf.clone(), &urls, &link);
+        let mut v = view::kep_view(model, kep, &url, kf.clone(), &urls, &link);
+        for s in &mut v.participating_sigs {
+            if !sig_dirs.contains(s.label.as_str()) {
+                s.url.clear(); // no page: shown as text
+            }
+        }
         let kj = KepJson {
             number: kep.number(),
             path: &kep.path,

@@ -88,7 +88,7 @@ pub struct KepView {
     pub path: String,
     /// Whether kep.yaml parsed.
     pub meta_ok: bool,
-    /// Participating SIGs, each with its page URL.
+    /// Participating SIGs, each with its page URL ("" when the SIG has no page).
     pub participating_sigs: Vec<LinkView>,
     /// Owning SIG page URL.
     pub sig_url: String,
