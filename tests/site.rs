@@ -302,3 +302,60 @@ fn snapshots() {
     insta::assert_snapshot!("sig_node", page("sigs/sig-node/index.html"));
     insta::assert_snapshot!("release_v1_36", page("releases/v1.36/index.html"));
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn assets_of_a_git_revision_come_from_the_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo_dir = tmp.path().join("repo");
+    copy_dir(&content(), &repo_dir);
+    let repo = git2::Repository::init(&repo_dir).unwrap();
+    let mut index = repo.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "sample", &tree, &[])
+        .unwrap();
+    // The working tree changes after the commit; the site must show the commit.
+    let svg = repo_dir.join("keps/sig-node/1480-pod-restart-budget/diagram.svg");
+    let committed = std::fs::read(&svg).unwrap();
+    std::fs::write(&svg, "<svg>changed in the working tree</svg>").unwrap();
+
+    let model = kepsite::model::load(&repo_dir, Some("HEAD"), None).unwrap();
+    assert!(model.source.commit.is_some());
+    let findings = kepsite::analysis::findings::check(&model);
+    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    assert_eq!(files["keps/1480/diagram.svg"], committed);
+}
+
+#[test]
+fn sig_pages_show_leadership_from_sigs_yaml() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sigs = tmp.path().join("sigs.yaml");
+    std::fs::write(
+        &sigs,
+        "sigs:\n- dir: sig-node\n  name: Node\n  mission_statement: Runs pods.\n  leadership:\n    chairs:\n    - github: ada\n      name: Ada L\n  contact:\n    slack: sig-node\n",
+    )
+    .unwrap();
+    let model = kepsite::model::load(&content(), None, Some(&sigs)).unwrap();
+    let findings = kepsite::analysis::findings::check(&model);
+    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    let page = String::from_utf8_lossy(&files["sigs/sig-node/index.html"]).into_owned();
+    assert!(page.contains("Node (sig-node)"), "{page}");
+    assert!(page.contains("Ada L (@ada)"));
+}

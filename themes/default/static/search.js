@@ -156,6 +156,13 @@
       input.focus();
     }
   });
+  // A shared search URL (?q=...) opens with its results, except on the KEP
+  // index, where q filters the table instead.
+  var initial = new URLSearchParams(window.location.search).get("q");
+  if (initial) {
+    input.value = initial;
+    if (!document.getElementById("ks-filters")) search(initial);
+  }
   document.addEventListener("click", function (e) {
     if (!input.form.contains(e.target)) box.hidden = true;
   });
