@@ -196,6 +196,13 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
 }
 
 fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildReport> {
+    if let Some(bad) = files.keys().find(|p| {
+        !Path::new(p)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    }) {
+        bail!("refusing to write {bad:?} outside the output directory");
+    }
     let mut report = BuildReport {
         pages: 0,
         files: 0,
