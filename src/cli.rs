@@ -33,6 +33,35 @@ pub enum Command {
     Query(Box<QueryArgs>),
     /// Write every KEP as JSON (a superset of kepctl's fields).
     Export(ExportArgs),
+    /// Build the static KEP portal.
+    Build(BuildArgs),
+}
+
+/// Arguments of `build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// Output directory (replaced only when the build is complete, and only if kepsite made it).
+    #[arg(long, value_name = "DIR", default_value = "public")]
+    pub out: PathBuf,
+    /// URL prefix of every link.
+    #[arg(long, value_name = "URL", default_value = "/")]
+    pub base_url: String,
+    /// A theme directory overriding themes/default file by file.
+    #[arg(long, value_name = "DIR")]
+    pub theme: Option<PathBuf>,
+    /// Repository URL for "view source" and "edit" links.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for source links.
+    #[arg(long, default_value = "master")]
+    pub branch: String,
 }
 
 /// Where to read the enhancements repository from.
@@ -212,6 +241,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
         Command::Check(a) => check(a),
         Command::Query(a) => query_cmd(a),
         Command::Export(a) => export(a),
+        Command::Build(a) => build(a),
     }
 }
 
@@ -300,6 +330,35 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         .map(|k| crate::view::kep_view(&model, &analysis, k, &found))
         .collect();
     write_stdout(&query::render(&views, a.format)?)?;
+    Ok(0)
+}
+
+fn build(a: &BuildArgs) -> Result<i32> {
+    let started = std::time::Instant::now();
+    let model = a.input.load()?;
+    let found = findings::check(&model);
+    let mut base = a.base_url.clone();
+    if !base.ends_with('/') {
+        base.push('/');
+    }
+    let opts = crate::site::SiteOptions {
+        out: a.out.clone(),
+        base_url: base,
+        theme: a.theme.clone(),
+        repo_url: a.repo_url.trim_end_matches('/').to_string(),
+        branch: a.branch.clone(),
+    };
+    let report = crate::site::build(&model, &found, &opts)?;
+    eprintln!(
+        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s; open {}/index.html",
+        report.pages,
+        report.files,
+        report.bytes / 1024,
+        model.keps.len(),
+        a.out.display(),
+        started.elapsed().as_secs_f64(),
+        a.out.display()
+    );
     Ok(0)
 }
 

@@ -20,4 +20,5 @@ pub mod kep;
 pub mod model;
 pub mod query;
 pub mod repo;
+pub mod site;
 pub mod view;

@@ -1,0 +1,354 @@
+//! Markdown rendering: a KEP's README text and a [`Links`] resolver →
+//! [`Rendered`] (sanitized HTML, table of contents, summary text).
+//!
+//! The event stream is rewritten before HTML is emitted: headings get
+//! GitHub-style ids, fenced code is highlighted into CSS classes, and links to
+//! other KEPs or repository files are pointed at their pages. The HTML is then
+//! cleaned with ammonia, so nothing the README author wrote can run script.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+
+use super::highlight::Highlighter;
+
+/// One table-of-contents entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TocEntry {
+    /// Heading level, 1–6.
+    pub level: u8,
+    /// The heading's anchor id.
+    pub id: String,
+    /// The heading's plain text.
+    pub text: String,
+}
+
+/// A rendered README.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    /// Sanitized HTML.
+    pub html: String,
+    /// Headings of levels 1–3, in order.
+    pub toc: Vec<TocEntry>,
+    /// Plain text of the `Summary` section (empty when there is none).
+    pub summary: String,
+    /// Plain text of the whole document, for the search index.
+    pub text: String,
+}
+
+/// Where links in a README should go.
+#[derive(Debug, Clone)]
+pub struct Links<'a> {
+    /// KEP path (`keps/sig-x/123-foo`) → page URL.
+    pub keps: &'a BTreeMap<String, String>,
+    /// Assets copied beside this KEP's page, as paths relative to the KEP directory.
+    pub local_assets: &'a BTreeSet<String>,
+    /// `https://github.com/kubernetes/enhancements`.
+    pub repo_url: &'a str,
+    /// Branch for blob links.
+    pub branch: &'a str,
+}
+
+impl Links<'_> {
+    /// Where `dest`, written in the file at repository path `from`, should point.
+    pub fn resolve(&self, from: &str, dest: &str, image: bool) -> String {
+        if dest.is_empty() || dest.starts_with('#') || has_scheme(dest) || dest.starts_with("//") {
+            return dest.to_string();
+        }
+        let (path_part, frag) = match dest.find(['#', '?']) {
+            Some(i) => (&dest[..i], &dest[i..]),
+            None => (dest, ""),
+        };
+        let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        let joined = if let Some(abs) = path_part.strip_prefix('/') {
+            abs.to_string()
+        } else if dir.is_empty() {
+            path_part.to_string()
+        } else {
+            format!("{dir}/{path_part}")
+        };
+        let Some(path) = normalize(&joined) else {
+            return self.repo_url.to_string();
+        };
+        if let Some(url) = self.kep_url(&path) {
+            let frag = if frag.starts_with('#') { frag } else { "" };
+            return format!("{url}{frag}");
+        }
+        if let Some(rel) = path
+            .strip_prefix(&format!("{dir}/"))
+            .filter(|rel| self.local_assets.contains(*rel))
+        {
+            return format!("{rel}{frag}");
+        }
+        if image {
+            return format!("{}/blob/{}/{path}?raw=true", self.repo_url, self.branch);
+        }
+        format!("{}/blob/{}/{path}{frag}", self.repo_url, self.branch)
+    }
+
+    /// The page of the KEP at `path` (its directory, README, kep.yaml or single file).
+    pub fn kep_url(&self, path: &str) -> Option<&str> {
+        let path = path.trim_end_matches('/');
+        let candidates = [
+            Some(path),
+            path.rsplit_once('/')
+                .filter(|(_, name)| name.eq_ignore_ascii_case("readme.md") || *name == "kep.yaml")
+                .map(|(d, _)| d),
+        ];
+        candidates
+            .into_iter()
+            .flatten()
+            .find_map(|p| {
+                self.keps
+                    .get(p)
+                    .or_else(|| self.keps.get(&format!("{p}.md")))
+            })
+            .map(|s| s.as_str())
+    }
+}
+
+fn has_scheme(s: &str) -> bool {
+    match s.find(':') {
+        Some(i) => s[..i]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '-' || c == '.'),
+        None => false,
+    }
+}
+
+/// Normalize `a/b/../c` to `a/c`; `None` when it leaves the repository.
+pub fn normalize(path: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            p => out.push(p),
+        }
+    }
+    Some(out.join("/"))
+}
+
+/// GitHub's heading anchor: lowercase, punctuation dropped, spaces to `-`.
+pub fn slug(text: &str) -> String {
+    text.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Render `markdown` (the file at repository path `from`).
+pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
+    let mut events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
+    let toc = anchor_headings(&mut events);
+    let (summary, text) = plain_text(&events);
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    let mut code: Option<(String, String)> = None;
+    for ev in events {
+        if let Some((lang, buf)) = code.as_mut() {
+            match ev {
+                Event::Text(t) => buf.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => {
+                    let html = hl.block(lang, buf);
+                    out.push(Event::Html(html.into()));
+                    code = None;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match ev {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) => {
+                        l.split([' ', ',', '{']).next().unwrap_or("").to_string()
+                    }
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+            }
+            ev => out.push(ev),
+        }
+    }
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, out.into_iter());
+    Rendered {
+        html: sanitize(&html, links, from),
+        toc,
+        summary,
+        text,
+    }
+}
+
+/// Give every heading an id (its own `{#id}` or a GitHub slug, made unique)
+/// and return the level 1–3 entries for the table of contents.
+fn anchor_headings(events: &mut [Event]) -> Vec<TocEntry> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut toc = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let Event::Start(Tag::Heading { level, id, .. }) = &events[i] else {
+            i += 1;
+            continue;
+        };
+        let (level, given) = (*level, id.clone());
+        let mut text = String::new();
+        let mut j = i + 1;
+        while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
+            if let Event::Text(t) | Event::Code(t) = &events[j] {
+                text.push_str(t);
+            }
+            j += 1;
+        }
+        let base = given.map(|g| g.to_string()).unwrap_or_else(|| slug(&text));
+        let mut unique = base.clone();
+        let mut n = 0;
+        while !seen.insert(unique.clone()) {
+            n += 1;
+            unique = format!("{base}-{n}");
+        }
+        if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
+            *id = Some(CowStr::from(unique.clone()));
+        }
+        let lvl = level as u8;
+        if level <= HeadingLevel::H3 && !text.trim().is_empty() {
+            toc.push(TocEntry {
+                level: lvl,
+                id: unique,
+                text: text.trim().to_string(),
+            });
+        }
+        i = j + 1;
+    }
+    toc
+}
+
+/// The plain text of the `Summary` section and of the whole document.
+fn plain_text(events: &[Event]) -> (String, String) {
+    let mut summary = String::new();
+    let mut text = String::new();
+    let mut in_summary = false;
+    let mut heading: Option<String> = None;
+    for ev in events {
+        match ev {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(h) = heading.take() {
+                    in_summary = h.trim().eq_ignore_ascii_case("summary");
+                    text.push_str(&h);
+                    text.push('\n');
+                }
+            }
+            Event::Text(t) | Event::Code(t) => match heading.as_mut() {
+                Some(h) => h.push_str(t),
+                None => {
+                    text.push_str(t);
+                    if in_summary {
+                        summary.push_str(t);
+                    }
+                }
+            },
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph | TagEnd::Item) => {
+                text.push(' ');
+                if in_summary {
+                    summary.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    (squash(&summary), text)
+}
+
+/// Clean README HTML, resolving every relative URL (from markdown or raw HTML)
+/// against the file at `from`.
+fn sanitize<'a>(html: &str, links: &'a Links<'a>, from: &'a str) -> String {
+    let mut b = sanitizer();
+    b.url_relative(ammonia::UrlRelative::Custom(Box::new(Resolver {
+        links,
+        from,
+    })));
+    b.clean(html).to_string()
+}
+
+struct Resolver<'a> {
+    links: &'a Links<'a>,
+    from: &'a str,
+}
+
+impl<'a> ammonia::UrlRelativeEvaluate<'a> for Resolver<'a> {
+    fn evaluate<'url>(&self, url: &'url str) -> Option<std::borrow::Cow<'url, str>> {
+        Some(self.links.resolve(self.from, url, is_image(url)).into())
+    }
+}
+
+fn is_image(url: &str) -> bool {
+    let path = url
+        .split(['#', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    [".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"]
+        .iter()
+        .any(|e| path.ends_with(e))
+}
+
+/// The sanitizer for README HTML: ids and classes kept (anchors, highlighting),
+/// task-list checkboxes kept, only http(s)/mailto and relative URLs.
+pub fn sanitizer<'a>() -> ammonia::Builder<'a> {
+    let mut b = ammonia::Builder::default();
+    b.add_generic_attributes(["id", "class", "align"])
+        .add_tags(["input"])
+        .add_tag_attributes("input", ["type", "checked", "disabled"])
+        .add_tag_attributes("pre", ["data-lang"])
+        .url_schemes(["http", "https", "mailto"].into_iter().collect())
+        .url_relative(ammonia::UrlRelative::PassThrough)
+        .attribute_filter(|el, attr, value| {
+            if el == "input" && attr == "type" && value != "checkbox" {
+                return None;
+            }
+            Some(value.into())
+        });
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_match_github() {
+        assert_eq!(slug("Risks and Mitigations"), "risks-and-mitigations");
+        assert_eq!(
+            slug("Notes/Constraints/Caveats (Optional)"),
+            "notesconstraintscaveats-optional"
+        );
+        assert_eq!(slug("`kubelet` flags"), "kubelet-flags");
+    }
+
+    #[test]
+    fn paths_normalize_inside_the_repo() {
+        assert_eq!(
+            normalize("keps/sig-a/1/../../sig-b/2/README.md").as_deref(),
+            Some("keps/sig-b/2/README.md")
+        );
+        assert_eq!(normalize("keps/../../etc/passwd"), None);
+    }
+}

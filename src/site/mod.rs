@@ -1,0 +1,256 @@
+//! The static site: [`Model`] + findings + [`SiteOptions`] → files, in memory
+//! ([`render_to_memory`], for `serve`) or on disk ([`build`] → [`BuildReport`]).
+//!
+//! [`plan::plan`] describes every output as data; the pages are rendered in
+//! parallel through the theme, then written into a temporary directory beside
+//! `--out` and renamed into place only once complete, so a failed build leaves
+//! the previous site untouched.
+
+pub mod assets;
+pub mod charts;
+pub mod highlight;
+pub mod markdown;
+pub mod pages;
+pub mod plan;
+pub mod search;
+pub mod theme;
+pub mod view;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use crate::finding::Finding;
+use crate::model::Model;
+pub use plan::{Page, Plan, Template};
+
+/// The file every build writes at its root; only directories holding it are replaced.
+pub const MARKER: &str = ".kepsite-build";
+
+/// How to build the site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteOptions {
+    /// Output directory.
+    pub out: PathBuf,
+    /// URL prefix of every link, ending in `/` (`/` by default).
+    pub base_url: String,
+    /// A theme directory overriding the default theme file by file.
+    pub theme: Option<PathBuf>,
+    /// Repository URL for source and edit links.
+    pub repo_url: String,
+    /// Branch for source and edit links.
+    pub branch: String,
+}
+
+impl Default for SiteOptions {
+    fn default() -> Self {
+        SiteOptions {
+            out: PathBuf::from("public"),
+            base_url: "/".into(),
+            theme: None,
+            repo_url: "https://github.com/kubernetes/enhancements".into(),
+            branch: "master".into(),
+        }
+    }
+}
+
+/// What a build wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildReport {
+    /// HTML pages.
+    pub pages: usize,
+    /// All files, pages included.
+    pub files: usize,
+    /// Total bytes.
+    pub bytes: u64,
+}
+
+fn normalized(opts: &SiteOptions) -> SiteOptions {
+    let mut o = opts.clone();
+    if !o.base_url.ends_with('/') {
+        o.base_url.push('/');
+    }
+    o.repo_url = o.repo_url.trim_end_matches('/').to_string();
+    o
+}
+
+/// Render the whole site into memory: output path → bytes.
+pub fn render_to_memory(
+    model: &Model,
+    findings: &[Finding],
+    opts: &SiteOptions,
+) -> Result<BTreeMap<String, Vec<u8>>> {
+    let opts = normalized(opts);
+    let theme = theme::load(opts.theme.as_deref())?;
+    let plan = plan::plan(model, findings, &opts);
+    let rendered: Vec<(String, Vec<u8>)> = plan
+        .pages
+        .par_iter()
+        .map(|p| render_page(&theme.tera, p).map(|b| (p.path.clone(), b)))
+        .collect::<Result<_>>()?;
+    let mut out: BTreeMap<String, Vec<u8>> = rendered.into_iter().collect();
+    out.extend(plan.files);
+    for (name, bytes) in theme.statics {
+        out.insert(format!("static/{name}"), bytes);
+    }
+    out.entry("static/highlight.css".into())
+        .or_insert_with(|| highlight::stylesheet().into_bytes());
+    let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
+    let bytes = assets::read(&model.source, &repo_paths)?;
+    for (out_path, repo_path) in plan.assets {
+        if let Some(b) = bytes.get(&repo_path) {
+            out.entry(out_path).or_insert_with(|| b.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn render_page(tera: &tera::Tera, page: &Page) -> Result<Vec<u8>> {
+    match page.template {
+        Template::Json => serde_json::to_vec_pretty(&page.context)
+            .with_context(|| format!("encoding {}", page.path)),
+        Template::Tera(name) => {
+            let ctx = tera::Context::from_value(page.context.clone())
+                .with_context(|| format!("context of {}", page.path))?;
+            tera.render(name, &ctx)
+                .map(String::into_bytes)
+                .map_err(|e| anyhow::anyhow!("rendering {} with {name}: {}", page.path, chain(&e)))
+        }
+    }
+}
+
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+/// Build the site into `opts.out`.
+///
+/// The files are written into a temporary directory beside `out` and swapped
+/// in when complete. A non-empty `out` without the [`MARKER`] file is refused.
+pub fn build(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Result<BuildReport> {
+    let out = &opts.out;
+    check_replaceable(out)?;
+    let files = render_to_memory(model, findings, opts)?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "site".into());
+    let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
+    let result = write_all(&tmp, &files).and_then(|report| {
+        swap_into_place(&tmp, out)?;
+        Ok(report)
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+fn check_replaceable(out: &Path) -> Result<()> {
+    if !out.exists() {
+        return Ok(());
+    }
+    if !out.is_dir() {
+        bail!("{} exists and is not a directory", out.display());
+    }
+    let empty = std::fs::read_dir(out)
+        .with_context(|| format!("reading {}", out.display()))?
+        .next()
+        .is_none();
+    if !empty && !out.join(MARKER).is_file() {
+        bail!(
+            "{} is not empty and was not built by kepsite (no {MARKER}); refusing to replace it",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
+    for i in 0..1000u32 {
+        let p = parent.join(format!("{stem}-{}-{i}", std::process::id()));
+        match std::fs::create_dir(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("creating {}", p.display())),
+        }
+    }
+    bail!(
+        "could not create a temporary directory in {}",
+        parent.display()
+    )
+}
+
+fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildReport> {
+    if let Some(bad) = files.keys().find(|p| {
+        !Path::new(p)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    }) {
+        bail!("refusing to write {bad:?} outside the output directory");
+    }
+    let mut report = BuildReport {
+        pages: 0,
+        files: 0,
+        bytes: 0,
+    };
+    let mut dirs: Vec<PathBuf> = files
+        .keys()
+        .filter_map(|p| Path::new(p).parent().map(|d| dir.join(d)))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
+        std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    files
+        .par_iter()
+        .map(|(p, b)| {
+            let path = dir.join(p);
+            std::fs::write(&path, b).with_context(|| format!("writing {}", path.display()))
+        })
+        .collect::<Result<()>>()?;
+    for (p, b) in files {
+        report.files += 1;
+        report.bytes += b.len() as u64;
+        if p.ends_with(".html") {
+            report.pages += 1;
+        }
+    }
+    std::fs::write(dir.join(MARKER), b"built by kepsite\n")
+        .with_context(|| format!("writing {MARKER}"))?;
+    report.files += 1;
+    Ok(report)
+}
+
+/// Replace `out` with `tmp`: move the old site aside, move the new one in,
+/// then delete the old one. If the second rename fails the old site is restored.
+fn swap_into_place(tmp: &Path, out: &Path) -> Result<()> {
+    if !out.exists() {
+        return std::fs::rename(tmp, out)
+            .with_context(|| format!("moving the new site to {}", out.display()));
+    }
+    let old = tmp.with_extension("old");
+    std::fs::rename(out, &old)
+        .with_context(|| format!("moving the previous site {} aside", out.display()))?;
+    if let Err(e) = std::fs::rename(tmp, out) {
+        let _ = std::fs::rename(&old, out);
+        return Err(e).with_context(|| format!("moving the new site to {}", out.display()));
+    }
+    std::fs::remove_dir_all(&old)
+        .with_context(|| format!("removing the previous site at {}", old.display()))
+}

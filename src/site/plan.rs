@@ -1,0 +1,344 @@
+//! The page plan: [`Model`] + findings + [`SiteOptions`] → [`Plan`], every
+//! output as data (pages with a template and a JSON context, plain files, and
+//! asset copies). Nothing here writes to disk or renders a template.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use super::SiteOptions;
+use super::highlight::Highlighter;
+use super::markdown::{self, Links, Rendered, normalize};
+use super::pages;
+use super::search::{self, SearchDoc};
+use super::view::{self, KepJson, LinkView, Urls};
+use crate::finding::Finding;
+use crate::kep::{Kep, KepFormat};
+use crate::model::Model;
+
+/// How a page is turned into bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Template {
+    /// A theme template, by name (`kep.html`).
+    Tera(&'static str),
+    /// The context itself, as JSON.
+    Json,
+}
+
+/// One output produced from a context.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// Output path relative to the site root (`keps/1480/index.html`).
+    pub path: String,
+    /// How to render it.
+    pub template: Template,
+    /// The data.
+    pub context: Value,
+}
+
+/// Everything a build writes.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Rendered outputs.
+    pub pages: Vec<Page>,
+    /// Ready bytes (search index), by output path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Asset copies: output path → repository path.
+    pub assets: BTreeMap<String, String>,
+    /// What the search index was built from (kept for benchmarks and `serve`).
+    pub search_docs: Vec<SearchDoc>,
+}
+
+/// Where each KEP's page lives, and its old-style alias.
+pub struct KepPaths {
+    /// Per KEP (same order as `model.keps`): page directory relative to the base (`keps/1480/`).
+    pub dirs: Vec<String>,
+    /// Per KEP: the alias directory (`keps/sig-node/1480-foo/`) when it differs.
+    pub aliases: Vec<Option<String>>,
+    /// KEP path → absolute URL, for link rewriting.
+    pub by_path: BTreeMap<String, String>,
+}
+
+/// The directory of a KEP under `keps/`, without `keps/` and `.md`.
+fn kep_rel(kep: &Kep) -> String {
+    let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
+    rel.strip_suffix(".md").unwrap_or(rel).to_string()
+}
+
+/// Assign page directories: `/keps/<n>/` for the first KEP with a number,
+/// `/keps/<sig>/<dir>/` otherwise.
+pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
+    let mut taken = BTreeSet::new();
+    let mut dirs = Vec::with_capacity(model.keps.len());
+    let mut aliases = Vec::with_capacity(model.keps.len());
+    let mut by_path = BTreeMap::new();
+    for kep in &model.keps {
+        let alias = format!("keps/{}/", kep_rel(kep));
+        let dir = match kep.number() {
+            Some(n) if taken.insert(format!("keps/{n}/")) => format!("keps/{n}/"),
+            _ => alias.clone(),
+        };
+        taken.insert(alias.clone());
+        by_path.insert(kep.path.clone(), format!("{base}{dir}"));
+        aliases.push((alias != dir).then_some(alias));
+        dirs.push(dir);
+    }
+    KepPaths {
+        dirs,
+        aliases,
+        by_path,
+    }
+}
+
+/// Findings about one KEP: those in its files and those in its PRR file.
+pub fn kep_findings(model: &Model, kep: &Kep, findings: &[Finding]) -> Vec<Finding> {
+    let prr = model.prr_for(kep).map(|p| p.path.as_str());
+    let dir = format!("{}/", kep.path);
+    findings
+        .iter()
+        .filter(|f| {
+            f.path == kep.path
+                || f.path.starts_with(&dir)
+                || Some(f.path.as_str()) == prr
+                || (f.kep.is_some()
+                    && f.kep == kep.number()
+                    && f.path.starts_with("keps/prod-readiness/"))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Common context: the site's name and URLs.
+pub fn site_context(opts: &SiteOptions) -> Value {
+    json!({
+        "base": opts.base_url,
+        "repo_url": opts.repo_url,
+        "branch": opts.branch,
+        "title": "Kubernetes Enhancement Proposals",
+    })
+}
+
+fn page(
+    path: String,
+    template: &'static str,
+    title: &str,
+    section: &str,
+    mut ctx: Value,
+    site: &Value,
+) -> Page {
+    if let Value::Object(m) = &mut ctx {
+        m.insert("site".into(), site.clone());
+        m.insert("page_title".into(), Value::String(title.to_string()));
+        m.insert("section".into(), Value::String(section.to_string()));
+        let canonical = path.strip_suffix("index.html").unwrap_or(&path).to_string();
+        m.insert("canonical".into(), Value::String(canonical));
+    }
+    Page {
+        path,
+        template: Template::Tera(template),
+        context: ctx,
+    }
+}
+
+/// Plan the whole site.
+pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
+    let base = opts.base_url.as_str();
+    let urls = Urls {
+        base,
+        repo_url: &opts.repo_url,
+        branch: &opts.branch,
+    };
+    let site = site_context(opts);
+    let paths = kep_paths(model, base);
+    let hl = Highlighter::new();
+
+    let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
+    let mut plan = Plan::default();
+    for (i, kep) in model.keps.iter().enumerate() {
+        if kep.format != KepFormat::Directory {
+            continue;
+        }
+        let prefix = format!("{}/", kep.path);
+        for a in model.assets.iter().filter(|a| a.starts_with(&prefix)) {
+            let rel = &a[prefix.len()..];
+            local_assets[i].insert(rel.to_string());
+            plan.assets
+                .insert(format!("{}{rel}", paths.dirs[i]), a.clone());
+        }
+    }
+
+    let rendered: Vec<Rendered> = model
+        .keps
+        .par_iter()
+        .zip(local_assets.par_iter())
+        .map(|(kep, local)| {
+            let links = Links {
+                keps: &paths.by_path,
+                local_assets: local,
+                repo_url: &opts.repo_url,
+                branch: &opts.branch,
+            };
+            let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+            markdown::render(&kep.readme, from, &links, &hl)
+        })
+        .collect();
+
+    let labels: BTreeMap<&str, String> = model
+        .keps
+        .iter()
+        .filter_map(|k| {
+            let url = paths.by_path.get(&k.path)?;
+            let label = match k.number() {
+                Some(n) => format!("KEP-{n}: {}", k.title()),
+                None => k.title().to_string(),
+            };
+            Some((url.as_str(), label))
+        })
+        .collect();
+    let link = |s: &str| -> LinkView {
+        let target = normalize(s.trim().trim_start_matches('/'));
+        let links = Links {
+            keps: &paths.by_path,
+            local_assets: &local_assets[0],
+            repo_url: &opts.repo_url,
+            branch: &opts.branch,
+        };
+        match target.as_deref().and_then(|t| links.kep_url(t)) {
+            Some(u) => LinkView {
+                label: labels.get(u).cloned().unwrap_or_else(|| s.to_string()),
+                url: u.to_string(),
+            },
+            None => LinkView {
+                label: s.to_string(),
+                url: urls.blob(s.trim().trim_start_matches('/')),
+            },
+        }
+    };
+
+    let sig_dirs: BTreeSet<&str> = model.keps.iter().map(|k| k.sig()).collect();
+    let mut all_json = Vec::with_capacity(model.keps.len());
+    let mut docs = Vec::with_capacity(model.keps.len());
+    for (i, (kep, r)) in model.keps.iter().zip(&rendered).enumerate() {
+        let dir = &paths.dirs[i];
+        let url = urls.page(dir);
+        let kf = kep_findings(model, kep, findings);
+        let mut v = view::kep_view(model, kep, &url, kf.clone(), &urls, &link);
+        for s in &mut v.participating_sigs {
+            if !sig_dirs.contains(s.label.as_str()) {
+                s.url.clear(); // no page: shown as text
+            }
+        }
+        let kj = KepJson {
+            number: kep.number(),
+            path: &kep.path,
+            url: &url,
+            metadata: &kep.meta,
+            prr_approvals: view::prr_approvals(model, kep),
+            findings: &kf,
+        };
+        let kj = serde_json::to_value(&kj).unwrap_or(Value::Null);
+        plan.pages.push(Page {
+            path: format!("{dir}kep.json"),
+            template: Template::Json,
+            context: kj.clone(),
+        });
+        all_json.push(kj);
+        let title = match kep.number() {
+            Some(n) => format!("KEP-{n}: {}", kep.title()),
+            None => kep.title().to_string(),
+        };
+        let ctx =
+            json!({ "kep": v, "body": r.html, "toc": r.toc, "json_url": format!("{url}kep.json") });
+        plan.pages.push(page(
+            format!("{dir}index.html"),
+            "kep.html",
+            &title,
+            "keps",
+            ctx,
+            &site,
+        ));
+        if let Some(alias) = &paths.aliases[i] {
+            let ctx = json!({ "target": url });
+            plan.pages.push(page(
+                format!("{alias}index.html"),
+                "redirect.html",
+                &title,
+                "keps",
+                ctx,
+                &site,
+            ));
+        }
+        docs.push(SearchDoc {
+            number: kep.number(),
+            title: kep.title().to_string(),
+            sig: kep.sig().to_string(),
+            stage: kep.meta.stage.clone(),
+            url: dir.clone(),
+            summary: r.summary.clone(),
+            body: r.text.clone(),
+            authors: kep.meta.authors.clone(),
+            gates: kep
+                .meta
+                .feature_gates
+                .iter()
+                .map(|g| g.name.clone())
+                .collect(),
+        });
+    }
+    plan.pages.push(Page {
+        path: "keps.json".into(),
+        template: Template::Json,
+        context: Value::Array(all_json),
+    });
+    plan.files = search::build(&docs);
+    plan.search_docs = docs;
+
+    let refs: Vec<view::KepRef> = model
+        .keps
+        .iter()
+        .zip(&paths.dirs)
+        .map(|(k, d)| view::kep_ref(model, k, &urls.page(d)))
+        .collect();
+    let ctx = pages::Ctx {
+        model,
+        findings,
+        refs: &refs,
+        urls: &urls,
+    };
+    for (path, template, title, section, value) in pages::listing_pages(&ctx) {
+        plan.pages
+            .push(page(path, template, &title, section, value, &site));
+    }
+
+    let mut html: Vec<String> = plan
+        .pages
+        .iter()
+        .filter(|p| p.template != Template::Tera("redirect.html") && p.path.ends_with("index.html"))
+        .map(|p| {
+            format!(
+                "{base}{}",
+                p.path.strip_suffix("index.html").unwrap_or(&p.path)
+            )
+        })
+        .collect();
+    html.sort();
+    plan.pages.push(page(
+        "sitemap.xml".into(),
+        "sitemap.xml",
+        "sitemap",
+        "",
+        json!({ "urls": html }),
+        &site,
+    ));
+    plan.pages.push(page(
+        "404.html".into(),
+        "404.html",
+        "Page not found",
+        "",
+        json!({}),
+        &site,
+    ));
+    plan.pages.sort_by(|a, b| a.path.cmp(&b.path));
+    plan
+}

@@ -1,0 +1,98 @@
+//! Themes: the embedded default theme plus an optional directory that
+//! overrides it file by file → [`Theme`] (a Tera instance with autoescape on
+//! for every `.html`/`.xml` template, and the static files to copy).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use include_dir::{Dir, include_dir};
+use tera::Tera;
+
+static DEFAULT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/themes/default");
+
+/// Templates and static files ready to use.
+pub struct Theme {
+    /// The template engine with every template loaded.
+    pub tera: Tera,
+    /// `static/` files: path relative to `static/` → bytes.
+    pub statics: BTreeMap<String, Vec<u8>>,
+}
+
+fn collect(dir: &Dir<'static>, out: &mut BTreeMap<String, Vec<u8>>) {
+    for f in dir.files() {
+        out.insert(
+            f.path().to_string_lossy().replace('\\', "/"),
+            f.contents().to_vec(),
+        );
+    }
+    for d in dir.dirs() {
+        collect(d, out);
+    }
+}
+
+fn collect_disk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading theme directory {}", dir.display()))?
+        .collect::<std::result::Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let ft = e.file_type()?;
+        if ft.is_dir() {
+            collect_disk(root, &path, out)?;
+        } else if ft.is_file() {
+            let rel = path
+                .strip_prefix(root)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            out.insert(rel, bytes);
+        }
+    }
+    Ok(())
+}
+
+/// Load the default theme, with files from `dir` replacing or adding to it.
+pub fn load(dir: Option<&Path>) -> Result<Theme> {
+    let mut files = BTreeMap::new();
+    collect(&DEFAULT, &mut files);
+    if let Some(dir) = dir {
+        collect_disk(dir, dir, &mut files)?;
+    }
+    let mut templates = Vec::new();
+    let mut statics = BTreeMap::new();
+    for (path, bytes) in files {
+        if let Some(name) = path.strip_prefix("templates/") {
+            let text = String::from_utf8(bytes)
+                .with_context(|| format!("theme template {path} is not UTF-8"))?;
+            templates.push((name.to_string(), text));
+        } else if let Some(name) = path.strip_prefix("static/") {
+            statics.insert(name.to_string(), bytes);
+        }
+    }
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html", ".xml"]);
+    tera.set_escape_fn(escape);
+    tera.add_raw_templates(templates)
+        .context("loading theme templates")?;
+    Ok(Theme { tera, statics })
+}
+
+/// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default
+/// and which makes every URL unreadable in the source).
+fn escape(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + 16);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

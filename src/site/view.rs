@@ -1,0 +1,298 @@
+//! Template views: [`Model`] + findings → serde structs the templates and JSON
+//! files see ([`KepView`], [`KepRef`], [`KepJson`]). Templates never see raw YAML.
+//!
+//! Analysis results that later stages compute (PRR questionnaire completeness,
+//! release readiness, stage history) are optional fields here; they are
+//! omitted when `None` and the KEP page shows an empty, labelled panel.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::analysis::findings::prr_required;
+use crate::finding::Finding;
+use crate::kep::Kep;
+use crate::kep::metadata::{FeatureGate, Metadata};
+use crate::kep::prr::PRR_STAGES;
+use crate::model::Model;
+
+/// A short reference to a KEP, for tables and lists.
+#[derive(Debug, Clone, Serialize)]
+pub struct KepRef {
+    /// KEP number, when known.
+    pub number: Option<u32>,
+    /// Title (or path).
+    pub title: String,
+    /// Owning SIG.
+    pub sig: String,
+    /// Status as written.
+    pub status: String,
+    /// Stage as written.
+    pub stage: String,
+    /// Latest milestone as written.
+    pub latest_milestone: String,
+    /// The KEP's page URL.
+    pub url: String,
+    /// PRR file state: `alpha, beta` (stages approved), `missing`, or `` (not needed).
+    pub prr_state: String,
+}
+
+/// A link with a label, internal or to the repository.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkView {
+    /// What to show.
+    pub label: String,
+    /// Where it goes.
+    pub url: String,
+}
+
+/// One stage and its milestone.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageMilestone {
+    /// `alpha`, `beta`, ...
+    pub stage: String,
+    /// `v1.30`.
+    pub milestone: String,
+    /// The release page URL, when the milestone parses.
+    pub url: Option<String>,
+}
+
+/// The PRR approval of one stage.
+#[derive(Debug, Clone, Serialize)]
+pub struct PrrStageView {
+    /// Stage.
+    pub stage: String,
+    /// Approver as written ("" when none).
+    pub approver: String,
+    /// Whether the approver is in `prod-readiness-approvers` (or emeritus).
+    pub known_approver: bool,
+}
+
+/// A KEP's prod-readiness file.
+#[derive(Debug, Clone, Serialize)]
+pub struct PrrView {
+    /// Repository path of the file.
+    pub path: String,
+    /// Link to it in the repository.
+    pub url: String,
+    /// Approvals in stage order.
+    pub approvals: Vec<PrrStageView>,
+}
+
+/// Everything a KEP page shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct KepView {
+    /// The short form.
+    #[serde(flatten)]
+    pub summary: KepRef,
+    /// Directory or file path in the repository.
+    pub path: String,
+    /// Whether kep.yaml parsed.
+    pub meta_ok: bool,
+    /// Participating SIGs, each with its page URL ("" when the SIG has no page).
+    pub participating_sigs: Vec<LinkView>,
+    /// Owning SIG page URL.
+    pub sig_url: String,
+    /// Milestone per stage.
+    pub milestones: Vec<StageMilestone>,
+    /// Authors.
+    pub authors: Vec<String>,
+    /// Reviewers.
+    pub reviewers: Vec<String>,
+    /// Approvers.
+    pub approvers: Vec<String>,
+    /// PRR approvers listed in kep.yaml.
+    pub prr_approvers: Vec<String>,
+    /// Creation date as written.
+    pub creation_date: String,
+    /// Last updated as written.
+    pub last_updated: String,
+    /// Feature gates with components.
+    pub feature_gates: Vec<FeatureGate>,
+    /// `disable-supported`.
+    pub disable_supported: Option<bool>,
+    /// Metrics.
+    pub metrics: Vec<String>,
+    /// see-also, as links.
+    pub see_also: Vec<LinkView>,
+    /// replaces, as links.
+    pub replaces: Vec<LinkView>,
+    /// superseded-by, as links.
+    pub superseded_by: Vec<LinkView>,
+    /// The PRR file, when there is one.
+    pub prr: Option<PrrView>,
+    /// Whether a PRR file is required (implementable/implemented, recent milestone).
+    pub prr_required: bool,
+    /// This KEP's findings.
+    pub findings: Vec<Finding>,
+    /// README in the repository.
+    pub source_url: String,
+    /// Edit link in the repository.
+    pub edit_url: String,
+    /// Per-stage PRR questionnaire completeness (filled in by analysis later).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prr_completeness: Option<Value>,
+    /// Stage history from git (filled in by analysis later).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Value>,
+    /// Release readiness, Ready / At risk (filled in by analysis later).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<Value>,
+}
+
+/// One entry of `keps.json` and `/keps/<n>/kep.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct KepJson<'a> {
+    /// KEP number.
+    pub number: Option<u32>,
+    /// Repository path.
+    pub path: &'a str,
+    /// Page URL.
+    pub url: &'a str,
+    /// kep.yaml as parsed.
+    pub metadata: &'a Metadata,
+    /// Stage → PRR approver.
+    pub prr_approvals: Vec<PrrStageView>,
+    /// Findings about this KEP.
+    pub findings: &'a [Finding],
+}
+
+/// Site-wide naming shared by the views.
+pub struct Urls<'a> {
+    /// `base_url`, ending in `/`.
+    pub base: &'a str,
+    /// Repository URL.
+    pub repo_url: &'a str,
+    /// Branch for links.
+    pub branch: &'a str,
+}
+
+impl Urls<'_> {
+    /// `{base}{path}`.
+    pub fn page(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// A file in the repository.
+    pub fn blob(&self, path: &str) -> String {
+        format!("{}/blob/{}/{path}", self.repo_url, self.branch)
+    }
+
+    /// The release page of a milestone, when it parses.
+    pub fn release(&self, milestone: &str) -> Option<String> {
+        crate::kep::metadata::Version::parse(milestone)
+            .map(|v| self.page(&format!("releases/{}/", v.release())))
+    }
+}
+
+/// The PRR file state column.
+pub fn prr_state(model: &Model, kep: &Kep) -> String {
+    match model.prr_for(kep) {
+        Some(p) => {
+            let stages: Vec<&str> = PRR_STAGES
+                .iter()
+                .copied()
+                .filter(|s| p.approval(s).is_some())
+                .collect();
+            if stages.is_empty() {
+                "empty".to_string()
+            } else {
+                stages.join(", ")
+            }
+        }
+        None if prr_required(kep) => "missing".to_string(),
+        None => String::new(),
+    }
+}
+
+/// The short form of a KEP.
+pub fn kep_ref(model: &Model, kep: &Kep, url: &str) -> KepRef {
+    KepRef {
+        number: kep.number(),
+        title: kep.title().to_string(),
+        sig: kep.sig().to_string(),
+        status: kep.meta.status.clone(),
+        stage: kep.meta.stage.clone(),
+        latest_milestone: kep.meta.latest_milestone.clone(),
+        url: url.to_string(),
+        prr_state: prr_state(model, kep),
+    }
+}
+
+/// The PRR approvals of a KEP, in stage order.
+pub fn prr_approvals(model: &Model, kep: &Kep) -> Vec<PrrStageView> {
+    let Some(p) = model.prr_for(kep) else {
+        return Vec::new();
+    };
+    PRR_STAGES
+        .iter()
+        .filter_map(|s| {
+            p.approval(s).map(|a| PrrStageView {
+                stage: s.to_string(),
+                approver: a.approver.clone(),
+                known_approver: model.aliases.is_prr_approver_or_emeritus(&a.approver),
+            })
+        })
+        .collect()
+}
+
+/// The full view of a KEP. `link` turns a kep.yaml reference
+/// (`/keps/sig-x/123-foo`) into a labelled link.
+pub fn kep_view(
+    model: &Model,
+    kep: &Kep,
+    url: &str,
+    findings: Vec<Finding>,
+    urls: &Urls,
+    link: &dyn Fn(&str) -> LinkView,
+) -> KepView {
+    let m = &kep.meta;
+    let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+    KepView {
+        summary: kep_ref(model, kep, url),
+        path: kep.path.clone(),
+        meta_ok: kep.meta_ok,
+        participating_sigs: m
+            .participating_sigs
+            .iter()
+            .map(|s| LinkView {
+                label: s.clone(),
+                url: urls.page(&format!("sigs/{s}/")),
+            })
+            .collect(),
+        sig_url: urls.page(&format!("sigs/{}/", kep.sig())),
+        milestones: m
+            .milestone
+            .entries()
+            .into_iter()
+            .map(|(s, v)| StageMilestone {
+                stage: s.to_string(),
+                milestone: v.to_string(),
+                url: urls.release(v),
+            })
+            .collect(),
+        authors: m.authors.clone(),
+        reviewers: m.reviewers.clone(),
+        approvers: m.approvers.clone(),
+        prr_approvers: m.prr_approvers.clone(),
+        creation_date: m.creation_date.clone(),
+        last_updated: m.last_updated.clone(),
+        feature_gates: m.feature_gates.clone(),
+        disable_supported: m.disable_supported,
+        metrics: m.metrics.clone(),
+        see_also: m.see_also.iter().map(|s| link(s)).collect(),
+        replaces: m.replaces.iter().map(|s| link(s)).collect(),
+        superseded_by: m.superseded_by.iter().map(|s| link(s)).collect(),
+        prr: model.prr_for(kep).map(|p| PrrView {
+            path: p.path.clone(),
+            url: urls.blob(&p.path),
+            approvals: prr_approvals(model, kep),
+        }),
+        prr_required: prr_required(kep),
+        findings,
+        source_url: urls.blob(readme),
+        edit_url: format!("{}/edit/{}/{readme}", urls.repo_url, urls.branch),
+        prr_completeness: None,
+        history: None,
+        readiness: None,
+    }
+}

@@ -1,0 +1,361 @@
+//! The static site, built from the sample repository in `content/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use kepsite::site::{self, SiteOptions};
+
+fn content() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("content")
+}
+
+fn model() -> (kepsite::model::Model, Vec<kepsite::finding::Finding>) {
+    let model = kepsite::model::load(&content(), None, None).expect("content/ loads");
+    let findings = kepsite::analysis::findings::check(&model);
+    (model, findings)
+}
+
+fn opts(out: &Path) -> SiteOptions {
+    SiteOptions {
+        out: out.to_path_buf(),
+        ..Default::default()
+    }
+}
+
+/// Build `content/` into a fresh temp dir; returns the dir guard and the site root.
+fn built() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let (m, f) = model();
+    let report = site::build(&m, &f, &opts(&out)).expect("site builds");
+    assert!(report.pages > 50, "{report:?}");
+    assert!(report.files > report.pages);
+    (tmp, out)
+}
+
+fn read(out: &Path, rel: &str) -> String {
+    std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+#[test]
+fn expected_pages_exist() {
+    let (_tmp, out) = built();
+    for page in [
+        "index.html",
+        "keps/index.html",
+        "keps/1480/index.html",
+        "keps/1480/kep.json",
+        "keps/4590/index.html",
+        "keps/2980/index.html",
+        "keps/sig-node/1480-pod-restart-budget/index.html",
+        "keps/sig-network/gateway/4590-gateway-route-health-status/index.html",
+        "sigs/index.html",
+        "sigs/sig-node/index.html",
+        "releases/index.html",
+        "releases/v1.36/index.html",
+        "feature-gates/index.html",
+        "people/index.html",
+        "404.html",
+        "sitemap.xml",
+        "keps.json",
+        "search/meta.json",
+        "static/site.css",
+        "static/highlight.css",
+        "static/search.js",
+        ".kepsite-build",
+    ] {
+        assert!(out.join(page).is_file(), "missing {page}");
+    }
+    let keps: serde_json::Value = serde_json::from_str(&read(&out, "keps.json")).unwrap();
+    assert!(keps.as_array().unwrap().len() >= 27);
+    // The README.MD KEP is rendered, not empty.
+    assert!(read(&out, "keps/2980/index.html").contains("<h2 id=\"summary\">"));
+    // Nested KEP and the redirect page.
+    let redirect = read(&out, "keps/sig-node/1480-pod-restart-budget/index.html");
+    assert!(
+        redirect.contains("http-equiv=\"refresh\"")
+            && redirect.contains("rel=\"canonical\" href=\"/keps/1480/\"")
+    );
+    // Release page lists the KEPs going alpha in v1.36.
+    let rel = read(&out, "releases/v1.36/index.html");
+    for n in ["5140", "3101", "5204", "4590", "5588"] {
+        assert!(rel.contains(&format!("/keps/{n}/")), "v1.36 lacks {n}");
+    }
+    let sitemap = read(&out, "sitemap.xml");
+    assert!(sitemap.contains("<loc>/keps/1480/</loc>"));
+}
+
+#[test]
+fn kep_page_rewrites_links_and_copies_assets() {
+    let (_tmp, out) = built();
+    let page = read(&out, "keps/1480/index.html");
+    assert!(out.join("keps/1480/diagram.svg").is_file());
+    assert!(page.contains("src=\"diagram.svg\""));
+    assert!(
+        page.contains("href=\"/keps/4321/\""),
+        "link to a sibling KEP"
+    );
+    assert!(page.contains("https://github.com/kubernetes/enhancements/blob/master/keps/prod-readiness/sig-node/1480.yaml"));
+    assert!(
+        page.contains("class=\"hl-"),
+        "code is highlighted with classes"
+    );
+    assert!(page.contains("<h2 id=\"summary\">"));
+    assert!(page.contains("href=\"#summary\""), "table of contents");
+    assert!(page.contains("footnote-definition"));
+    assert!(page.contains("@wren-h"), "PRR panel");
+    let cross = read(&out, "keps/4815/index.html");
+    assert!(cross.contains("href=\"/keps/1480/\""), "cross-SIG link");
+}
+
+#[test]
+fn content_cannot_run_script() {
+    let (_tmp, out) = built();
+    let page = read(&out, "keps/3880/index.html");
+    let lower = page.to_ascii_lowercase();
+    assert!(!lower.contains("<script>alert"), "raw script survived");
+    assert!(!lower.contains("onerror"), "event handler survived");
+    assert!(!lower.contains("javascript:"), "javascript: URL survived");
+    // The only scripts are the theme's own.
+    assert_eq!(lower.matches("<script").count(), 1);
+}
+
+fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        let mut rest = html;
+        while let Some(i) = rest.find(attr) {
+            rest = &rest[i + attr.len()..];
+            let end = rest.find('"').unwrap_or(rest.len());
+            out.push(rest[..end].replace("&amp;", "&").replace("&#x2F;", "/"));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+#[test]
+fn every_internal_link_resolves() {
+    let (_tmp, out) = built();
+    let all = files(&out);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for (path, bytes) in all.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let html = String::from_utf8_lossy(bytes);
+        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        for link in links(&html) {
+            if link.starts_with('#') || link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let target = link.split(['#', '?']).next().unwrap_or("");
+            let mut rel = match target.strip_prefix('/') {
+                Some(abs) => abs.to_string(),
+                None if dir.is_empty() => target.to_string(),
+                None => format!("{dir}/{target}"),
+            };
+            if rel.is_empty() || rel.ends_with('/') {
+                rel.push_str("index.html");
+            }
+            checked += 1;
+            if !all.contains_key(&rel) {
+                broken.push(format!("{path}: {link}"));
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} links checked");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn builds_are_byte_identical() {
+    let (_a, one) = built();
+    let (_b, two) = built();
+    let (x, y) = (files(&one), files(&two));
+    assert_eq!(x.keys().collect::<Vec<_>>(), y.keys().collect::<Vec<_>>());
+    for (k, v) in &x {
+        assert!(v == &y[k], "{k} differs between builds");
+    }
+}
+
+#[test]
+fn refuses_to_replace_a_foreign_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("mine");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("precious.txt"), "keep me").unwrap();
+    let (m, f) = model();
+    let err = site::build(&m, &f, &opts(&out)).unwrap_err();
+    assert!(err.to_string().contains("refusing"), "{err:#}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("precious.txt")).unwrap(),
+        "keep me"
+    );
+}
+
+#[test]
+fn rebuilds_replace_and_failures_keep_the_previous_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let (m, f) = model();
+    site::build(&m, &f, &opts(&out)).unwrap();
+    std::fs::write(out.join("stale.html"), "old").unwrap();
+    site::build(&m, &f, &opts(&out)).unwrap();
+    assert!(
+        !out.join("stale.html").exists(),
+        "a rebuild replaces the site"
+    );
+    let before = files(&out);
+
+    let theme = tmp.path().join("theme/templates");
+    std::fs::create_dir_all(&theme).unwrap();
+    std::fs::write(
+        theme.join("kep.html"),
+        "{% extends \"base.html\" %}{% block main %}{{ kep.no_such | length }}{% endblock main %}",
+    )
+    .unwrap();
+    let broken = SiteOptions {
+        theme: Some(tmp.path().join("theme")),
+        ..opts(&out)
+    };
+    assert!(site::build(&m, &f, &broken).is_err());
+    assert_eq!(
+        files(&out),
+        before,
+        "a failed build leaves the site untouched"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("kepsite-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn theme_overrides_file_by_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let theme = tmp.path().join("theme");
+    std::fs::create_dir_all(theme.join("templates")).unwrap();
+    std::fs::create_dir_all(theme.join("static")).unwrap();
+    std::fs::write(
+        theme.join("templates/404.html"),
+        "<!DOCTYPE html><title>gone</title><p>custom {{ site.base }}</p>",
+    )
+    .unwrap();
+    std::fs::write(theme.join("static/extra.css"), "p{}").unwrap();
+    let (m, f) = model();
+    let o = SiteOptions {
+        theme: Some(theme),
+        ..opts(&tmp.path().join("out"))
+    };
+    let files = site::render_to_memory(&m, &f, &o).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&files["404.html"]),
+        "<!DOCTYPE html><title>gone</title><p>custom /</p>"
+    );
+    assert!(files.contains_key("static/extra.css"));
+    assert!(String::from_utf8_lossy(&files["index.html"]).contains("In flight for v1.36"));
+}
+
+#[test]
+fn search_index_is_sharded() {
+    let (m, f) = model();
+    let files = site::render_to_memory(&m, &f, &opts(Path::new("unused"))).unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(&files["search/meta.json"]).unwrap();
+    assert!(meta["docs"].as_array().unwrap().len() >= 27);
+    let ku: BTreeMap<String, Vec<u32>> =
+        serde_json::from_slice(&files["search/t/ku.json"]).unwrap();
+    assert!(ku.contains_key("kubelet"));
+    let num: BTreeMap<String, Vec<u32>> =
+        serde_json::from_slice(&files["search/t/14.json"]).unwrap();
+    assert!(num.contains_key("1480"));
+}
+
+#[test]
+fn snapshots() {
+    let (m, f) = model();
+    let files = site::render_to_memory(&m, &f, &opts(Path::new("unused"))).unwrap();
+    let page = |p: &str| String::from_utf8(files[p].clone()).unwrap();
+    insta::assert_snapshot!("home", page("index.html"));
+    insta::assert_snapshot!("kep_1480", page("keps/1480/index.html"));
+    insta::assert_snapshot!("sig_node", page("sigs/sig-node/index.html"));
+    insta::assert_snapshot!("release_v1_36", page("releases/v1.36/index.html"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn assets_of_a_git_revision_come_from_the_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo_dir = tmp.path().join("repo");
+    copy_dir(&content(), &repo_dir);
+    let repo = git2::Repository::init(&repo_dir).unwrap();
+    let mut index = repo.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "sample", &tree, &[])
+        .unwrap();
+    // The working tree changes after the commit; the site must show the commit.
+    let svg = repo_dir.join("keps/sig-node/1480-pod-restart-budget/diagram.svg");
+    let committed = std::fs::read(&svg).unwrap();
+    std::fs::write(&svg, "<svg>changed in the working tree</svg>").unwrap();
+
+    let model = kepsite::model::load(&repo_dir, Some("HEAD"), None).unwrap();
+    assert!(model.source.commit.is_some());
+    let findings = kepsite::analysis::findings::check(&model);
+    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    assert_eq!(files["keps/1480/diagram.svg"], committed);
+}
+
+#[test]
+fn sig_pages_show_leadership_from_sigs_yaml() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sigs = tmp.path().join("sigs.yaml");
+    std::fs::write(
+        &sigs,
+        "sigs:\n- dir: sig-node\n  name: Node\n  mission_statement: Runs pods.\n  leadership:\n    chairs:\n    - github: ada\n      name: Ada L\n  contact:\n    slack: sig-node\n",
+    )
+    .unwrap();
+    let model = kepsite::model::load(&content(), None, Some(&sigs)).unwrap();
+    let findings = kepsite::analysis::findings::check(&model);
+    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    let page = String::from_utf8_lossy(&files["sigs/sig-node/index.html"]).into_owned();
+    assert!(page.contains("Node (sig-node)"), "{page}");
+    assert!(page.contains("Ada L (@ada)"));
+}
