@@ -102,6 +102,10 @@ fn expected_pages_exist() {
     for n in ["5140", "3101", "5204", "4590", "5588"] {
         assert!(rel.contains(&format!("/keps/{n}/")), "v1.36 lacks {n}");
     }
+    // The KEP index is a plain HTML table of every KEP; filters only enhance it.
+    let index = read(&out, "keps/index.html");
+    assert!(index.matches("<tr data-sig=").count() >= 27);
+    assert!(index.contains("<form id=\"ks-filters\" class=\"filters\" hidden>"));
     let sitemap = read(&out, "sitemap.xml");
     assert!(sitemap.contains("<loc>/keps/1480/</loc>"));
 }

@@ -251,6 +251,27 @@ fn swap_into_place(tmp: &Path, out: &Path) -> Result<()> {
         let _ = std::fs::rename(&old, out);
         return Err(e).with_context(|| format!("moving the new site to {}", out.display()));
     }
-    std::fs::remove_dir_all(&old)
-        .with_context(|| format!("removing the previous site at {}", old.display()))
+    remove_tree(&old).with_context(|| format!("removing the previous site at {}", old.display()))
+}
+
+/// `remove_dir_all`, with the files of each directory removed in parallel
+/// (a real site has thousands; one by one this dominated rebuilds).
+fn remove_tree(dir: &Path) -> std::io::Result<()> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let e = e?;
+            if e.file_type()?.is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push(e.path());
+            }
+        }
+    }
+    files
+        .par_iter()
+        .map(std::fs::remove_file)
+        .collect::<std::io::Result<()>>()?;
+    std::fs::remove_dir_all(dir)
 }

@@ -147,14 +147,25 @@ fn merge(mut a: Postings, mut b: Postings) -> Postings {
 
 fn snippet(d: &SearchDoc) -> String {
     let src = if d.summary.is_empty() {
-        d.body.split_whitespace().collect::<Vec<_>>().join(" ")
+        &d.body
     } else {
-        d.summary.clone()
+        &d.summary
     };
-    match src.char_indices().nth(SNIPPET_CHARS) {
-        Some((i, _)) => format!("{}…", &src[..i]),
-        None => src,
+    let mut out = String::with_capacity(SNIPPET_CHARS + 8);
+    let mut chars = 0;
+    for w in src.split_whitespace() {
+        if chars + w.chars().count() > SNIPPET_CHARS {
+            out.push('…');
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+            chars += 1;
+        }
+        out.push_str(w);
+        chars += w.chars().count();
     }
+    out
 }
 
 /// Build the index files for `docs` (doc id = position).
@@ -202,10 +213,15 @@ pub fn build(docs: &[SearchDoc]) -> SearchIndex {
         })
         .collect();
     out.extend(encoded);
-    for (k, chunk) in docs.chunks(SNIPPET_BUCKET).enumerate() {
-        let texts: Vec<String> = chunk.iter().map(snippet).collect();
-        out.insert(format!("search/s/{k}.json"), to_bytes(&texts));
-    }
+    let snippets: Vec<(String, Vec<u8>)> = docs
+        .par_chunks(SNIPPET_BUCKET)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let texts: Vec<String> = chunk.iter().map(snippet).collect();
+            (format!("search/s/{k}.json"), to_bytes(&texts))
+        })
+        .collect();
+    out.extend(snippets);
     out
 }
 
