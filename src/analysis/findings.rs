@@ -29,14 +29,7 @@ pub const STATUSES: &[&str] = &[
 ];
 
 /// Valid `stage` values.
-pub const STAGES: &[&str] = &[
-    "alpha",
-    "beta",
-    "stable",
-    "deprecated",
-    "disabled",
-    "removed",
-];
+pub use crate::kep::metadata::STAGES;
 
 /// The first release whose KEPs need a production readiness review.
 pub const PRR_SINCE: Version = Version {
@@ -308,20 +301,14 @@ pub fn check_metadata(model: &Model) -> Vec<Finding> {
 
 /// Run every rule, reusing an analysis of the same model.
 pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
-    let mut out: Vec<Finding> = model.load_findings.clone();
-    let per_kep: Vec<Vec<Finding>> = model
+    let mut out = check_metadata(model);
+    let documents: Vec<Vec<Finding>> = model
         .keps
         .par_iter()
         .zip(analysis.keps.par_iter())
-        .map(|(kep, a)| {
-            let mut f = check_kep(model, kep);
-            f.extend(document_findings(kep, a));
-            f
-        })
+        .map(|(kep, a)| document_findings(kep, a))
         .collect();
-    out.extend(per_kep.into_iter().flatten());
-    out.extend(duplicates(model));
-    out.extend(prr_files(model));
+    out.extend(documents.into_iter().flatten());
     finding::sort(&mut out);
     out
 }

@@ -39,8 +39,9 @@ pub const KNOWN_FIELDS: &[&str] = &[
     "prnumber",
 ];
 
-/// Keys allowed under `milestone:`.
-pub const MILESTONE_STAGES: &[&str] = &[
+/// Every stage, in order: valid `stage` values, `milestone:` keys and
+/// prod-readiness blocks all use this one list.
+pub const STAGES: &[&str] = &[
     "alpha",
     "beta",
     "stable",
@@ -187,7 +188,7 @@ impl FieldLines {
         self.order
             .iter()
             .filter(|(k, _)| match k.strip_prefix("milestone.") {
-                Some(stage) => !MILESTONE_STAGES.contains(&stage),
+                Some(stage) => !STAGES.contains(&stage),
                 None => !KNOWN_FIELDS.contains(&k.as_str()),
             })
             .cloned()

@@ -303,7 +303,7 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<&RepoFile>) -> Kep
             (String::new(), None)
         }
     };
-    let mut kep = Kep {
+    let kep = Kep {
         path: dir.to_string(),
         format: KepFormat::Directory,
         sig_dir: sig_dir_of(dir),
@@ -317,9 +317,7 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<&RepoFile>) -> Kep
         lines,
         load_findings: Vec::new(),
     };
-    let n = kep.number();
-    kep.load_findings = findings.into_iter().map(|f| f.kep(n)).collect();
-    kep
+    with_load_findings(kep, findings)
 }
 
 fn parse_single_file(file: &RepoFile) -> Kep {
@@ -341,7 +339,7 @@ fn parse_single_file(file: &RepoFile) -> Kep {
         }
         None => (Metadata::default(), false, FieldLines::default(), text, 0),
     };
-    let mut kep = Kep {
+    let kep = Kep {
         path,
         format: KepFormat::SingleFile,
         sig_dir: sig_dir_of(&file.path),
@@ -355,6 +353,11 @@ fn parse_single_file(file: &RepoFile) -> Kep {
         lines,
         load_findings: Vec::new(),
     };
+    with_load_findings(kep, findings)
+}
+
+/// Attach load findings, tagged with the KEP's number once it is known.
+fn with_load_findings(mut kep: Kep, findings: Vec<Finding>) -> Kep {
     let n = kep.number();
     kep.load_findings = findings.into_iter().map(|f| f.kep(n)).collect();
     kep

@@ -9,14 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::metadata::{FieldLines, YamlError, parse_yaml};
 
 /// Stages a prod-readiness file can approve, in order.
-pub const PRR_STAGES: &[&str] = &[
-    "alpha",
-    "beta",
-    "stable",
-    "deprecated",
-    "disabled",
-    "removed",
-];
+pub use super::metadata::STAGES as PRR_STAGES;
 
 #[derive(Debug, Default, Deserialize)]
 struct RawApproval {

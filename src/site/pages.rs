@@ -15,14 +15,7 @@ use crate::kep::prr::handle;
 use crate::model::Model;
 
 /// Stages in display order.
-pub const STAGES: &[&str] = &[
-    "alpha",
-    "beta",
-    "stable",
-    "deprecated",
-    "disabled",
-    "removed",
-];
+pub use crate::kep::metadata::STAGES;
 const DONE: &[&str] = &[
     "implemented",
     "withdrawn",
