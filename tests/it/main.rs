@@ -9,4 +9,5 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod site;
 mod support;

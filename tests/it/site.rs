@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 
 use kepsite::site::{self, SiteOptions};
 
-fn content() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("content")
-}
+use crate::support::content;
 
 fn model() -> (kepsite::model::Model, Vec<kepsite::finding::Finding>) {
     let model = kepsite::model::load(&content(), None, None).expect("content/ loads");
