@@ -35,6 +35,41 @@ pub enum Command {
     Export(ExportArgs),
     /// Build the static KEP portal.
     Build(BuildArgs),
+    /// Preview the portal locally, rebuilding and reloading open pages on every save.
+    Serve(ServeArgs),
+}
+
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// An enhancements checkout (default: ./content when present, else the sample compiled into kepsite).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// kubernetes/community's sigs.yaml, to validate SIG names and show leadership.
+    #[arg(long, value_name = "FILE")]
+    pub sigs: Option<PathBuf>,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 1313)]
+    pub port: u16,
+    /// Address to listen on; anything but loopback exposes the preview to the network.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the site in a browser once it is ready.
+    #[arg(long)]
+    pub open: bool,
+    /// A theme directory overriding themes/default file by file (watched too).
+    #[arg(long, value_name = "DIR")]
+    pub theme: Option<PathBuf>,
+    /// Repository URL for "view source" and "edit" links.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for source links.
+    #[arg(long, default_value = "master")]
+    pub branch: String,
 }
 
 /// Arguments of `build`.
@@ -242,7 +277,36 @@ pub fn run(cli: &Cli) -> Result<i32> {
         Command::Query(a) => query_cmd(a),
         Command::Export(a) => export(a),
         Command::Build(a) => build(a),
+        Command::Serve(a) => serve(a),
     }
+}
+
+fn serve(a: &ServeArgs) -> Result<i32> {
+    let input = InputArgs {
+        repo: a.repo.clone(),
+        rev: None,
+        sigs: a.sigs.clone(),
+    };
+    let root = input.root();
+    if root != Path::new(EMBEDDED_ROOT) && !root.is_dir() {
+        bail!("{} is not a directory", root.display());
+    }
+    if let Some(t) = &a.theme
+        && !t.is_dir()
+    {
+        bail!("theme {} is not a directory", t.display());
+    }
+    crate::serve::run(&crate::serve::ServeOptions {
+        root,
+        sigs: a.sigs.clone(),
+        theme: a.theme.clone(),
+        bind: a.bind,
+        port: a.port,
+        open: a.open,
+        repo_url: a.repo_url.clone(),
+        branch: a.branch.clone(),
+    })?;
+    Ok(0)
 }
 
 fn check(a: &CheckArgs) -> Result<i32> {

@@ -203,6 +203,15 @@ impl Model {
         text.lines().nth(line.checked_sub(1)?)
     }
 
+    /// Replace the KEP at `index` with a re-parsed version of the same KEP
+    /// (same path), and the text of its kep.yaml when it has one.
+    pub fn replace_kep(&mut self, index: usize, kep: Kep, metadata_text: Option<String>) {
+        if let Some(text) = metadata_text {
+            self.yaml_texts.insert(kep.metadata_path.clone(), text);
+        }
+        self.keps[index] = kep;
+    }
+
     /// The KEP with this number (the first, if duplicated).
     pub fn kep(&self, number: u32) -> Option<&Kep> {
         self.keps.iter().find(|k| k.number() == Some(number))

@@ -157,7 +157,9 @@ fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
         .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
 }
 
-fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis {
+/// Analyse one KEP of `model` against `template` (from [`template_for`]);
+/// `serve` re-analyses only the KEP that changed.
+pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis {
     let doc = document::parse(&kep.readme);
     let stage = effective_stage(kep);
     let mut assessment = assess(&doc, template, stage);

@@ -107,7 +107,8 @@ pub fn render_to_memory(
     Ok(out)
 }
 
-fn render_page(tera: &tera::Tera, page: &Page) -> Result<Vec<u8>> {
+/// Render one planned page through the theme's templates (or as JSON).
+pub fn render_page(tera: &tera::Tera, page: &Page) -> Result<Vec<u8>> {
     match page.template {
         Template::Json => serde_json::to_vec_pretty(&page.context)
             .with_context(|| format!("encoding {}", page.path)),

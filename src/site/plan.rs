@@ -2,7 +2,9 @@
 //! output as data (pages with a template and a JSON context, plain files, and
 //! asset copies). Nothing here writes to disk or renders a template.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -48,6 +50,38 @@ pub struct Plan {
     pub assets: BTreeMap<String, String>,
     /// What the search index was built from (kept for benchmarks and `serve`).
     pub search_docs: Vec<SearchDoc>,
+}
+
+/// What a plan can reuse from an earlier one: rendered READMEs whose inputs
+/// are unchanged, and a search index updated document by document. `serve`
+/// keeps one between rebuilds; [`plan`] starts from an empty one.
+#[derive(Default)]
+pub struct PlanCache {
+    keep: bool,
+    /// Loaded on the first README that needs rendering (loading syntaxes takes a while).
+    highlighter: OnceLock<Highlighter>,
+    markdown: HashMap<String, (MarkdownInputs, Arc<Rendered>)>,
+    search: Option<search::Index>,
+}
+
+impl PlanCache {
+    /// A cache that remembers what each plan rendered, for the next one.
+    pub fn reusing() -> PlanCache {
+        PlanCache {
+            keep: true,
+            ..PlanCache::default()
+        }
+    }
+}
+
+/// Everything a README's rendering depends on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MarkdownInputs {
+    readme: String,
+    from: String,
+    local_assets: BTreeSet<String>,
+    /// Hash of the KEP URL map and the repository URL and branch.
+    links: u64,
 }
 
 /// Where each KEP's page lives, and its old-style alias.
@@ -143,6 +177,16 @@ fn page(
 
 /// Plan the whole site.
 pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
+    plan_cached(model, findings, opts, &mut PlanCache::default())
+}
+
+/// Plan the whole site, reusing what `cache` holds from an earlier plan.
+pub fn plan_cached(
+    model: &Model,
+    findings: &[Finding],
+    opts: &SiteOptions,
+    cache: &mut PlanCache,
+) -> Plan {
     let base = opts.base_url.as_str();
     let urls = Urls {
         base,
@@ -151,7 +195,7 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
     };
     let site = site_context(opts);
     let paths = kep_paths(model, base);
-    let hl = Highlighter::new();
+    let hl = &cache.highlighter;
 
     let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
     let mut plan = Plan::default();
@@ -168,21 +212,59 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         }
     }
 
-    let rendered: Vec<Rendered> = model
+    let links_key = {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&paths.by_path, &opts.repo_url, &opts.branch).hash(&mut h);
+        h.finish()
+    };
+    let rendered: Vec<(Arc<Rendered>, bool)> = model
         .keps
         .par_iter()
         .zip(local_assets.par_iter())
         .map(|(kep, local)| {
+            let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+            if let Some((inputs, r)) = cache.markdown.get(&kep.path)
+                && inputs.links == links_key
+                && inputs.readme == kep.readme
+                && inputs.from == from
+                && &inputs.local_assets == local
+            {
+                return (r.clone(), true);
+            }
             let links = Links {
                 keps: &paths.by_path,
                 local_assets: local,
                 repo_url: &opts.repo_url,
                 branch: &opts.branch,
             };
-            let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-            markdown::render(&kep.readme, from, &links, &hl)
+            (
+                Arc::new(markdown::render(
+                    &kep.readme,
+                    from,
+                    &links,
+                    hl.get_or_init(Highlighter::new),
+                )),
+                false,
+            )
         })
         .collect();
+    if cache.keep {
+        let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
+        cache.markdown.retain(|p, _| live.contains(p.as_str()));
+        for ((kep, local), (r, hit)) in model.keps.iter().zip(&local_assets).zip(&rendered) {
+            if !hit {
+                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+                let inputs = MarkdownInputs {
+                    readme: kep.readme.clone(),
+                    from: from.to_string(),
+                    local_assets: local.clone(),
+                    links: links_key,
+                };
+                cache.markdown.insert(kep.path.clone(), (inputs, r.clone()));
+            }
+        }
+    }
+    let rendered: Vec<Arc<Rendered>> = rendered.into_iter().map(|(r, _)| r).collect();
 
     let labels: BTreeMap<&str, String> = model
         .keps
@@ -291,7 +373,16 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         template: Template::Json,
         context: Value::Array(all_json),
     });
-    plan.files = search::build(&docs);
+    plan.files = match (&mut cache.search, cache.keep) {
+        (Some(index), _) => index.update(&docs).clone(),
+        (None, true) => {
+            let index = search::Index::new(&docs);
+            let files = index.files().clone();
+            cache.search = Some(index);
+            files
+        }
+        (None, false) => search::build(&docs),
+    };
     plan.search_docs = docs;
 
     let refs: Vec<view::KepRef> = model

@@ -10,7 +10,7 @@
 //! A query for "kubelet" fetches the meta file, the `ku` shard and the snippet
 //! buckets of the results it shows. Weights favour titles and numbers.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
 use serde_json::json;
@@ -54,7 +54,7 @@ const W_SUMMARY: u32 = 4;
 const W_BODY_MAX: u32 = 4;
 
 /// What is indexed about one KEP.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SearchDoc {
     /// KEP number.
     pub number: Option<u32>,
@@ -170,8 +170,33 @@ fn snippet(d: &SearchDoc) -> String {
 
 /// Build the index files for `docs` (doc id = position).
 pub fn build(docs: &[SearchDoc]) -> SearchIndex {
-    let postings: Postings = docs
-        .par_iter()
+    let mut shards: BTreeMap<String, Vec<TermPostings>> = BTreeMap::new();
+    for (t, p) in postings(docs) {
+        let key = shard_key(&t).to_string();
+        shards.entry(key).or_default().push((t, p));
+    }
+    let mut out = SearchIndex::new();
+    out.insert("search/meta.json".into(), encode_meta(docs, shards.keys()));
+    let encoded: Vec<(String, Vec<u8>)> = shards
+        .par_iter_mut()
+        .map(|(k, terms)| {
+            terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (_, p) in terms.iter_mut() {
+                p.sort_unstable();
+            }
+            (
+                shard_path(k),
+                encode_shard(terms.iter().map(|(t, p)| (t, p))),
+            )
+        })
+        .collect();
+    out.extend(encoded);
+    out.extend(encode_snippets(docs));
+    out
+}
+
+fn postings(docs: &[SearchDoc]) -> Postings {
+    docs.par_iter()
         .enumerate()
         .fold(Postings::default, |mut map, (id, d)| {
             doc_terms(d, |t, w| match map.get_mut(t) {
@@ -182,47 +207,174 @@ pub fn build(docs: &[SearchDoc]) -> SearchIndex {
             });
             map
         })
-        .reduce(Postings::default, merge);
-    let mut shards: BTreeMap<String, Vec<TermPostings>> = BTreeMap::new();
-    for (t, p) in postings {
-        let key = t.get(..2).unwrap_or(&t).to_string();
-        shards.entry(key).or_default().push((t, p));
-    }
-    let mut out = SearchIndex::new();
-    let meta_docs: Vec<serde_json::Value> = docs
-        .iter()
-        .map(|d| json!([d.number, d.title, d.sig, d.stage, d.url]))
-        .collect();
+        .reduce(Postings::default, merge)
+}
+
+fn shard_key(term: &str) -> &str {
+    term.get(..2).unwrap_or(term)
+}
+
+fn shard_path(key: &str) -> String {
+    format!("search/t/{key}.json")
+}
+
+fn encode_meta<'a>(docs: &[SearchDoc], shards: impl Iterator<Item = &'a String>) -> Vec<u8> {
+    let meta_docs: Vec<serde_json::Value> = docs.iter().map(meta_entry).collect();
     let meta = json!({
         "docs": meta_docs,
-        "shards": shards.keys().collect::<Vec<_>>(),
+        "shards": shards.collect::<Vec<_>>(),
         "bucket": SNIPPET_BUCKET,
     });
-    out.insert("search/meta.json".into(), to_bytes(&meta));
-    let encoded: Vec<(String, Vec<u8>)> = shards
-        .par_iter_mut()
-        .map(|(k, terms)| {
-            terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut obj = serde_json::Map::with_capacity(terms.len());
-            for (t, p) in terms.iter_mut() {
-                p.sort_unstable();
-                let flat: Vec<u32> = p.iter().flat_map(|(d, w)| [*d, *w]).collect();
-                obj.insert(t.clone(), json!(flat));
-            }
-            (format!("search/t/{k}.json"), to_bytes(&obj))
-        })
-        .collect();
-    out.extend(encoded);
-    let snippets: Vec<(String, Vec<u8>)> = docs
-        .par_chunks(SNIPPET_BUCKET)
+    to_bytes(&meta)
+}
+
+fn meta_entry(d: &SearchDoc) -> serde_json::Value {
+    json!([d.number, d.title, d.sig, d.stage, d.url])
+}
+
+/// A shard: terms in order, each with postings sorted by doc id.
+fn encode_shard<'a>(terms: impl Iterator<Item = (&'a String, &'a Vec<(u32, u32)>)>) -> Vec<u8> {
+    let mut obj = serde_json::Map::new();
+    for (t, p) in terms {
+        let flat: Vec<u32> = p.iter().flat_map(|(d, w)| [*d, *w]).collect();
+        obj.insert(t.clone(), json!(flat));
+    }
+    to_bytes(&obj)
+}
+
+fn snippet_path(bucket: usize) -> String {
+    format!("search/s/{bucket}.json")
+}
+
+fn encode_snippet_bucket(chunk: &[SearchDoc]) -> Vec<u8> {
+    let texts: Vec<String> = chunk.iter().map(snippet).collect();
+    to_bytes(&texts)
+}
+
+fn encode_snippets(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
+    docs.par_chunks(SNIPPET_BUCKET)
         .enumerate()
-        .map(|(k, chunk)| {
-            let texts: Vec<String> = chunk.iter().map(snippet).collect();
-            (format!("search/s/{k}.json"), to_bytes(&texts))
-        })
-        .collect();
-    out.extend(snippets);
-    out
+        .map(|(k, chunk)| (snippet_path(k), encode_snippet_bucket(chunk)))
+        .collect()
+}
+
+/// A search index kept between rebuilds (for `serve`): [`Index::update`]
+/// re-indexes only the documents that changed and re-encodes only the shards
+/// and snippet buckets they touch. Its files are byte-identical to [`build`]'s.
+#[derive(Debug, Default)]
+pub struct Index {
+    docs: Vec<SearchDoc>,
+    /// Shard key → term → postings sorted by doc id.
+    shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>>,
+    files: SearchIndex,
+}
+
+impl Index {
+    /// Index `docs` from scratch.
+    pub fn new(docs: &[SearchDoc]) -> Index {
+        let mut shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>> = BTreeMap::new();
+        for (t, mut p) in postings(docs) {
+            p.sort_unstable();
+            shards
+                .entry(shard_key(&t).to_string())
+                .or_default()
+                .insert(t, p);
+        }
+        let mut files = SearchIndex::new();
+        files.insert("search/meta.json".into(), encode_meta(docs, shards.keys()));
+        let encoded: Vec<(String, Vec<u8>)> = shards
+            .par_iter()
+            .map(|(k, terms)| (shard_path(k), encode_shard(terms.iter())))
+            .collect();
+        files.extend(encoded);
+        files.extend(encode_snippets(docs));
+        Index {
+            docs: docs.to_vec(),
+            shards,
+            files,
+        }
+    }
+
+    /// The index files.
+    pub fn files(&self) -> &SearchIndex {
+        &self.files
+    }
+
+    /// Bring the index up to date with `docs` (doc id = position). A change
+    /// in the number of documents, or in many of them, rebuilds it whole.
+    pub fn update(&mut self, docs: &[SearchDoc]) -> &SearchIndex {
+        if docs.len() != self.docs.len() {
+            *self = Index::new(docs);
+            return &self.files;
+        }
+        let changed: Vec<usize> = (0..docs.len())
+            .filter(|&i| docs[i] != self.docs[i])
+            .collect();
+        if changed.len() > docs.len() / 4 + 1 {
+            *self = Index::new(docs);
+            return &self.files;
+        }
+        let mut dirty: BTreeSet<String> = BTreeSet::new();
+        let mut meta_dirty = false;
+        let mut buckets: BTreeSet<usize> = BTreeSet::new();
+        for &i in &changed {
+            let id = i as u32;
+            let shards = &mut self.shards;
+            doc_terms(&self.docs[i], |t, _| {
+                let key = shard_key(t);
+                if let Some(terms) = shards.get_mut(key) {
+                    if let Some(p) = terms.get_mut(t) {
+                        p.retain(|(d, _)| *d != id);
+                        if p.is_empty() {
+                            terms.remove(t);
+                        }
+                    }
+                    dirty.insert(key.to_string());
+                }
+            });
+            doc_terms(&docs[i], |t, w| {
+                let key = shard_key(t);
+                let p = shards
+                    .entry(key.to_string())
+                    .or_default()
+                    .entry(t.to_string())
+                    .or_default();
+                let at = p.partition_point(|(d, _)| *d < id);
+                p.insert(at, (id, w));
+                dirty.insert(key.to_string());
+            });
+            meta_dirty |= meta_entry(&self.docs[i]) != meta_entry(&docs[i]);
+            if snippet(&self.docs[i]) != snippet(&docs[i]) {
+                buckets.insert(i / SNIPPET_BUCKET);
+            }
+            self.docs[i] = docs[i].clone();
+        }
+        for key in dirty {
+            let path = shard_path(&key);
+            match self.shards.get(&key) {
+                Some(terms) if !terms.is_empty() => {
+                    if !self.files.contains_key(&path) {
+                        meta_dirty = true;
+                    }
+                    self.files.insert(path, encode_shard(terms.iter()));
+                }
+                _ => {
+                    self.shards.remove(&key);
+                    meta_dirty |= self.files.remove(&path).is_some();
+                }
+            }
+        }
+        for b in buckets {
+            let end = ((b + 1) * SNIPPET_BUCKET).min(self.docs.len());
+            let bytes = encode_snippet_bucket(&self.docs[b * SNIPPET_BUCKET..end]);
+            self.files.insert(snippet_path(b), bytes);
+        }
+        if meta_dirty {
+            let meta = encode_meta(&self.docs, self.shards.keys());
+            self.files.insert("search/meta.json".into(), meta);
+        }
+        &self.files
+    }
 }
 
 fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
@@ -297,5 +449,44 @@ mod tests {
             serde_json::from_slice(&idx["search/t/12.json"]).unwrap();
         assert_eq!(n["1287"], vec![1, W_NUMBER]);
         assert!(query_cost(&idx, "kubelet", 10) > 0);
+    }
+
+    fn doc(n: u32, title: &str, body: &str) -> SearchDoc {
+        SearchDoc {
+            number: Some(n),
+            title: title.into(),
+            sig: "sig-node".into(),
+            url: format!("keps/{n}/"),
+            body: body.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn incremental_updates_match_a_full_build() {
+        let mut docs: Vec<SearchDoc> = (0..20)
+            .map(|n| {
+                doc(
+                    n,
+                    &format!("Title {n}"),
+                    &format!("body words kubelet{n} shared"),
+                )
+            })
+            .collect();
+        let mut ix = Index::new(&docs);
+        assert_eq!(ix.files(), &build(&docs));
+        // A body edit that drops one term, adds a new shard, and changes a snippet.
+        docs[3].body = "zebra quokka shared".into();
+        assert_eq!(ix.update(&docs), &build(&docs));
+        // A title edit changes meta.json; a term disappearing empties its shard.
+        docs[3].title = "Renamed".into();
+        docs[3].body = "shared".into();
+        assert_eq!(ix.update(&docs), &build(&docs));
+        assert!(!ix.files().contains_key("search/t/ze.json"));
+        // No change: nothing to do, same files.
+        assert_eq!(ix.update(&docs), &build(&docs));
+        // A new document rebuilds.
+        docs.push(doc(99, "New", "fresh"));
+        assert_eq!(ix.update(&docs), &build(&docs));
     }
 }

@@ -17,6 +17,8 @@ pub struct Theme {
     pub tera: Tera,
     /// `static/` files: path relative to `static/` → bytes.
     pub statics: BTreeMap<String, Vec<u8>>,
+    /// Template sources by name (`kep.html`), to tell what a theme edit changed.
+    pub sources: BTreeMap<String, String>,
 }
 
 fn collect(dir: &Dir<'static>, out: &mut BTreeMap<String, Vec<u8>>) {
@@ -72,12 +74,17 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
             statics.insert(name.to_string(), bytes);
         }
     }
+    let sources: BTreeMap<String, String> = templates.iter().cloned().collect();
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
     tera.set_escape_fn(escape);
     tera.add_raw_templates(templates)
         .context("loading theme templates")?;
-    Ok(Theme { tera, statics })
+    Ok(Theme {
+        tera,
+        statics,
+        sources,
+    })
 }
 
 /// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default

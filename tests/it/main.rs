@@ -9,5 +9,6 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod serve;
 mod site;
 mod support;

@@ -1,0 +1,227 @@
+//! `kepsite serve`: [`ServeOptions`] → a local preview of the site, kept up
+//! to date while the repository and theme are edited.
+//!
+//! - [`state`] holds the site in memory and updates it incrementally;
+//! - [`server`] answers HTTP from that memory, with live reload and the
+//!   problem overlay injected into pages;
+//! - [`watch`] turns file events into debounced batches.
+//!
+//! The main thread owns the [`state::State`]: it applies each batch and
+//! publishes the result to the server, whose workers only ever read an
+//! immutable snapshot (`Arc<Site>`), swapped under a lock.
+
+pub mod server;
+pub mod state;
+pub mod watch;
+
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use crate::repo::EMBEDDED_ROOT;
+use crate::site::SiteOptions;
+use server::{Server, Site};
+use state::{Changed, Config, Problem, State};
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The enhancements checkout (or [`EMBEDDED_ROOT`]: served, not watched).
+    pub root: PathBuf,
+    /// kubernetes/community's sigs.yaml.
+    pub sigs: Option<PathBuf>,
+    /// A theme directory overriding the default theme.
+    pub theme: Option<PathBuf>,
+    /// Address to listen on.
+    pub bind: IpAddr,
+    /// Port (0: any free port).
+    pub port: u16,
+    /// Open the site in a browser once it is ready.
+    pub open: bool,
+    /// Repository URL for source and edit links.
+    pub repo_url: String,
+    /// Branch for source links.
+    pub branch: String,
+}
+
+enum Message {
+    Changed(Changed),
+    Stop,
+}
+
+fn workers() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get() * 4)
+        .unwrap_or(8)
+        .clamp(4, 16)
+}
+
+fn print_problems(new: &[Problem], old: &[Problem]) {
+    for p in new.iter().filter(|p| !old.contains(p)) {
+        eprintln!("error: {}", p.subject);
+        for line in p.message.lines() {
+            eprintln!("  {line}");
+        }
+    }
+    for p in old
+        .iter()
+        .filter(|p| !new.iter().any(|n| n.subject == p.subject))
+    {
+        eprintln!("fixed: {}", p.subject);
+    }
+}
+
+/// Build the site, serve it until Ctrl-C, rebuilding on every change.
+pub fn run(opts: &ServeOptions) -> Result<()> {
+    let started = Instant::now();
+    let config = Config {
+        root: opts.root.clone(),
+        sigs: opts.sigs.clone(),
+        theme: opts.theme.clone(),
+        site: SiteOptions {
+            out: PathBuf::new(),
+            base_url: "/".into(),
+            theme: opts.theme.clone(),
+            repo_url: opts.repo_url.trim_end_matches('/').to_string(),
+            branch: opts.branch.clone(),
+        },
+    };
+    let mut state = State::new(config)?;
+    let problems = state.problems();
+    let site = Site {
+        generation: 1,
+        files: state.files().clone(),
+        problems: problems.clone(),
+        css_only: false,
+    };
+    let server = Server::start(SocketAddr::new(opts.bind, opts.port), site, workers())?;
+    let addr = server.addr();
+    let url = format!("http://{addr}/");
+    eprintln!(
+        "kepsite serve: {} KEPs, {} files ready in {:.2} s",
+        state.model().keps.len(),
+        state.files().len(),
+        started.elapsed().as_secs_f64()
+    );
+    print_problems(&problems, &[]);
+    if !opts.bind.is_loopback() {
+        eprintln!(
+            "warning: listening on {} — beyond loopback, anyone who can reach this machine can read the preview; use --bind 127.0.0.1 to keep it local",
+            opts.bind
+        );
+    }
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "Serving {} at {url} (Ctrl-C to stop)",
+            opts.root.display()
+        );
+        let _ = out.flush();
+    }
+
+    let (tx, rx) = mpsc::channel::<Message>();
+    let stop = tx.clone();
+    if let Err(e) = ctrlc::set_handler(move || {
+        let _ = stop.send(Message::Stop);
+    }) {
+        eprintln!("warning: cannot handle Ctrl-C: {e}");
+    }
+    let (changes_tx, changes_rx) = mpsc::channel::<Changed>();
+    let _watcher = if opts.root == Path::new(EMBEDDED_ROOT) {
+        eprintln!("note: serving the sample compiled into kepsite; nothing to watch");
+        None
+    } else {
+        let w = watch::watch(
+            &opts.root,
+            opts.theme.as_deref(),
+            opts.sigs.as_deref(),
+            changes_tx,
+        )?;
+        let fwd = tx.clone();
+        std::thread::spawn(move || {
+            while let Ok(c) = changes_rx.recv() {
+                if fwd.send(Message::Changed(c)).is_err() {
+                    return;
+                }
+            }
+        });
+        Some(w)
+    };
+    if opts.open {
+        open_browser(&url);
+    }
+
+    while let Ok(msg) = rx.recv() {
+        let mut batch = match msg {
+            Message::Stop => break,
+            Message::Changed(c) => c,
+        };
+        // Merge whatever queued up while the last batch was being applied.
+        let mut stopping = false;
+        while let Ok(more) = rx.try_recv() {
+            match more {
+                Message::Stop => stopping = true,
+                Message::Changed(c) => {
+                    batch.repo.extend(c.repo);
+                    batch.theme |= c.theme;
+                    batch.sigs |= c.sigs;
+                }
+            }
+        }
+        if stopping {
+            break;
+        }
+        let before = state.problems();
+        let outcome = state.apply(&batch);
+        if !outcome.visible() {
+            continue;
+        }
+        let problems = state.problems();
+        let generation =
+            server.publish(state.files().clone(), problems.clone(), outcome.css_only());
+        print_problems(&problems, &before);
+        let mut shown: Vec<&str> = outcome.files.iter().map(String::as_str).take(4).collect();
+        if outcome.files.len() > 4 {
+            shown.push("…");
+        }
+        eprintln!(
+            "rebuilt in {} ms ({}{} pages rendered, {} files changed: {}), reload {generation}",
+            outcome.took.as_millis(),
+            if outcome.full_reload {
+                "repository reloaded, "
+            } else {
+                ""
+            },
+            outcome.rendered,
+            outcome.files.len(),
+            shown.join(", ")
+        );
+    }
+    eprintln!("kepsite serve: stopping");
+    drop(_watcher);
+    server.shutdown();
+    Ok(())
+}
+
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(cmd)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("note: could not open a browser ({cmd}: {e}); open {url}");
+    }
+}

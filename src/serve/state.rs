@@ -1,0 +1,782 @@
+//! The in-memory site of `serve`: [`Config`] → [`State`] (model, analysis,
+//! findings, theme, plan cache and the files being served), and
+//! [`State::apply`], which takes the paths that changed ([`Changed`]) and
+//! brings the files up to date, doing as little work as it can:
+//!
+//! - a KEP's README or kep.yaml is re-parsed on its own, re-analysed, and the
+//!   findings re-derived; every other input change reloads the repository;
+//! - the site is re-planned with a [`PlanCache`] (rendered READMEs are reused
+//!   when their inputs are unchanged, the search index is updated per
+//!   document), and only the pages whose context or template changed are
+//!   rendered again;
+//! - a KEP that stops parsing, a theme that does not load or a page that does
+//!   not render becomes a [`Problem`]: the last good pages stay served.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hasher;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use crate::analysis::findings;
+use crate::analysis::tracking::{self, Analysis};
+use crate::finding::{Finding, Severity};
+use crate::kep::{self, Kep};
+use crate::model::{self, Model, TEMPLATE_README};
+use crate::repo::{self, RepoFile, RepoSnapshot};
+use crate::site::plan::{Page, PlanCache, Template, plan_cached};
+use crate::site::theme::{self, Theme};
+use crate::site::{SiteOptions, assets, highlight, render_page};
+
+/// What to serve.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The enhancements checkout.
+    pub root: PathBuf,
+    /// kubernetes/community's sigs.yaml.
+    pub sigs: Option<PathBuf>,
+    /// A theme directory overriding the default theme.
+    pub theme: Option<PathBuf>,
+    /// Site options (`out` is unused: nothing is written).
+    pub site: SiteOptions,
+}
+
+/// One served file.
+#[derive(Debug)]
+pub struct Entry {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// A hash of the bytes, for `ETag`.
+    pub hash: u64,
+    /// `Content-Type`.
+    pub content_type: &'static str,
+}
+
+impl Entry {
+    fn new(path: &str, bytes: Vec<u8>) -> Entry {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(&bytes);
+        Entry {
+            hash: h.finish(),
+            content_type: content_type(path),
+            bytes,
+        }
+    }
+}
+
+/// Something that keeps the site from reflecting the files on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// What it is about: a file path, `theme`, `templates` or `repository`.
+    pub subject: String,
+    /// The message, with the cause chain.
+    pub message: String,
+}
+
+/// The paths a watcher saw change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// Repository paths (relative, `/`-separated).
+    pub repo: BTreeSet<String>,
+    /// Whether anything in the theme directory changed.
+    pub theme: bool,
+    /// Whether sigs.yaml changed.
+    pub sigs: bool,
+}
+
+/// What [`State::apply`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Output paths whose bytes changed (added, replaced or removed), sorted.
+    pub files: Vec<String>,
+    /// Whether the problems changed.
+    pub problems_changed: bool,
+    /// Whether the repository was reloaded whole (rather than one KEP re-parsed).
+    pub full_reload: bool,
+    /// Pages rendered.
+    pub rendered: usize,
+    /// Wall time.
+    pub took: Duration,
+}
+
+impl Outcome {
+    /// Whether open pages should reload.
+    pub fn visible(&self) -> bool {
+        !self.files.is_empty() || self.problems_changed
+    }
+
+    /// Whether only stylesheets changed (pages can swap them without reloading).
+    pub fn css_only(&self) -> bool {
+        !self.problems_changed
+            && !self.files.is_empty()
+            && self.files.iter().all(|f| f.ends_with(".css"))
+    }
+}
+
+/// The model, its analysis and findings, the theme, and the served files.
+pub struct State {
+    config: Config,
+    model: Model,
+    analysis: Analysis,
+    findings: Vec<Finding>,
+    theme: Theme,
+    /// Templates edited since the last complete render.
+    dirty_templates: BTreeSet<String>,
+    cache: PlanCache,
+    /// The pages the served files were rendered from.
+    pages: HashMap<String, Page>,
+    /// Output paths of the plan's ready files (the search index).
+    plan_files: BTreeSet<String>,
+    /// Asset copies: output path → repository path.
+    assets: BTreeMap<String, String>,
+    statics: BTreeSet<String>,
+    files: HashMap<String, Arc<Entry>>,
+    problems: BTreeMap<String, String>,
+}
+
+/// Names editors write beside the file they save.
+fn editor_temp(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name == "4913"
+}
+
+fn chain(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// Whether a KEP failed to load: its metadata did not parse, or one of its
+/// files could not be read or decoded.
+fn broken(kep: &Kep) -> bool {
+    !kep.meta_ok
+        || kep.load_findings.iter().any(|f| {
+            f.severity == Severity::Error
+                && (f.rule.ends_with("-parse")
+                    || f.rule.starts_with("file-")
+                    || f.rule == "kep-yaml-without-readme")
+        })
+}
+
+fn describe(kep: &Kep) -> String {
+    let mut lines: Vec<String> = kep
+        .load_findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| match f.line {
+            Some(l) => format!("{}:{l}: {} [{}]", f.path, f.message, f.rule),
+            None => format!("{}: {} [{}]", f.path, f.message, f.rule),
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(format!("{}: does not load", kep.metadata_path));
+    }
+    lines.push("the page shows the last version that loaded".into());
+    lines.join("\n")
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// What a set of repository changes needs.
+enum Work {
+    /// Re-parse these KEPs (indices into `model.keps`), re-read these assets.
+    Keps(BTreeSet<usize>, Vec<String>),
+    /// Reload the repository.
+    Full,
+}
+
+impl State {
+    /// Load the repository and render the whole site. A theme that does not
+    /// load falls back to the default one and is reported as a problem.
+    pub fn new(config: Config) -> Result<State> {
+        let model = model::load(&config.root, None, config.sigs.as_deref())?;
+        let analysis = tracking::analyze(&model);
+        let found = findings::check_with(&model, &analysis);
+        let mut problems = BTreeMap::new();
+        let theme = match theme::load(config.theme.as_deref()) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.insert("theme".to_string(), chain(&e));
+                theme::load(None)?
+            }
+        };
+        let mut state = State {
+            config,
+            model,
+            analysis,
+            findings: found,
+            theme,
+            dirty_templates: BTreeSet::new(),
+            cache: PlanCache::reusing(),
+            pages: HashMap::new(),
+            plan_files: BTreeSet::new(),
+            assets: BTreeMap::new(),
+            statics: BTreeSet::new(),
+            files: HashMap::new(),
+            problems,
+        };
+        let mut changed = BTreeSet::new();
+        state.put_statics(&mut changed);
+        state.render(&BTreeSet::new(), &mut changed);
+        Ok(state)
+    }
+
+    /// The served files, by output path.
+    pub fn files(&self) -> &HashMap<String, Arc<Entry>> {
+        &self.files
+    }
+
+    /// What keeps the site from matching the files on disk.
+    pub fn problems(&self) -> Vec<Problem> {
+        self.problems
+            .iter()
+            .map(|(s, m)| Problem {
+                subject: s.clone(),
+                message: m.clone(),
+            })
+            .collect()
+    }
+
+    /// The model being served.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The findings of the model being served.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// Bring the site up to date with `changed`.
+    pub fn apply(&mut self, changed: &Changed) -> Outcome {
+        let started = Instant::now();
+        let before = self.problems.clone();
+        let mut out = BTreeSet::new();
+        let mut outcome = Outcome::default();
+        let mut model_changed = false;
+        let mut asset_paths: Vec<String> = Vec::new();
+
+        let work = if changed.sigs {
+            Some(Work::Full)
+        } else {
+            self.classify(&changed.repo)
+        };
+        match work {
+            None => {}
+            Some(Work::Full) => {
+                outcome.full_reload = true;
+                model_changed = self.reload_all();
+            }
+            Some(Work::Keps(keps, assets)) => {
+                asset_paths = assets;
+                for i in keps {
+                    match self.reparse(i) {
+                        Some(changed) => model_changed |= changed,
+                        None => {
+                            outcome.full_reload = true;
+                            model_changed |= self.reload_all();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut theme_changed = false;
+        if changed.theme {
+            theme_changed = self.reload_theme(&mut out);
+        }
+        if model_changed || theme_changed || !self.dirty_templates.is_empty() {
+            let repo_changed: BTreeSet<String> = asset_paths.iter().cloned().collect();
+            outcome.rendered = self.render(&repo_changed, &mut out);
+        } else if !asset_paths.is_empty() {
+            let set: BTreeSet<String> = asset_paths.into_iter().collect();
+            self.refresh_assets(&set, &mut out);
+        }
+        outcome.files = out.into_iter().collect();
+        outcome.problems_changed = before != self.problems;
+        outcome.took = started.elapsed();
+        outcome
+    }
+
+    fn classify(&self, paths: &BTreeSet<String>) -> Option<Work> {
+        let mut keps = BTreeSet::new();
+        let mut assets = Vec::new();
+        for path in paths {
+            if !repo::is_wanted(path) || editor_temp(path) {
+                continue;
+            }
+            let exists = self.config.root.join(path).is_file();
+            if path == TEMPLATE_README || !exists {
+                return Some(Work::Full);
+            }
+            let owner = self.model.keps.iter().position(|k| {
+                path == &k.metadata_path
+                    || k.readme_path.as_deref() == Some(path.as_str())
+                    || (k.format == kep::KepFormat::Directory
+                        && parent(path) == k.path
+                        && path
+                            .rsplit('/')
+                            .next()
+                            .is_some_and(|n| n.eq_ignore_ascii_case("readme.md")))
+            });
+            if let Some(i) = owner {
+                keps.insert(i);
+            } else if self.model.assets.binary_search(path).is_ok() {
+                assets.push(path.clone());
+            } else {
+                return Some(Work::Full);
+            }
+        }
+        (!keps.is_empty() || !assets.is_empty()).then_some(Work::Keps(keps, assets))
+    }
+
+    /// Re-read one KEP from disk. `Some(changed)`, or `None` when it must be
+    /// handled by a full reload (it moved, was renumbered, or vanished).
+    fn reparse(&mut self, i: usize) -> Option<bool> {
+        let old = &self.model.keps[i];
+        let source = &self.model.source;
+        let mut files = Vec::new();
+        let mut yaml_text = None;
+        match old.format {
+            kep::KepFormat::Directory => {
+                let yaml_path = format!("{}/kep.yaml", old.path);
+                let bytes = repo::read_asset(source, &yaml_path)?;
+                yaml_text = Some(String::from_utf8_lossy(&bytes).into_owned());
+                files.push(RepoFile {
+                    path: yaml_path,
+                    bytes,
+                });
+                let dir = self.config.root.join(&old.path);
+                let readme = std::fs::read_dir(&dir)
+                    .ok()?
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.eq_ignore_ascii_case("readme.md"))
+                    .min();
+                if let Some(name) = readme {
+                    let path = format!("{}/{name}", old.path);
+                    let bytes = repo::read_asset(source, &path)?;
+                    files.push(RepoFile { path, bytes });
+                }
+            }
+            kep::KepFormat::SingleFile => {
+                let bytes = repo::read_asset(source, &old.metadata_path)?;
+                files.push(RepoFile {
+                    path: old.metadata_path.clone(),
+                    bytes,
+                });
+            }
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let snapshot = RepoSnapshot {
+            source: source.clone(),
+            files,
+            assets: Vec::new(),
+            problems: Vec::new(),
+        };
+        let mut found = kep::discover(&snapshot);
+        if found.keps.len() != 1 {
+            return None;
+        }
+        let new = found.keps.pop()?;
+        if new.path != old.path || new.number() != old.number() {
+            return None;
+        }
+        let subject = old.metadata_path.clone();
+        if broken(&new) {
+            self.problems.insert(subject, describe(&new));
+            if !broken(old) {
+                return Some(false); // keep serving the last version that loaded
+            }
+        } else {
+            self.problems.remove(&subject);
+        }
+        if &new == old {
+            return Some(false);
+        }
+        self.model.replace_kep(i, new, yaml_text);
+        let kep = &self.model.keps[i];
+        self.analysis.keps[i] = tracking::analyze_kep(&self.model, &self.analysis.template, kep);
+        self.findings = findings::check_with(&self.model, &self.analysis);
+        Some(true)
+    }
+
+    /// Reload the whole repository. KEPs that stopped parsing keep their last
+    /// good version. Returns whether anything changed.
+    fn reload_all(&mut self) -> bool {
+        let mut model = match model::load(&self.config.root, None, self.config.sigs.as_deref()) {
+            Ok(m) => m,
+            Err(e) => {
+                self.problems.insert("repository".into(), chain(&e));
+                return false;
+            }
+        };
+        self.problems.remove("repository");
+        let old: HashMap<&str, &Kep> = self
+            .model
+            .keps
+            .iter()
+            .map(|k| (k.path.as_str(), k))
+            .collect();
+        let mut live = BTreeSet::new();
+        for kep in &mut model.keps {
+            let subject = kep.metadata_path.clone();
+            live.insert(subject.clone());
+            if !broken(kep) {
+                self.problems.remove(&subject);
+                continue;
+            }
+            match old.get(kep.path.as_str()) {
+                Some(prev) if !broken(prev) => {
+                    self.problems.insert(subject, describe(kep));
+                    *kep = (*prev).clone();
+                }
+                _ => {}
+            }
+        }
+        // Problems about KEPs that no longer exist go away with them.
+        let subjects: Vec<String> = self.problems.keys().cloned().collect();
+        for s in subjects {
+            if s.starts_with("keps/") && !live.contains(&s) {
+                self.problems.remove(&s);
+            }
+        }
+        if model == self.model && model.sigs == self.model.sigs {
+            return false;
+        }
+        self.analysis = tracking::analyze(&model);
+        self.findings = findings::check_with(&model, &self.analysis);
+        self.model = model;
+        true
+    }
+
+    /// Reload the theme; on success mark the templates that changed (and
+    /// those that extend, include or import them) for rendering.
+    fn reload_theme(&mut self, out: &mut BTreeSet<String>) -> bool {
+        let theme = match theme::load(self.config.theme.as_deref()) {
+            Ok(t) => t,
+            Err(e) => {
+                self.problems.insert("theme".into(), chain(&e));
+                return false;
+            }
+        };
+        self.problems.remove("theme");
+        let mut edited: BTreeSet<String> = theme
+            .sources
+            .iter()
+            .filter(|(n, s)| self.theme.sources.get(*n) != Some(*s))
+            .map(|(n, _)| n.clone())
+            .collect();
+        edited.extend(
+            self.theme
+                .sources
+                .keys()
+                .filter(|n| !theme.sources.contains_key(*n))
+                .cloned(),
+        );
+        let statics_changed = theme.statics != self.theme.statics;
+        self.theme = theme;
+        self.dirty_templates
+            .extend(dependents(&self.theme.sources, &edited));
+        if statics_changed {
+            self.put_statics(out);
+        }
+        !self.dirty_templates.is_empty()
+    }
+
+    fn put(&mut self, path: &str, bytes: Vec<u8>, out: &mut BTreeSet<String>) {
+        if self.files.get(path).is_some_and(|e| e.bytes == bytes) {
+            return;
+        }
+        self.files
+            .insert(path.to_string(), Arc::new(Entry::new(path, bytes)));
+        out.insert(path.to_string());
+    }
+
+    fn remove(&mut self, path: &str, out: &mut BTreeSet<String>) {
+        if self.files.remove(path).is_some() {
+            out.insert(path.to_string());
+        }
+    }
+
+    fn put_statics(&mut self, out: &mut BTreeSet<String>) {
+        let mut statics: BTreeMap<String, Vec<u8>> = self
+            .theme
+            .statics
+            .iter()
+            .map(|(n, b)| (format!("static/{n}"), b.clone()))
+            .collect();
+        statics
+            .entry("static/highlight.css".into())
+            .or_insert_with(|| highlight::stylesheet().into_bytes());
+        let gone: Vec<String> = self
+            .statics
+            .iter()
+            .filter(|p| !statics.contains_key(*p))
+            .cloned()
+            .collect();
+        for p in gone {
+            self.remove(&p, out);
+        }
+        self.statics = statics.keys().cloned().collect();
+        for (p, b) in statics {
+            self.put(&p, b, out);
+        }
+    }
+
+    /// Re-plan the site and render the pages whose context or template
+    /// changed. Pages that fail to render keep their last good version.
+    /// Returns the number of pages rendered.
+    fn render(&mut self, repo_changed: &BTreeSet<String>, out: &mut BTreeSet<String>) -> usize {
+        let plan = plan_cached(
+            &self.model,
+            &self.findings,
+            &self.config.site,
+            &mut self.cache,
+        );
+        let dirty = &self.dirty_templates;
+        let pages = &self.pages;
+        let needed: Vec<bool> = plan
+            .pages
+            .par_iter()
+            .map(|p| match pages.get(&p.path) {
+                None => true,
+                Some(old) => {
+                    old.template != p.template
+                        || matches!(p.template, Template::Tera(n) if dirty.contains(n))
+                        || old.context != p.context
+                }
+            })
+            .collect();
+        let tera = &self.theme.tera;
+        let rendered: Vec<Option<Result<Vec<u8>>>> = plan
+            .pages
+            .par_iter()
+            .zip(needed.par_iter())
+            .map(|(p, need)| need.then(|| render_page(tera, p)))
+            .collect();
+        let count = rendered.iter().filter(|r| r.is_some()).count();
+        let live: BTreeSet<String> = plan.pages.iter().map(|p| p.path.clone()).collect();
+        let mut failures = Vec::new();
+        for (page, result) in plan.pages.into_iter().zip(rendered) {
+            match result {
+                None => {}
+                Some(Ok(bytes)) => {
+                    self.put(&page.path, bytes, out);
+                    self.pages.insert(page.path.clone(), page);
+                }
+                Some(Err(e)) => failures.push(chain(&e)),
+            }
+        }
+        let gone: Vec<String> = self
+            .pages
+            .keys()
+            .filter(|p| !live.contains(*p))
+            .cloned()
+            .collect();
+        for p in gone {
+            self.pages.remove(&p);
+            self.remove(&p, out);
+        }
+        if failures.is_empty() {
+            self.problems.remove("templates");
+            self.dirty_templates.clear();
+        } else {
+            let n = failures.len();
+            failures.truncate(3);
+            let mut msg = failures.join("\n");
+            if n > 3 {
+                msg.push_str(&format!("\n… and {} more pages", n - 3));
+            }
+            msg.push_str("\nthose pages show their last version that rendered");
+            self.problems.insert("templates".into(), msg);
+        }
+
+        let files: BTreeSet<String> = plan.files.keys().cloned().collect();
+        for p in self
+            .plan_files
+            .difference(&files)
+            .cloned()
+            .collect::<Vec<_>>()
+        {
+            self.remove(&p, out);
+        }
+        for (p, b) in plan.files {
+            self.put(&p, b, out);
+        }
+        self.plan_files = files;
+
+        let mut read: Vec<String> = Vec::new();
+        for (o, r) in &plan.assets {
+            if self.assets.get(o) != Some(r) || repo_changed.contains(r) {
+                read.push(r.clone());
+            }
+        }
+        let stale: Vec<String> = self
+            .assets
+            .keys()
+            .filter(|o| !plan.assets.contains_key(*o))
+            .cloned()
+            .collect();
+        for o in stale {
+            if !self.pages.contains_key(&o) && !self.plan_files.contains(&o) {
+                self.remove(&o, out);
+            }
+        }
+        self.assets = plan.assets;
+        self.read_assets(&read, out);
+        count
+    }
+
+    fn refresh_assets(&mut self, repo_paths: &BTreeSet<String>, out: &mut BTreeSet<String>) {
+        let read: Vec<String> = self
+            .assets
+            .values()
+            .filter(|r| repo_paths.contains(*r))
+            .cloned()
+            .collect();
+        self.read_assets(&read, out);
+    }
+
+    fn read_assets(&mut self, repo_paths: &[String], out: &mut BTreeSet<String>) {
+        if repo_paths.is_empty() {
+            return;
+        }
+        let bytes = assets::read(&self.model.source, repo_paths).unwrap_or_default();
+        let targets: Vec<(String, String)> = self
+            .assets
+            .iter()
+            .filter(|(_, r)| bytes.contains_key(*r))
+            .map(|(o, r)| (o.clone(), r.clone()))
+            .collect();
+        for (o, r) in targets {
+            // Planned pages win over assets of the same name.
+            if self.pages.contains_key(&o) || self.plan_files.contains(&o) {
+                continue;
+            }
+            if let Some(b) = bytes.get(&r) {
+                self.put(&o, b.clone(), out);
+            }
+        }
+    }
+}
+
+/// Templates that use one of `edited`, directly or through others
+/// (`extends`, `include`, `import`), plus `edited` itself.
+fn dependents(sources: &BTreeMap<String, String>, edited: &BTreeSet<String>) -> BTreeSet<String> {
+    let re = regex::Regex::new(r#"\{%-?\s*(?:extends|include|import)\s+"([^"]+)""#)
+        .expect("valid regex");
+    let uses: BTreeMap<&str, Vec<String>> = sources
+        .iter()
+        .map(|(n, s)| {
+            (
+                n.as_str(),
+                re.captures_iter(s).map(|c| c[1].to_string()).collect(),
+            )
+        })
+        .collect();
+    let mut out = edited.clone();
+    loop {
+        let before = out.len();
+        for (n, used) in &uses {
+            if used.iter().any(|u| out.contains(u)) {
+                out.insert(n.to_string());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The `Content-Type` of an output path.
+pub fn content_type(path: &str) -> &'static str {
+    let ext = path
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "xml" => "application/xml",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "pdf" => "application/pdf",
+        "txt" => "text/plain; charset=utf-8",
+        "md" => "text/markdown; charset=utf-8",
+        "yaml" | "yml" => "application/yaml",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dependents_follow_extends_and_imports() {
+        let sources: BTreeMap<String, String> = [
+            (
+                "base.html",
+                "<html>{% block main %}{% endblock main %}</html>",
+            ),
+            ("macros.html", "{% macro x() %}{% endmacro %}"),
+            (
+                "kep.html",
+                r#"{% extends "base.html" %}{% import "macros.html" as m %}"#,
+            ),
+            ("sig.html", r#"{% extends "base.html" %}"#),
+            ("sitemap.xml", "<urlset/>"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let one = |n: &str| BTreeSet::from([n.to_string()]);
+        assert_eq!(
+            dependents(&sources, &one("macros.html")),
+            BTreeSet::from(["macros.html".to_string(), "kep.html".to_string()])
+        );
+        assert_eq!(dependents(&sources, &one("base.html")).len(), 3);
+        assert_eq!(
+            dependents(&sources, &one("sitemap.xml")),
+            one("sitemap.xml")
+        );
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(content_type("a/index.html"), "text/html; charset=utf-8");
+        assert_eq!(content_type("static/site.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("keps.json"), "application/json");
+        assert_eq!(content_type("x/diagram.PNG"), "image/png");
+        assert_eq!(content_type("x/noext"), "application/octet-stream");
+    }
+
+    #[test]
+    fn editor_temporaries_are_ignored() {
+        assert!(editor_temp("keps/sig-node/1-a/.README.md.swp"));
+        assert!(editor_temp("keps/sig-node/1-a/README.md~"));
+        assert!(editor_temp("keps/sig-node/1-a/4913"));
+        assert!(!editor_temp("keps/sig-node/1-a/README.md"));
+    }
+}

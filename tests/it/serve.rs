@@ -1,0 +1,538 @@
+//! `kepsite serve`: the binary on an ephemeral port against a temp copy of
+//! `content/`, fetched over a plain TCP stream (so request targets go out
+//! exactly as written, `..` and all).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::support::content_copy;
+
+/// A running `kepsite serve`, killed when dropped.
+struct Serve {
+    child: Child,
+    addr: String,
+    log: mpsc::Receiver<String>,
+    /// Lines read but not yet matched by a wait.
+    backlog: Vec<String>,
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(extra: &[&str]) -> Serve {
+    let (dir, root) = content_copy();
+    start_in(dir, root, extra)
+}
+
+fn start_in(dir: tempfile::TempDir, root: PathBuf, extra: &[&str]) -> Serve {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kepsite"))
+        .arg("serve")
+        .arg("--repo")
+        .arg(&root)
+        .args(["--port", "0"])
+        .args(extra)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting kepsite serve");
+    let (tx, log) = mpsc::channel();
+    for stream in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    let mut serve = Serve {
+        child,
+        addr: String::new(),
+        log,
+        backlog: Vec::new(),
+        _dir: dir,
+        root,
+    };
+    let line = serve.wait_log(|l| l.contains("http://"), Duration::from_secs(120));
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap();
+    serve.addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    serve
+}
+
+impl Serve {
+    /// Wait for a log line (stdout or stderr) matching `pred`, returning it.
+    fn wait_log(&mut self, pred: impl Fn(&str) -> bool, limit: Duration) -> String {
+        if let Some(i) = self.backlog.iter().position(|l| pred(l)) {
+            return self.backlog.remove(i);
+        }
+        let end = Instant::now() + limit;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.log.recv_timeout(left) {
+                Ok(l) if pred(&l) => return l,
+                Ok(l) => self.backlog.push(l),
+                Err(_) => panic!("no matching log line; saw:\n{}", self.backlog.join("\n")),
+            }
+        }
+    }
+
+    fn expect_log(&mut self, what: &str) {
+        self.wait_log(|l| l.contains(what), Duration::from_secs(30));
+    }
+
+    fn get(&self, target: &str) -> Reply {
+        request(&self.addr, "GET", target, &[])
+    }
+
+    fn generation(&self) -> u64 {
+        let r = self.get("/__kepsite/events");
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        v["generation"].as_u64().unwrap()
+    }
+
+    /// Open a long poll for the next change after `since`; the reply comes on the channel.
+    fn poll(&self, since: u64) -> mpsc::Receiver<serde_json::Value> {
+        let (tx, rx) = mpsc::channel();
+        let addr = self.addr.clone();
+        std::thread::spawn(move || {
+            let r = request(
+                &addr,
+                "GET",
+                &format!("/__kepsite/events?since={since}"),
+                &[],
+            );
+            let _ = tx.send(serde_json::from_slice(&r.body).unwrap_or_default());
+        });
+        rx
+    }
+
+    /// Write a file under the repository, then wait for the reload signal.
+    fn edit_and_wait(&self, rel: &str, text: &str) -> serde_json::Value {
+        let since = self.generation();
+        let rx = self.poll(since);
+        std::thread::sleep(Duration::from_millis(100)); // let the poll park
+        std::fs::write(self.root.join(rel), text).unwrap();
+        let v = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a reload signal after the edit");
+        assert!(v["generation"].as_u64().unwrap() > since, "{v}");
+        v
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// One HTTP/1.1 request over a fresh connection, the target sent verbatim.
+fn request(addr: &str, method: &str, target: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut s = TcpStream::connect(addr).expect("connecting");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete response head");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("a status line");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    if chunked {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(eol) = b.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&b[..eol]).unwrap().trim(), 16).unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&b[eol + 2..eol + 2 + size]);
+        b = &b[eol + 2 + size + 2..];
+    }
+}
+
+const KEP: &str = "keps/sig-node/1480-pod-restart-budget";
+
+#[test]
+fn serves_pages_types_etags_head_and_404() {
+    let s = start(&[]);
+    let home = s.get("/");
+    assert_eq!(home.status, 200);
+    assert_eq!(
+        home.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(home.text().contains("Kubernetes Enhancement Proposals"));
+    // The reload script is injected in serve mode, before </body>.
+    let text = home.text();
+    let script = text.find("id=\"kepsite-reload\"").expect("reload script");
+    assert!(script < text.rfind("</body>").unwrap());
+    assert!(!text.contains("kepsite-overlay"));
+
+    let kep = s.get("/keps/1480/");
+    assert_eq!(kep.status, 200);
+    assert!(kep.text().contains("Pod restart budget"));
+    let redirect = s.get("/keps/1480");
+    assert_eq!(redirect.status, 301);
+    assert_eq!(redirect.header("location"), Some("/keps/1480/"));
+
+    for (path, ty) in [
+        ("/static/site.css", "text/css; charset=utf-8"),
+        ("/static/search.js", "text/javascript; charset=utf-8"),
+        ("/keps.json", "application/json"),
+        ("/sitemap.xml", "application/xml"),
+        ("/search/meta.json", "application/json"),
+    ] {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(r.header("content-type"), Some(ty), "{path}");
+        assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+    }
+
+    // ETag → 304, for a static file and for a page.
+    for path in ["/static/site.css", "/keps/1480/"] {
+        let first = s.get(path);
+        let etag = first.header("etag").expect("an ETag").to_string();
+        let again = request(&s.addr, "GET", path, &[("If-None-Match", &etag)]);
+        assert_eq!(again.status, 304, "{path}");
+        assert!(again.body.is_empty());
+        let other = request(&s.addr, "GET", path, &[("If-None-Match", "\"nope\"")]);
+        assert_eq!(other.status, 200);
+    }
+
+    // HEAD: the headers of GET, no body.
+    let head = request(&s.addr, "HEAD", "/static/site.css", &[]);
+    let get = s.get("/static/site.css");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    assert_eq!(
+        head.header("content-length").unwrap(),
+        get.body.len().to_string()
+    );
+    assert_eq!(head.header("etag"), get.header("etag"));
+
+    // The site's own 404 page, with a 404 status.
+    let missing = s.get("/no/such/page/");
+    assert_eq!(missing.status, 404);
+    assert!(missing.text().contains("<html"));
+    assert_eq!(missing.text(), s.get("/keps/99999/").text());
+
+    let post = request(&s.addr, "POST", "/", &[("Content-Length", "0")]);
+    assert_eq!(post.status, 405);
+}
+
+#[test]
+fn build_output_has_no_reload_script() {
+    let (dir, root) = content_copy();
+    let out = dir.path().join("public");
+    let r = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let home = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!home.contains("kepsite-reload"));
+    assert!(!home.contains("__kepsite"));
+}
+
+#[test]
+fn traversal_in_every_form_is_refused() {
+    let s = start(&[]);
+    for target in [
+        "/../../../../etc/passwd",
+        "/keps/../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/%2E%2E/etc/passwd",
+        "/keps/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/..%2f..%2f..%2fetc%2fpasswd",
+        "/static%2f..%2f..%2fCargo.toml",
+        "/keps/..%5c..%5cetc%5cpasswd",
+        "/keps\\..\\..\\etc\\passwd",
+        "//etc/passwd",
+        "http://localhost/etc/passwd",
+        "/index.html%00.css",
+        "/./index.html",
+    ] {
+        let r = s.get(target);
+        assert!(r.status == 400 || r.status == 404, "{target}: {}", r.status);
+        assert!(!r.text().contains("root:"), "{target} leaked a file");
+    }
+    for target in [
+        "/etc/passwd",
+        "/.kepsite-build",
+        "/.git/config",
+        "/keps/.hidden",
+        "/%2egit/config",
+        "/%252e%252e/%252e%252e/etc/passwd",
+        "/content/keps/sig-node/1480-pod-restart-budget/kep.yaml",
+    ] {
+        let r = s.get(target);
+        assert_eq!(r.status, 404, "{target}");
+    }
+    // The server is still serving afterwards.
+    assert_eq!(s.get("/").status, 200);
+}
+
+#[test]
+fn a_readme_edit_is_served_and_signalled() {
+    let mut s = start(&[]);
+    let readme = format!("{KEP}/README.md");
+    let before = s.get("/keps/1480/");
+    let etag = before.header("etag").unwrap().to_string();
+    let mut text = std::fs::read_to_string(s.root.join(&readme)).unwrap();
+    text.push_str("\n\nQuetzalcoatl rollout paragraph for the preview test.\n");
+    let signal = s.edit_and_wait(&readme, &text);
+    assert_eq!(signal["css_only"], false);
+    assert_eq!(signal["problems"].as_array().unwrap().len(), 0);
+    let after = s.get("/keps/1480/");
+    assert!(after.text().contains("Quetzalcoatl rollout paragraph"));
+    assert_ne!(after.header("etag").unwrap(), etag);
+    // The old ETag no longer matches.
+    let r = request(&s.addr, "GET", "/keps/1480/", &[("If-None-Match", &etag)]);
+    assert_eq!(r.status, 200);
+    // The search index knows the new word.
+    let shard = s.get("/search/t/qu.json");
+    assert!(shard.text().contains("quetzalcoatl"));
+    s.expect_log("rebuilt in");
+}
+
+/// A served page without what serve injects (overlay and reload script).
+fn uninjected(t: &str) -> &str {
+    let cut = [
+        "<div id=\"kepsite-overlay\"",
+        "<script id=\"kepsite-reload\"",
+    ]
+    .iter()
+    .filter_map(|m| t.find(m))
+    .min()
+    .unwrap_or(t.len());
+    &t[..cut]
+}
+
+#[test]
+fn a_broken_kep_yaml_shows_an_overlay_and_recovers() {
+    let mut s = start(&[]);
+    let yaml = format!("{KEP}/kep.yaml");
+    let good = std::fs::read_to_string(s.root.join(&yaml)).unwrap();
+    let title_before = s.get("/keps/1480/").text();
+    let signal = s.edit_and_wait(&yaml, "title: [unclosed\nkep-number: 1480\n");
+    let problems = signal["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{signal}");
+    assert!(
+        problems[0]["subject"]
+            .as_str()
+            .unwrap()
+            .ends_with("kep.yaml")
+    );
+
+    // Every page carries the overlay; the KEP page is the last good one.
+    let page = s.get("/keps/1480/").text();
+    assert!(page.contains("id=\"kepsite-overlay\""));
+    assert!(page.contains("does not parse as YAML"));
+    assert!(s.get("/").text().contains("id=\"kepsite-overlay\""));
+    assert_eq!(uninjected(&page), uninjected(&title_before));
+
+    // Fixing it clears the overlay.
+    let signal = s.edit_and_wait(&yaml, &good);
+    assert_eq!(signal["problems"].as_array().unwrap().len(), 0, "{signal}");
+    assert!(!s.get("/keps/1480/").text().contains("kepsite-overlay"));
+
+    // An edit to the fixed file is served.
+    let renamed = good.replacen("title: ", "title: Renamed Budget Title ", 1);
+    assert_ne!(renamed, good, "the sample kep.yaml has a title line");
+    s.edit_and_wait(&yaml, &renamed);
+    assert!(s.get("/keps/1480/").text().contains("Renamed Budget Title"));
+    assert!(s.get("/keps/").text().contains("Renamed Budget Title"));
+    s.expect_log("fixed:");
+}
+
+fn theme_with_override(dir: &Path) -> PathBuf {
+    let theme = dir.join("theme");
+    std::fs::create_dir_all(theme.join("templates")).unwrap();
+    theme
+}
+
+#[test]
+fn a_broken_template_shows_an_overlay_and_recovers() {
+    let (dir, root) = content_copy();
+    let theme = theme_with_override(dir.path());
+    let default_kep =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/templates/kep.html");
+    let good = std::fs::read_to_string(&default_kep).unwrap();
+    std::fs::write(theme.join("templates/kep.html"), &good).unwrap();
+    let theme_arg = theme.to_str().unwrap().to_string();
+    let s = start_in(dir, root, &["--theme", &theme_arg]);
+    let before = s.get("/keps/1480/").text();
+
+    let kep_html = theme.join("templates/kep.html");
+    let since = s.generation();
+    let rx = s.poll(since);
+    std::thread::sleep(Duration::from_millis(100));
+    std::fs::write(
+        &kep_html,
+        "{% extends \"base.html\" %}{% block main %}{% if %}{% endblock main %}",
+    )
+    .unwrap();
+    let signal = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    let problems = signal["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{signal}");
+    assert_eq!(problems[0]["subject"], "theme");
+    let page = s.get("/keps/1480/").text();
+    assert!(page.contains("kepsite-overlay"));
+    assert!(page.contains("kep.html"), "the overlay names the template");
+    // The last good page is still there.
+    assert_eq!(uninjected(&page), uninjected(&before));
+
+    // A template change that is valid re-renders the pages using it.
+    let since = s.generation();
+    let rx = s.poll(since);
+    std::thread::sleep(Duration::from_millis(100));
+    let marked = good.replacen(
+        "{% block main %}",
+        "{% block main %}<p>Theme marker 7731</p>",
+        1,
+    );
+    assert_ne!(marked, good);
+    std::fs::write(&kep_html, &marked).unwrap();
+    let signal = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert_eq!(signal["problems"].as_array().unwrap().len(), 0, "{signal}");
+    assert!(s.get("/keps/1480/").text().contains("Theme marker 7731"));
+    assert!(!s.get("/").text().contains("Theme marker 7731"));
+
+    // A stylesheet change is signalled as CSS-only.
+    std::fs::create_dir_all(theme.join("static")).unwrap();
+    let since = s.generation();
+    let rx = s.poll(since);
+    std::thread::sleep(Duration::from_millis(100));
+    let css = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/static/site.css");
+    let mut css = std::fs::read_to_string(css).unwrap();
+    css.push_str("\n.kepsite-test-marker { color: red }\n");
+    std::fs::write(theme.join("static/site.css"), css).unwrap();
+    let signal = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert_eq!(signal["css_only"], true, "{signal}");
+    assert!(
+        s.get("/static/site.css")
+            .text()
+            .contains("kepsite-test-marker")
+    );
+}
+
+#[test]
+fn defaults_bind_loopback_and_warn_beyond_it() {
+    let s = start(&[]);
+    assert!(s.addr.starts_with("127.0.0.1:"), "{}", s.addr);
+    drop(s);
+    let (dir, root) = content_copy();
+    let mut wide = start_in(dir, root, &["--bind", "0.0.0.0"]);
+    wide.wait_log(
+        |l| l.contains("warning") && l.contains("loopback"),
+        Duration::from_secs(30),
+    );
+    let port = wide.addr.rsplit(':').next().unwrap().to_string();
+    assert_eq!(
+        request(&format!("127.0.0.1:{port}"), "GET", "/", &[]).status,
+        200
+    );
+}
+
+#[test]
+fn ctrl_c_exits_cleanly() {
+    let mut s = start(&[]);
+    // Park a poll so shutdown has something to answer.
+    let rx = s.poll(s.generation());
+    std::thread::sleep(Duration::from_millis(100));
+    let pid = s.child.id().to_string();
+    let ok = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(ok.success());
+    let end = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < end, "serve did not exit after SIGINT");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    s.wait_log(|l| l.contains("stopping"), Duration::from_secs(5));
+    assert!(
+        rx.recv_timeout(Duration::from_secs(10)).is_ok(),
+        "the parked poll was answered"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let r = crate::support::kepsite(&["serve", "--repo", "/no/such/dir", "--port", "0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = crate::support::kepsite(&["serve", "--bind", "not-an-ip"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
