@@ -35,6 +35,59 @@ pub enum Command {
     Export(ExportArgs),
     /// Build the static KEP portal.
     Build(BuildArgs),
+    /// Release-team status report: freeze readiness of every KEP in a release, and what changed.
+    Report(Box<ReportArgs>),
+}
+
+/// Arguments of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// The release, vX.Y: KEPs whose latest-milestone or a stage milestone is in it.
+    #[arg(long, value_name = "vX.Y")]
+    pub release: String,
+    /// Also report what changed since this earlier revision (an ancestor of --rev, or of HEAD).
+    #[arg(long, value_name = "REV", requires = "repo")]
+    pub since: Option<String>,
+    /// Enhancement issues: `gh issue list --json number,title,labels,milestone,state,url` output.
+    #[arg(long, value_name = "FILE")]
+    pub issues: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: crate::report::render::Format,
+    /// Write here (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Date of the next freeze, for the release's red/yellow/green line.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub freeze: Option<String>,
+    /// Count days to the freeze from this date instead of today (UTC).
+    #[arg(long, value_name = "YYYY-MM-DD", requires = "freeze")]
+    pub today: Option<String>,
+    /// Link KEPs to their pages on a kepsite portal at this URL (default: the repository).
+    #[arg(long, value_name = "URL")]
+    pub site_url: Option<String>,
+    /// Repository URL for KEP, issue and commit links.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for KEP links into the repository.
+    #[arg(long, default_value = "master")]
+    pub branch: String,
+    /// Leave out the git history (last change dates).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk is cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+    /// A theme directory overriding themes/default (HTML format).
+    #[arg(long, value_name = "DIR")]
+    pub theme: Option<PathBuf>,
 }
 
 /// Arguments of `build`.
@@ -242,6 +295,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
         Command::Query(a) => query_cmd(a),
         Command::Export(a) => export(a),
         Command::Build(a) => build(a),
+        Command::Report(a) => report(a),
     }
 }
 
@@ -394,6 +448,32 @@ fn export(a: &ExportArgs) -> Result<i32> {
     match &a.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => write_stdout(&json)?,
+    }
+    Ok(0)
+}
+
+fn report(a: &ReportArgs) -> Result<i32> {
+    let req = crate::report::run::Request {
+        root: a.input.root(),
+        rev: a.input.rev.clone(),
+        sigs: a.input.sigs.clone(),
+        release: a.release.clone(),
+        since: a.since.clone(),
+        issues: a.issues.clone(),
+        format: a.format,
+        freeze: a.freeze.clone(),
+        today: a.today.clone(),
+        site_url: a.site_url.clone(),
+        repo_url: a.repo_url.clone(),
+        branch: a.branch.clone(),
+        history: !a.no_history,
+        cache_dir: a.cache_dir.clone(),
+        theme: a.theme.clone(),
+    };
+    let text = crate::report::run::run(&req)?;
+    match &a.out {
+        Some(path) => write_atomic(path, text.as_bytes())?,
+        None => write_stdout(&text)?,
     }
     Ok(0)
 }

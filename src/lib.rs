@@ -20,5 +20,6 @@ pub mod kep;
 pub mod model;
 pub mod query;
 pub mod repo;
+pub mod report;
 pub mod site;
 pub mod view;

@@ -310,6 +310,13 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         plan.pages
             .push(page(path, template, &title, section, value, &site));
     }
+    let analysis = crate::analysis::analyze(model);
+    for (path, title, value) in
+        crate::report::site::pages(model, &analysis, base, &opts.repo_url, &opts.branch)
+    {
+        plan.pages
+            .push(page(path, "report.html", &title, "releases", value, &site));
+    }
 
     let mut html: Vec<String> = plan
         .pages
