@@ -162,8 +162,8 @@ pub fn markdown(r: &Report) -> String {
     if let Some(since) = &r.since {
         let _ = writeln!(
             o,
-            "## Since {} (`{}`, {}; {} commit{} touching keps/)\n",
-            md(&since.rev),
+            "## Since `{}` (`{}`, {}; {} commit{} touching keps/)\n",
+            since.rev.replace(['`', '\n', '\r'], ""),
             short(&since.commit),
             since.date,
             since.commits,

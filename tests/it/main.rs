@@ -9,5 +9,6 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod report;
 mod site;
 mod support;
