@@ -38,7 +38,7 @@ fn rows(r: &Value) -> Vec<&Value> {
         .collect()
 }
 
-fn row<'a>(r: &'a Value, n: u64) -> &'a Value {
+fn row(r: &Value, n: u64) -> &Value {
     rows(r)
         .into_iter()
         .find(|k| k["number"] == n)
