@@ -78,22 +78,37 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
     walk.push(to.id())?;
     walk.hide(from.id())?;
     let keps = format!("{prefix}keps");
+    // Diff only the keps/ subtrees: unchanged directories are skipped by id.
+    let subtree = |c: &git2::Commit| -> Result<Option<git2::Tree>> {
+        match c.tree()?.get_path(Path::new(&keps)) {
+            Ok(e) => Ok(repo.find_tree(e.id()).ok()),
+            Err(_) => Ok(None),
+        }
+    };
     let mut commits = Vec::new();
     for id in walk {
         let c = repo.find_commit(id?)?;
-        let tree = c.tree()?;
-        let parent = c.parents().next().map(|p| p.tree()).transpose()?;
-        let mut o = DiffOptions::new();
-        o.pathspec(&keps);
-        let diff = repo.diff_tree_to_tree(parent.as_ref(), Some(&tree), Some(&mut o))?;
+        let tree = subtree(&c)?;
+        let parent = match c.parents().next() {
+            Some(p) => subtree(&p)?,
+            None => None,
+        };
+        if tree.as_ref().map(|t| t.id()) == parent.as_ref().map(|t| t.id()) {
+            continue;
+        }
+        let diff = repo.diff_tree_to_tree(
+            parent.as_ref(),
+            tree.as_ref(),
+            Some(&mut DiffOptions::new()),
+        )?;
         let mut paths = Vec::new();
         for d in diff.deltas() {
             for f in [d.old_file(), d.new_file()] {
-                if let Some(p) = f.path().and_then(|p| p.to_str())
-                    && let Some(rel) = p.strip_prefix(&prefix)
-                    && !paths.iter().any(|x| x == rel)
-                {
-                    paths.push(rel.to_string());
+                if let Some(p) = f.path().and_then(|p| p.to_str()) {
+                    let rel = format!("keps/{p}");
+                    if !paths.contains(&rel) {
+                        paths.push(rel);
+                    }
                 }
             }
         }
