@@ -22,9 +22,58 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
+use crate::analysis::history::History;
+use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
 use crate::model::Model;
 pub use plan::{Page, Plan, Template};
+
+/// Days without a commit after which an open KEP counts as stale.
+pub const STALE_DAYS: i64 = 365;
+
+/// Everything a site is built from: the model, its analysis and findings, and
+/// (when the input is a git repository) each KEP's history.
+#[derive(Debug)]
+pub struct SiteData {
+    /// The repository.
+    pub model: Model,
+    /// README analysis, PRR completeness and release readiness.
+    pub analysis: Analysis,
+    /// Every finding of `check` (metadata, PRR and README rules).
+    pub findings: Vec<Finding>,
+    /// Stage history from git, when available.
+    pub history: Option<History>,
+    /// The clock history is judged against (unix seconds): the newest commit
+    /// in the history, so that builds of one revision are identical.
+    pub now: i64,
+}
+
+impl SiteData {
+    /// Analyse `model` and run every check.
+    pub fn new(model: Model) -> Self {
+        let analysis = analyze(&model);
+        let findings = findings::check_with(&model, &analysis);
+        SiteData {
+            model,
+            analysis,
+            findings,
+            history: None,
+            now: 0,
+        }
+    }
+
+    /// Add the git history (stage timelines, stale KEPs, the Atom feed).
+    pub fn with_history(mut self, history: History) -> Self {
+        self.now = history
+            .keps
+            .values()
+            .map(|k| k.last.time)
+            .max()
+            .unwrap_or_default();
+        self.history = Some(history);
+        self
+    }
+}
 
 /// The file every build writes at its root; only directories holding it are replaced.
 pub const MARKER: &str = ".kepsite-build";
@@ -77,14 +126,11 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 }
 
 /// Render the whole site into memory: output path → bytes.
-pub fn render_to_memory(
-    model: &Model,
-    findings: &[Finding],
-    opts: &SiteOptions,
-) -> Result<BTreeMap<String, Vec<u8>>> {
+pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
+    let model = &data.model;
     let opts = normalized(opts);
     let theme = theme::load(opts.theme.as_deref())?;
-    let plan = plan::plan(model, findings, &opts);
+    let plan = plan::plan(data, &opts);
     let rendered: Vec<(String, Vec<u8>)> = plan
         .pages
         .par_iter()
@@ -136,10 +182,10 @@ fn chain(e: &dyn std::error::Error) -> String {
 ///
 /// The files are written into a temporary directory beside `out` and swapped
 /// in when complete. A non-empty `out` without the [`MARKER`] file is refused.
-pub fn build(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Result<BuildReport> {
+pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     let out = &opts.out;
     check_replaceable(out)?;
-    let files = render_to_memory(model, findings, opts)?;
+    let files = render_to_memory(data, opts)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
