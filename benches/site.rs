@@ -75,7 +75,7 @@ fn main() -> anyhow::Result<()> {
         index.get("search/meta.json").map_or(0, Vec::len),
         index.get("search/t/ku.json").map_or(0, Vec::len),
     );
-    let docs = site::plan::plan(&data, &opts).search_docs;
+    let docs = site::plan::plan(&data, &opts, &site::highlight::Highlighter::new()).search_docs;
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();

@@ -65,9 +65,12 @@ pub struct BuildArgs {
     /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
     #[arg(long)]
     pub no_history: bool,
-    /// Where the history walk is cached between runs.
+    /// Where the history walk and highlighted code are cached between runs.
     #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
     pub cache_dir: PathBuf,
+    /// Do not read or write the highlighted-code cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Where to read the enhancements repository from.
@@ -383,6 +386,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.repo_url.trim_end_matches('/').to_string(),
         branch: a.branch.clone(),
+        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(

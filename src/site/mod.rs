@@ -26,6 +26,7 @@ use crate::analysis::history::History;
 use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
 use crate::model::Model;
+use crate::timing::timed;
 pub use plan::{Page, Plan, Template};
 
 /// Days without a commit after which an open KEP counts as stale.
@@ -51,8 +52,8 @@ pub struct SiteData {
 impl SiteData {
     /// Analyse `model` and run every check.
     pub fn new(model: Model) -> Self {
-        let analysis = analyze(&model);
-        let findings = findings::check_with(&model, &analysis);
+        let analysis = timed("analyze", || analyze(&model));
+        let findings = timed("check", || findings::check_with(&model, &analysis));
         SiteData {
             model,
             analysis,
@@ -91,6 +92,8 @@ pub struct SiteOptions {
     pub repo_url: String,
     /// Branch for source and edit links.
     pub branch: String,
+    /// Where to keep the highlighted-code cache between builds (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for SiteOptions {
@@ -101,6 +104,7 @@ impl Default for SiteOptions {
             theme: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             branch: "master".into(),
+            cache_dir: None,
         }
     }
 }
@@ -129,13 +133,21 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
     let model = &data.model;
     let opts = normalized(opts);
-    let theme = theme::load(opts.theme.as_deref())?;
-    let plan = plan::plan(data, &opts);
-    let rendered: Vec<(String, Vec<u8>)> = plan
-        .pages
-        .par_iter()
-        .map(|p| render_page(&theme.tera, p).map(|b| (p.path.clone(), b)))
-        .collect::<Result<_>>()?;
+    let theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+    let hl = match &opts.cache_dir {
+        Some(dir) => highlight::Highlighter::with_cache(dir),
+        None => highlight::Highlighter::new(),
+    };
+    let plan = timed("plan", || plan::plan(data, &opts, &hl));
+    if let Err(e) = hl.save() {
+        eprintln!("warning: could not save the highlight cache: {e}");
+    }
+    let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
+        plan.pages
+            .into_par_iter()
+            .map(|p| render_page(&theme.tera, p))
+            .collect::<Result<_>>()
+    })?;
     let mut out: BTreeMap<String, Vec<u8>> = rendered.into_iter().collect();
     out.extend(plan.files);
     for (name, bytes) in theme.statics {
@@ -144,7 +156,7 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
     out.entry("static/highlight.css".into())
         .or_insert_with(|| highlight::stylesheet().into_bytes());
     let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
-    let bytes = assets::read(&model.source, &repo_paths)?;
+    let bytes = timed("assets", || assets::read(&model.source, &repo_paths))?;
     for (out_path, repo_path) in plan.assets {
         if let Some(b) = bytes.get(&repo_path) {
             out.entry(out_path).or_insert_with(|| b.clone());
@@ -153,18 +165,25 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
     Ok(out)
 }
 
-fn render_page(tera: &tera::Tera, page: &Page) -> Result<Vec<u8>> {
-    match page.template {
-        Template::Json => serde_json::to_vec_pretty(&page.context)
-            .with_context(|| format!("encoding {}", page.path)),
+fn render_page(tera: &tera::Tera, page: Page) -> Result<(String, Vec<u8>)> {
+    let Page {
+        path,
+        template,
+        context,
+    } = page;
+    let bytes = match template {
+        Template::Json => {
+            serde_json::to_vec_pretty(&context).with_context(|| format!("encoding {path}"))?
+        }
         Template::Tera(name) => {
-            let ctx = tera::Context::from_value(page.context.clone())
-                .with_context(|| format!("context of {}", page.path))?;
+            let ctx =
+                tera::Context::from_value(context).with_context(|| format!("context of {path}"))?;
             tera.render(name, &ctx)
                 .map(String::into_bytes)
-                .map_err(|e| anyhow::anyhow!("rendering {} with {name}: {}", page.path, chain(&e)))
+                .map_err(|e| anyhow::anyhow!("rendering {path} with {name}: {}", chain(&e)))?
         }
-    }
+    };
+    Ok((path, bytes))
 }
 
 fn chain(e: &dyn std::error::Error) -> String {
@@ -196,8 +215,8 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "site".into());
     let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
-    let result = write_all(&tmp, &files).and_then(|report| {
-        swap_into_place(&tmp, out)?;
+    let result = timed("write", || write_all(&tmp, &files)).and_then(|report| {
+        timed("swap", || swap_into_place(&tmp, out))?;
         Ok(report)
     });
     if result.is_err() {

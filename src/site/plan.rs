@@ -132,7 +132,7 @@ fn page(
 }
 
 /// Plan the whole site.
-pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
+pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
     let model = &data.model;
     let findings = &data.findings[..];
     let base = opts.base_url.as_str();
@@ -143,7 +143,6 @@ pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
     };
     let site = site_context(opts);
     let paths = kep_paths(model, base);
-    let hl = Highlighter::new();
 
     let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
     let mut plan = Plan::default();
@@ -160,21 +159,23 @@ pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
         }
     }
 
-    let rendered: Vec<Rendered> = model
-        .keps
-        .par_iter()
-        .zip(local_assets.par_iter())
-        .map(|(kep, local)| {
-            let links = Links {
-                keps: &paths.by_path,
-                local_assets: local,
-                repo_url: &opts.repo_url,
-                branch: &opts.branch,
-            };
-            let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-            markdown::render(&kep.readme, from, &links, &hl)
-        })
-        .collect();
+    let rendered: Vec<Rendered> = crate::timing::timed("plan: markdown", || {
+        model
+            .keps
+            .par_iter()
+            .zip(local_assets.par_iter())
+            .map(|(kep, local)| {
+                let links = Links {
+                    keps: &paths.by_path,
+                    local_assets: local,
+                    repo_url: &opts.repo_url,
+                    branch: &opts.branch,
+                };
+                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+                markdown::render(&kep.readme, from, &links, hl)
+            })
+            .collect()
+    });
 
     let labels: BTreeMap<&str, String> = model
         .keps
@@ -214,11 +215,12 @@ pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
         now: data.now,
         stale_days: super::STALE_DAYS,
     });
-    let exports = crate::view::all(model, &data.analysis, findings, history);
-    let export_json: Vec<Vec<u8>> = exports
-        .par_iter()
-        .map(|v| serde_json::to_vec_pretty(v).unwrap_or_default())
-        .collect();
+    let export_json: Vec<Vec<u8>> = crate::timing::timed("plan: export json", || {
+        crate::view::all(model, &data.analysis, findings, history)
+            .par_iter()
+            .map(|v| serde_json::to_vec_pretty(v).unwrap_or_default())
+            .collect()
+    });
     let mut docs = Vec::with_capacity(model.keps.len());
     for (i, (kep, r)) in model.keps.iter().zip(&rendered).enumerate() {
         let dir = &paths.dirs[i];
@@ -282,7 +284,9 @@ pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
     }
     plan.files
         .insert("keps.json".into(), join_json(&export_json));
-    plan.files.extend(search::build(&docs));
+    plan.files.extend(crate::timing::timed("plan: search", || {
+        search::build(&docs)
+    }));
     plan.search_docs = docs;
 
     let refs: Vec<view::KepRef> = model
@@ -301,7 +305,9 @@ pub fn plan(data: &SiteData, opts: &SiteOptions) -> Plan {
         refs: &refs,
         urls: &urls,
     };
-    for (path, template, title, section, value) in pages::listing_pages(&ctx) {
+    for (path, template, title, section, value) in
+        crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
+    {
         plan.pages
             .push(page(path, template, &title, section, value, &site));
     }

@@ -388,6 +388,7 @@ fn keps_json_is_the_export() {
         root.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--no-cache",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let e = crate::support::kepsite(&["export", "--repo", root.to_str().unwrap()]);
