@@ -22,4 +22,5 @@ pub mod query;
 pub mod repo;
 pub mod report;
 pub mod site;
+pub mod timing;
 pub mod view;

@@ -1,29 +1,28 @@
-//! The report on the portal: [`Model`] + [`Analysis`] → one page context per
-//! release, for `releases/vX.Y/report/index.html` (theme template
-//! `report.html`), with KEP links to the portal's own pages.
+//! The report on the portal: [`SiteData`] (model, analysis, history) → one
+//! page context per release, for `releases/vX.Y/report/index.html` (theme
+//! template `report.html`), with KEP links to the portal's own pages.
 
 use rayon::prelude::*;
 use serde_json::Value;
 
 use super::{Inputs, Links, Options, build, releases, render};
-use crate::analysis::Analysis;
-use crate::model::Model;
+use crate::site::SiteData;
 
 /// `(output path, title, context)` of every release's report page.
 pub fn pages(
-    model: &Model,
-    analysis: &Analysis,
+    data: &SiteData,
     base: &str,
     repo_url: &str,
     branch: &str,
 ) -> Vec<(String, String, Value)> {
+    let model = &data.model;
     releases(model)
         .par_iter()
         .map(|release| {
             let inputs = Inputs {
                 model,
-                analysis,
-                history: None,
+                analysis: &data.analysis,
+                history: data.history.as_ref(),
                 since: None,
                 issues: None,
             };

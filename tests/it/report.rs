@@ -564,11 +564,10 @@ fn out_is_written_atomically_and_equals_stdout() {
 
 #[test]
 fn site_has_a_report_page_per_release() {
-    let model = kepsite::model::load(&content(), None, None).unwrap();
-    let found = kepsite::analysis::findings::check(&model);
+    let data = kepsite::site::SiteData::new(kepsite::model::load(&content(), None, None).unwrap());
     let files =
-        kepsite::site::render_to_memory(&model, &found, &kepsite::site::SiteOptions::default())
-            .unwrap();
+        kepsite::site::render_to_memory(&data, &kepsite::site::SiteOptions::default()).unwrap();
+    let model = &data.model;
     let page = |p: &str| {
         String::from_utf8(
             files
@@ -578,7 +577,7 @@ fn site_has_a_report_page_per_release() {
         )
         .unwrap()
     };
-    for r in kepsite::report::releases(&model) {
+    for r in kepsite::report::releases(model) {
         assert!(
             files.contains_key(&format!("releases/{r}/report/index.html")),
             "{r}"
