@@ -215,7 +215,8 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "site".into());
     let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
-    let result = timed("write", || write_all(&tmp, &files)).and_then(|report| {
+    let previous = out.join(MARKER).is_file().then_some(out.as_path());
+    let result = timed("write", || write_all(&tmp, &files, previous)).and_then(|report| {
         timed("swap", || swap_into_place(&tmp, out))?;
         Ok(report)
     });
@@ -260,7 +261,31 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     )
 }
 
-fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildReport> {
+/// Whether `old` is a regular file (not a symlink) holding exactly `bytes`.
+fn same_file(old: &Path, bytes: &[u8]) -> bool {
+    std::fs::symlink_metadata(old)
+        .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(old).is_ok_and(|b| b == bytes)
+}
+
+/// Write one output file. A file identical to the one in the previous build
+/// is hard-linked instead: no data is written, and deleting the previous site
+/// later frees nothing, which makes unchanged rebuilds cheap.
+fn write_file(path: &Path, bytes: &[u8], old: Option<PathBuf>) -> std::io::Result<()> {
+    if let Some(old) = old
+        && same_file(&old, bytes)
+        && std::fs::hard_link(&old, path).is_ok()
+    {
+        return Ok(());
+    }
+    std::fs::write(path, bytes)
+}
+
+fn write_all(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    previous: Option<&Path>,
+) -> Result<BuildReport> {
     if let Some(bad) = files.keys().find(|p| {
         !Path::new(p)
             .components()
@@ -286,7 +311,8 @@ fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildRepor
         .par_iter()
         .map(|(p, b)| {
             let path = dir.join(p);
-            std::fs::write(&path, b).with_context(|| format!("writing {}", path.display()))
+            write_file(&path, b, previous.map(|prev| prev.join(p)))
+                .with_context(|| format!("writing {}", path.display()))
         })
         .collect::<Result<()>>()?;
     for (p, b) in files {

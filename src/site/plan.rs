@@ -215,14 +215,16 @@ pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
         now: data.now,
         stale_days: super::STALE_DAYS,
     });
-    let export_json: Vec<Vec<u8>> = crate::timing::timed("plan: export json", || {
+    let mut export_json: Vec<Vec<u8>> = crate::timing::timed("plan: export json", || {
         crate::view::all(model, &data.analysis, findings, history)
             .par_iter()
-            .map(|v| serde_json::to_vec_pretty(v).unwrap_or_default())
+            .map(|v| serde_json::to_vec(v).unwrap_or_default())
             .collect()
     });
+    plan.files
+        .insert("keps.json".into(), join_json(&export_json));
     let mut docs = Vec::with_capacity(model.keps.len());
-    for (i, (kep, r)) in model.keps.iter().zip(&rendered).enumerate() {
+    for (i, (kep, r)) in model.keps.iter().zip(rendered).enumerate() {
         let dir = &paths.dirs[i];
         let url = urls.page(dir);
         let kf = kep_findings(kep, findings);
@@ -238,14 +240,29 @@ pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
         {
             v.history = serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
         }
-        plan.files
-            .insert(format!("{dir}kep.json"), export_json[i].clone());
+        plan.files.insert(
+            format!("{dir}kep.json"),
+            std::mem::take(&mut export_json[i]),
+        );
         let title = match kep.number() {
             Some(n) => format!("KEP-{n}: {}", kep.title()),
             None => kep.title().to_string(),
         };
-        let ctx =
-            json!({ "kep": v, "body": r.html, "toc": r.toc, "json_url": format!("{url}kep.json") });
+        let ctx = Value::Object(serde_json::Map::from_iter([
+            (
+                "kep".to_string(),
+                serde_json::to_value(&v).unwrap_or_default(),
+            ),
+            ("body".to_string(), Value::String(r.html)),
+            (
+                "toc".to_string(),
+                serde_json::to_value(&r.toc).unwrap_or_default(),
+            ),
+            (
+                "json_url".to_string(),
+                Value::String(format!("{url}kep.json")),
+            ),
+        ]));
         plan.pages.push(page(
             format!("{dir}index.html"),
             "kep.html",
@@ -271,8 +288,8 @@ pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
             sig: kep.sig().to_string(),
             stage: kep.meta.stage.clone(),
             url: dir.clone(),
-            summary: r.summary.clone(),
-            body: r.text.clone(),
+            summary: r.summary,
+            body: r.text,
             authors: kep.meta.authors.clone(),
             gates: kep
                 .meta
@@ -282,8 +299,6 @@ pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
                 .collect(),
         });
     }
-    plan.files
-        .insert("keps.json".into(), join_json(&export_json));
     plan.files.extend(crate::timing::timed("plan: search", || {
         search::build(&docs)
     }));
@@ -350,24 +365,16 @@ pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
     plan
 }
 
-/// A JSON array of pretty-printed elements, indented as `serde_json`'s pretty
-/// printer would (so `keps.json` equals `kepsite export`).
+/// A JSON array of already-encoded elements (so `keps.json` holds the same
+/// values as `kepsite export`, compactly).
 fn join_json(items: &[Vec<u8>]) -> Vec<u8> {
-    if items.is_empty() {
-        return b"[]\n".to_vec();
-    }
-    let total: usize = items.iter().map(|i| i.len() * 11 / 10 + 4).sum();
-    let mut out = Vec::with_capacity(total + 4);
-    out.extend_from_slice(b"[\n");
+    let mut out = Vec::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
+    out.push(b'[');
     for (n, item) in items.iter().enumerate() {
-        out.extend_from_slice(b"  ");
-        for &b in item {
-            out.push(b);
-            if b == b'\n' {
-                out.extend_from_slice(b"  ");
-            }
+        if n > 0 {
+            out.extend_from_slice(b",\n");
         }
-        out.extend_from_slice(if n + 1 < items.len() { b",\n" } else { b"\n" });
+        out.extend_from_slice(item);
     }
     out.extend_from_slice(b"]\n");
     out

@@ -253,6 +253,30 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
 }
 
 #[test]
+fn unchanged_files_are_reused_and_changed_ones_rewritten() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
+    site::build(&data(), &opts(&out)).unwrap();
+    let (page, css) = (ino("keps/1480/index.html"), ino("static/site.css"));
+    // A page edited in the built site differs from what the build renders,
+    // and a symlink planted there must not be carried over.
+    std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
+    let outside = tmp.path().join("outside.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    std::fs::remove_file(out.join("static/search.js")).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("static/search.js")).unwrap();
+    site::build(&data(), &opts(&out)).unwrap();
+    assert_eq!(ino("static/site.css"), css, "unchanged file reused");
+    assert_ne!(ino("keps/1480/index.html"), page);
+    assert!(read(&out, "keps/1480/index.html").contains("<!DOCTYPE html>"));
+    let js = std::fs::symlink_metadata(out.join("static/search.js")).unwrap();
+    assert!(js.file_type().is_file(), "symlinks are never reused");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
+}
+
+#[test]
 fn theme_overrides_file_by_file() {
     let tmp = tempfile::tempdir().unwrap();
     let theme = tmp.path().join("theme");
