@@ -35,6 +35,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Build the static KEP portal.
     Build(BuildArgs),
+    /// Release-team status report: freeze readiness of every KEP in a release, and what changed.
+    Report(Box<ReportArgs>),
     /// Preview the portal locally, rebuilding and reloading open pages on every save.
     Serve(ServeArgs),
 }
@@ -70,6 +72,63 @@ pub struct ServeArgs {
     /// Branch for source links.
     #[arg(long, default_value = "master")]
     pub branch: String,
+    /// Leave out the git history (stage timelines on KEP pages).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk is cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+}
+
+/// Arguments of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    /// Input.
+    pub input: InputArgs,
+    /// The release, vX.Y: KEPs whose latest-milestone or a stage milestone is in it.
+    #[arg(long, value_name = "vX.Y")]
+    pub release: String,
+    /// Also report what changed since this earlier revision (an ancestor of --rev, or of HEAD).
+    #[arg(long, value_name = "REV", requires = "repo")]
+    pub since: Option<String>,
+    /// Enhancement issues: `gh issue list --json number,title,labels,milestone,state,url` output.
+    #[arg(long, value_name = "FILE")]
+    pub issues: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: crate::report::render::Format,
+    /// Write here (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Date of the next freeze, for the release's red/yellow/green line.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub freeze: Option<String>,
+    /// Count days to the freeze from this date instead of today (UTC).
+    #[arg(long, value_name = "YYYY-MM-DD", requires = "freeze")]
+    pub today: Option<String>,
+    /// Link KEPs to their pages on a kepsite portal at this URL (default: the repository).
+    #[arg(long, value_name = "URL")]
+    pub site_url: Option<String>,
+    /// Repository URL for KEP, issue and commit links.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for KEP links into the repository.
+    #[arg(long, default_value = "master")]
+    pub branch: String,
+    /// Leave out the git history (last change dates).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk is cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+    /// A theme directory overriding themes/default (HTML format).
+    #[arg(long, value_name = "DIR")]
+    pub theme: Option<PathBuf>,
 }
 
 /// Arguments of `build`.
@@ -97,6 +156,15 @@ pub struct BuildArgs {
     /// Branch for source links.
     #[arg(long, default_value = "master")]
     pub branch: String,
+    /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk and highlighted code are cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+    /// Do not read or write the highlighted-code cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Where to read the enhancements repository from.
@@ -126,6 +194,30 @@ impl InputArgs {
     /// Load the model.
     pub fn load(&self) -> Result<Model> {
         model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())
+    }
+
+    /// The git history of the input, when its root is a git repository
+    /// (`None` for a plain directory or the embedded sample). A walk that
+    /// fails is reported on stderr and treated as no history.
+    pub fn history(&self, cache_dir: &Path) -> Option<crate::analysis::history::History> {
+        let root = self.root();
+        let is_repo =
+            git2::Repository::open(&root).is_ok_and(|r| !r.is_bare() || self.rev.is_some());
+        if !is_repo {
+            return None;
+        }
+        let rev = self.rev.as_deref().unwrap_or("HEAD");
+        let opts = crate::analysis::history::HistoryOptions {
+            cache_dir: Some(cache_dir.to_path_buf()),
+            progress: std::io::stderr().is_terminal(),
+        };
+        match crate::analysis::history::walk(&root, rev, &opts) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                eprintln!("warning: no history for {}: {e:#}", root.display());
+                None
+            }
+        }
     }
 }
 
@@ -277,6 +369,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
         Command::Query(a) => query_cmd(a),
         Command::Export(a) => export(a),
         Command::Build(a) => build(a),
+        Command::Report(a) => report(a),
         Command::Serve(a) => serve(a),
     }
 }
@@ -305,6 +398,9 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         open: a.open,
         repo_url: a.repo_url.clone(),
         branch: a.branch.clone(),
+        history: (!a.no_history)
+            .then(|| input.history(&a.cache_dir))
+            .flatten(),
     })?;
     Ok(0)
 }
@@ -400,7 +496,13 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
     let model = a.input.load()?;
-    let found = findings::check(&model);
+    let keps = model.keps.len();
+    let mut data = crate::site::SiteData::new(model);
+    if !a.no_history
+        && let Some(h) = a.input.history(&a.cache_dir)
+    {
+        data = data.with_history(h);
+    }
     let mut base = a.base_url.clone();
     if !base.ends_with('/') {
         base.push('/');
@@ -411,14 +513,15 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.repo_url.trim_end_matches('/').to_string(),
         branch: a.branch.clone(),
+        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
     };
-    let report = crate::site::build(&model, &found, &opts)?;
+    let report = crate::site::build(&data, &opts)?;
     eprintln!(
         "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s; open {}/index.html",
         report.pages,
         report.files,
         report.bytes / 1024,
-        model.keps.len(),
+        keps,
         a.out.display(),
         started.elapsed().as_secs_f64(),
         a.out.display()
@@ -458,6 +561,32 @@ fn export(a: &ExportArgs) -> Result<i32> {
     match &a.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => write_stdout(&json)?,
+    }
+    Ok(0)
+}
+
+fn report(a: &ReportArgs) -> Result<i32> {
+    let req = crate::report::run::Request {
+        root: a.input.root(),
+        rev: a.input.rev.clone(),
+        sigs: a.input.sigs.clone(),
+        release: a.release.clone(),
+        since: a.since.clone(),
+        issues: a.issues.clone(),
+        format: a.format,
+        freeze: a.freeze.clone(),
+        today: a.today.clone(),
+        site_url: a.site_url.clone(),
+        repo_url: a.repo_url.clone(),
+        branch: a.branch.clone(),
+        history: !a.no_history,
+        cache_dir: a.cache_dir.clone(),
+        theme: a.theme.clone(),
+    };
+    let text = crate::report::run::run(&req)?;
+    match &a.out {
+        Some(path) => write_atomic(path, text.as_bytes())?,
+        None => write_stdout(&text)?,
     }
     Ok(0)
 }

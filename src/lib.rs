@@ -20,6 +20,8 @@ pub mod kep;
 pub mod model;
 pub mod query;
 pub mod repo;
+pub mod report;
 pub mod serve;
 pub mod site;
+pub mod timing;
 pub mod view;

@@ -197,6 +197,7 @@ pub fn kep_view<'a>(
 /// The findings that belong to `kep`: those on its files, and those naming its number.
 pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
     let dir = format!("{}/", kep.path);
+    let number = kep.number();
     findings
         .iter()
         .filter(|f| {
@@ -204,7 +205,7 @@ pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
                 || Some(f.path.as_str()) == kep.readme_path.as_deref()
                 || (kep.format == KepFormat::Directory && f.path.starts_with(&dir))
                 || (f.kep.is_some()
-                    && f.kep == kep.number()
+                    && f.kep == number
                     && f.path.starts_with("keps/prod-readiness/"))
         })
         .collect()

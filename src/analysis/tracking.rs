@@ -227,9 +227,30 @@ pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis
     out
 }
 
-fn same_release(written: &str, release: &str) -> bool {
+/// Whether a milestone as written (`v1.35`, `1.35.2`) belongs to `release` (`v1.35`).
+pub fn same_release(written: &str, release: &str) -> bool {
     match (Version::parse(written), Version::parse(release)) {
         (Some(a), Some(b)) => a.major == b.major && a.minor == b.minor,
+        _ => false,
+    }
+}
+
+/// Whether a milestone as written belongs to a release after `release`.
+fn after_release(written: &str, release: &str) -> bool {
+    match (Version::parse(written), Version::parse(release)) {
+        (Some(a), Some(b)) => (a.major, a.minor) > (b.major, b.minor),
+        _ => false,
+    }
+}
+
+/// The statuses that pass the freeze checklist for `stage`: implementable,
+/// plus implemented for a KEP graduating to stable (it may be marked
+/// implemented once it lands) and withdrawn for a removal.
+pub fn status_ok(status: &str, stage: &str) -> bool {
+    match status {
+        "implementable" => true,
+        "implemented" => stage == "stable",
+        "withdrawn" => stage == "removed",
         _ => false,
     }
 }
@@ -249,6 +270,7 @@ pub fn readiness(
         Some(PrrTarget::Beta) => &q.beta,
         Some(PrrTarget::Stable) => &q.stable,
     };
+    let q_stage = if stage.is_empty() { "alpha" } else { stage };
     let prr_file = model.prr_for(kep);
     let approval = prr_file.and_then(|p| p.approval(stage));
     let item = |id, ok: bool, pass: String, fail: String| Item {
@@ -258,17 +280,36 @@ pub fn readiness(
     };
     let approval_ok =
         approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
+    // A KEP that went through `stage` in `release` and has since moved on
+    // (latest-milestone later) still went through it there.
+    let moved_on = after_release(&m.latest_milestone, release)
+        && same_release(m.milestone.get(stage), release);
     let items = vec![
         item(
             "status-implementable",
-            m.status == "implementable",
-            "status is implementable".into(),
-            format!("status is {}, not implementable", or_none(&m.status)),
+            status_ok(&m.status, stage),
+            format!("status is {}", m.status),
+            format!(
+                "status is {}, not implementable{}",
+                or_none(&m.status),
+                if stage == "removed" {
+                    " or withdrawn"
+                } else {
+                    ""
+                }
+            ),
         ),
         item(
             "latest-milestone",
-            same_release(&m.latest_milestone, release),
-            format!("latest-milestone is {release}"),
+            same_release(&m.latest_milestone, release) || moved_on,
+            if moved_on {
+                format!(
+                    "latest-milestone is {}, after {stage} in {release}",
+                    m.latest_milestone
+                )
+            } else {
+                format!("latest-milestone is {release}")
+            },
             format!(
                 "latest-milestone is {}, not {release}",
                 or_none(&m.latest_milestone)
@@ -278,10 +319,14 @@ pub fn readiness(
             "stage-milestone",
             same_release(m.milestone.get(stage), release),
             format!("milestone.{stage} is {release}"),
-            format!(
-                "milestone.{stage} is {}, not {release}",
-                or_none(m.milestone.get(stage))
-            ),
+            if stage.is_empty() {
+                "no stage set".to_string()
+            } else {
+                format!(
+                    "milestone.{stage} is {}, not {release}",
+                    or_none(m.milestone.get(stage))
+                )
+            },
         ),
         item(
             "prr-approved",
@@ -292,6 +337,7 @@ pub fn readiness(
             ),
             match (prr_file, approval) {
                 (None, _) => "no prod-readiness file".to_string(),
+                (Some(_), None) if stage.is_empty() => "no stage to approve".to_string(),
                 (Some(_), None) => format!("no PRR approver for {stage}"),
                 (Some(_), Some(ap)) => {
                     format!("PRR approver {} is not a PRR approver", ap.approver)
@@ -301,9 +347,9 @@ pub fn readiness(
         item(
             "prr-questionnaire",
             questionnaire.unanswered.is_empty(),
-            format!("PRR questionnaire complete for {stage}"),
+            format!("PRR questionnaire complete for {q_stage}"),
             format!(
-                "PRR questionnaire {}/{} answered for {stage}",
+                "PRR questionnaire {}/{} answered for {q_stage}",
                 questionnaire.answered, questionnaire.required
             ),
         ),
@@ -323,10 +369,23 @@ pub fn readiness(
             "follows-template",
             a.assessment.follows_template,
             "README follows the current template".into(),
-            format!(
-                "README lacks template sections: {}",
-                a.assessment.missing_sections.join(", ")
-            ),
+            if kep.readme_path.is_none() {
+                "no README".to_string()
+            } else {
+                let missing = &a.assessment.missing_sections;
+                let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
+                format!(
+                    "README lacks {} template section{}: {}{}",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    shown.join("; "),
+                    if missing.len() > 3 {
+                        format!("; and {} more", missing.len() - 3)
+                    } else {
+                        String::new()
+                    }
+                )
+            },
         ),
     ];
     Readiness {

@@ -46,6 +46,8 @@ pub struct ServeOptions {
     pub repo_url: String,
     /// Branch for source links.
     pub branch: String,
+    /// Stage history from git (the KEP pages' history panels), when the repository has one.
+    pub history: Option<crate::analysis::history::History>,
 }
 
 enum Message {
@@ -88,7 +90,9 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
             theme: opts.theme.clone(),
             repo_url: opts.repo_url.trim_end_matches('/').to_string(),
             branch: opts.branch.clone(),
+            cache_dir: None,
         },
+        history: opts.history.clone(),
     };
     let mut state = State::new(config)?;
     let problems = state.problems();

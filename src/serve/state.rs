@@ -22,14 +22,16 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use crate::analysis::findings;
-use crate::analysis::tracking::{self, Analysis};
+use crate::analysis::history::History;
+use crate::analysis::tracking;
 use crate::finding::{Finding, Severity};
 use crate::kep::{self, Kep};
 use crate::model::{self, Model, TEMPLATE_README};
 use crate::repo::{self, RepoFile, RepoSnapshot};
+use crate::site::highlight::{self, Highlighter};
 use crate::site::plan::{Page, PlanCache, Template, plan_cached};
 use crate::site::theme::{self, Theme};
-use crate::site::{SiteOptions, assets, highlight, render_page};
+use crate::site::{SiteData, SiteOptions, assets, render_page};
 
 /// What to serve.
 #[derive(Debug, Clone)]
@@ -42,6 +44,8 @@ pub struct Config {
     pub theme: Option<PathBuf>,
     /// Site options (`out` is unused: nothing is written).
     pub site: SiteOptions,
+    /// Stage history from git, read once at start (edits are not commits).
+    pub history: Option<History>,
 }
 
 /// One served file.
@@ -119,9 +123,9 @@ impl Outcome {
 /// The model, its analysis and findings, the theme, and the served files.
 pub struct State {
     config: Config,
-    model: Model,
-    analysis: Analysis,
-    findings: Vec<Finding>,
+    /// Model, analysis, findings and history.
+    data: SiteData,
+    highlighter: Highlighter,
     theme: Theme,
     /// Templates edited since the last complete render.
     dirty_templates: BTreeSet<String>,
@@ -201,8 +205,10 @@ impl State {
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
         let model = model::load(&config.root, None, config.sigs.as_deref())?;
-        let analysis = tracking::analyze(&model);
-        let found = findings::check_with(&model, &analysis);
+        let mut data = SiteData::new(model);
+        if let Some(h) = config.history.clone() {
+            data = data.with_history(h);
+        }
         let mut problems = BTreeMap::new();
         let theme = match theme::load(config.theme.as_deref()) {
             Ok(t) => t,
@@ -213,9 +219,8 @@ impl State {
         };
         let mut state = State {
             config,
-            model,
-            analysis,
-            findings: found,
+            data,
+            highlighter: Highlighter::new(),
             theme,
             dirty_templates: BTreeSet::new(),
             cache: PlanCache::reusing(),
@@ -250,12 +255,12 @@ impl State {
 
     /// The model being served.
     pub fn model(&self) -> &Model {
-        &self.model
+        &self.data.model
     }
 
     /// The findings of the model being served.
     pub fn findings(&self) -> &[Finding] {
-        &self.findings
+        &self.data.findings
     }
 
     /// Bring the site up to date with `changed`.
@@ -321,7 +326,7 @@ impl State {
             if path == TEMPLATE_README || !exists {
                 return Some(Work::Full);
             }
-            let owner = self.model.keps.iter().position(|k| {
+            let owner = self.data.model.keps.iter().position(|k| {
                 path == &k.metadata_path
                     || k.readme_path.as_deref() == Some(path.as_str())
                     || (k.format == kep::KepFormat::Directory
@@ -333,7 +338,7 @@ impl State {
             });
             if let Some(i) = owner {
                 keps.insert(i);
-            } else if self.model.assets.binary_search(path).is_ok() {
+            } else if self.data.model.assets.binary_search(path).is_ok() {
                 assets.push(path.clone());
             } else {
                 return Some(Work::Full);
@@ -345,8 +350,8 @@ impl State {
     /// Re-read one KEP from disk. `Some(changed)`, or `None` when it must be
     /// handled by a full reload (it moved, was renumbered, or vanished).
     fn reparse(&mut self, i: usize) -> Option<bool> {
-        let old = &self.model.keps[i];
-        let source = &self.model.source;
+        let old = &self.data.model.keps[i];
+        let source = &self.data.model.source;
         let mut files = Vec::new();
         let mut yaml_text = None;
         match old.format {
@@ -406,10 +411,11 @@ impl State {
         if &new == old {
             return Some(false);
         }
-        self.model.replace_kep(i, new, yaml_text);
-        let kep = &self.model.keps[i];
-        self.analysis.keps[i] = tracking::analyze_kep(&self.model, &self.analysis.template, kep);
-        self.findings = findings::check_with(&self.model, &self.analysis);
+        let data = &mut self.data;
+        data.model.replace_kep(i, new, yaml_text);
+        let kep = &data.model.keps[i];
+        data.analysis.keps[i] = tracking::analyze_kep(&data.model, &data.analysis.template, kep);
+        data.findings = findings::check_with(&data.model, &data.analysis);
         Some(true)
     }
 
@@ -425,6 +431,7 @@ impl State {
         };
         self.problems.remove("repository");
         let old: HashMap<&str, &Kep> = self
+            .data
             .model
             .keps
             .iter()
@@ -453,12 +460,15 @@ impl State {
                 self.problems.remove(&s);
             }
         }
-        if model == self.model && model.sigs == self.model.sigs {
+        if model == self.data.model && model.sigs == self.data.model.sigs {
             return false;
         }
-        self.analysis = tracking::analyze(&model);
-        self.findings = findings::check_with(&model, &self.analysis);
-        self.model = model;
+        let history = self.data.history.take();
+        let mut data = SiteData::new(model);
+        if let Some(h) = history {
+            data = data.with_history(h);
+        }
+        self.data = data;
         true
     }
 
@@ -541,9 +551,9 @@ impl State {
     /// Returns the number of pages rendered.
     fn render(&mut self, repo_changed: &BTreeSet<String>, out: &mut BTreeSet<String>) -> usize {
         let plan = plan_cached(
-            &self.model,
-            &self.findings,
+            &self.data,
             &self.config.site,
+            &self.highlighter,
             &mut self.cache,
         );
         let dirty = &self.dirty_templates;
@@ -565,7 +575,7 @@ impl State {
             .pages
             .par_iter()
             .zip(needed.par_iter())
-            .map(|(p, need)| need.then(|| render_page(tera, p)))
+            .map(|(p, need)| need.then(|| render_page(tera, p.clone()).map(|(_, b)| b)))
             .collect();
         let count = rendered.iter().filter(|r| r.is_some()).count();
         let live: BTreeSet<String> = plan.pages.iter().map(|p| p.path.clone()).collect();
@@ -654,7 +664,7 @@ impl State {
         if repo_paths.is_empty() {
             return;
         }
-        let bytes = assets::read(&self.model.source, repo_paths).unwrap_or_default();
+        let bytes = assets::read(&self.data.model.source, repo_paths).unwrap_or_default();
         let targets: Vec<(String, String)> = self
             .assets
             .iter()

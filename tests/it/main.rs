@@ -9,6 +9,7 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod report;
 mod serve;
 mod site;
 mod support;

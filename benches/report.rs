@@ -1,0 +1,109 @@
+//! `kepsite report` benchmark on the real corpus: the whole pipeline (load,
+//! analysis, history from a warm cache, report, Markdown) for v1.35, alone
+//! and with `--since HEAD~50`, plus each format's rendering.
+//!
+//! Run with `cargo bench --bench report`; prints the median of 7 runs each.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kepsite::report::render::Format;
+use kepsite::report::run::{Request, run};
+
+const BUNDLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/enhancements.bundle"
+);
+const RUNS: usize = 7;
+
+fn median(mut f: impl FnMut()) -> Duration {
+    let mut t: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed()
+        })
+        .collect();
+    t.sort();
+    t[RUNS / 2]
+}
+
+fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> Request {
+    Request {
+        root: repo.to_path_buf(),
+        rev: None,
+        sigs: None,
+        release: "v1.35".into(),
+        since: since.map(str::to_string),
+        issues: None,
+        format,
+        freeze: None,
+        today: None,
+        site_url: None,
+        repo_url: "https://github.com/kubernetes/enhancements".into(),
+        branch: "master".into(),
+        history: true,
+        cache_dir: cache,
+        theme: None,
+    }
+}
+
+fn main() {
+    assert!(
+        Path::new(BUNDLE).exists(),
+        "corpus bundle missing: {BUNDLE}"
+    );
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let repo = tmp.path().join("enhancements");
+    let out = Command::new("git")
+        .args(["clone", "-q", BUNDLE])
+        .arg(&repo)
+        .output()
+        .expect("git clone");
+    assert!(
+        out.status.success(),
+        "clone failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cache = tmp.path().join("cache");
+
+    let start = Instant::now();
+    let md = run(&request(&repo, cache.clone(), Format::Md, None)).expect("cold report");
+    let cold = start.elapsed();
+    assert!(md.contains("Enhancements status: v1.35"));
+
+    let warm = median(|| {
+        run(&request(&repo, cache.clone(), Format::Md, None)).expect("warm report");
+    });
+    let since = median(|| {
+        run(&request(&repo, cache.clone(), Format::Md, Some("HEAD~50"))).expect("since report");
+    });
+    println!("report v1.35, real corpus (median of {RUNS}):");
+    println!(
+        "  cold (history walk, cache written): {:>8.1} ms",
+        cold.as_secs_f64() * 1e3
+    );
+    println!(
+        "  warm (history from the cache):      {:>8.1} ms",
+        warm.as_secs_f64() * 1e3
+    );
+    println!(
+        "  warm, --since HEAD~50:              {:>8.1} ms",
+        since.as_secs_f64() * 1e3
+    );
+    for (name, f) in [
+        ("md", Format::Md),
+        ("html", Format::Html),
+        ("csv", Format::Csv),
+        ("json", Format::Json),
+    ] {
+        let t = median(|| {
+            run(&request(&repo, cache.clone(), f, None)).expect("report");
+        });
+        println!(
+            "  warm, --format {name:<5}              {:>8.1} ms",
+            t.as_secs_f64() * 1e3
+        );
+    }
+}

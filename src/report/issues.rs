@@ -1,0 +1,313 @@
+//! Enhancement issues: the JSON of `gh issue list --json
+//! number,title,labels,milestone,state,url` → [`Issue`]s, and what they say
+//! about a release's KEPs ([`IssueState`] per row, flags where the issue and
+//! the KEP's files disagree, [`IssueSummary`]).
+//!
+//! In kubernetes/enhancements a KEP's number is its tracking issue's number.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use super::{Row, stage_group};
+use crate::analysis::tracking::same_release;
+use crate::model::Model;
+
+/// The fields `--issues` needs in every element.
+pub const FIELDS: &[&str] = &["number", "title", "labels", "milestone", "state", "url"];
+
+/// One enhancement issue.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Issue {
+    /// Issue number (= KEP number).
+    pub number: u32,
+    /// Title.
+    pub title: String,
+    /// Labels.
+    pub labels: Vec<Label>,
+    /// Milestone, when set.
+    pub milestone: Option<Milestone>,
+    /// `OPEN` or `CLOSED`.
+    pub state: String,
+    /// Web URL.
+    pub url: String,
+}
+
+/// A label.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Label {
+    /// Its name.
+    pub name: String,
+}
+
+/// A milestone.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Milestone {
+    /// Its title, `v1.35`.
+    pub title: String,
+}
+
+/// Parse an issues file, naming the element and field that is wrong.
+pub fn parse(text: &str) -> Result<Vec<Issue>> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).context("the issues file is not JSON")?;
+    let Some(list) = value.as_array() else {
+        bail!(
+            "the issues file must be a JSON list, as written by `gh issue list --json {}`",
+            FIELDS.join(",")
+        );
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let Some(obj) = v.as_object() else {
+                bail!("issue {i} of the issues file is not an object");
+            };
+            if let Some(missing) = FIELDS.iter().find(|f| !obj.contains_key(**f)) {
+                bail!(
+                    "issue {i} of the issues file lacks `{missing}` (export with `gh issue list --json {}`)",
+                    FIELDS.join(",")
+                );
+            }
+            serde_json::from_value(v.clone())
+                .with_context(|| format!("issue {i} of the issues file has a field of the wrong type"))
+        })
+        .collect()
+}
+
+impl Issue {
+    fn has(&self, name: &str) -> bool {
+        self.labels.iter().any(|l| l.name == name)
+    }
+
+    /// The `tracked/*` label's value (`yes`, `no`, `out-of-tree`).
+    pub fn tracked(&self) -> Option<&str> {
+        self.labels
+            .iter()
+            .find_map(|l| l.name.strip_prefix("tracked/"))
+    }
+
+    /// The `stage/*` label's value.
+    pub fn stage(&self) -> Option<&str> {
+        self.labels
+            .iter()
+            .find_map(|l| l.name.strip_prefix("stage/"))
+    }
+
+    /// Whether the SIG lead opted it into `release` (`lead-opted-in` and the milestone).
+    pub fn opted_in(&self, release: &str) -> bool {
+        self.has("lead-opted-in") && self.in_release(release)
+    }
+
+    fn in_release(&self, release: &str) -> bool {
+        self.milestone
+            .as_ref()
+            .is_some_and(|m| same_release(&m.title, release))
+    }
+}
+
+/// Issues by number (the first of duplicates).
+pub fn index(list: &[Issue]) -> BTreeMap<u32, &Issue> {
+    let mut m = BTreeMap::new();
+    for i in list {
+        m.entry(i.number).or_insert(i);
+    }
+    m
+}
+
+/// What a KEP's issue says.
+#[derive(Debug, Clone, Serialize)]
+pub struct IssueState {
+    /// Issue number.
+    pub number: u32,
+    /// `OPEN` or `CLOSED`.
+    pub state: String,
+    /// Milestone title.
+    pub milestone: Option<String>,
+    /// Opted in for this release by the SIG lead.
+    pub opted_in: bool,
+    /// `tracked/*` value.
+    pub tracked: Option<String>,
+    /// `stage/*` value.
+    pub stage: Option<String>,
+}
+
+/// Link `row` to its issue and flag disagreements.
+pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: &str) {
+    let Some(issue) = row.number.and_then(|n| idx.get(&n)) else {
+        row.flags
+            .push("not opted in: its issue is not in the issues file".to_string());
+        return;
+    };
+    if let Some(u) = safe_url(&issue.url) {
+        row.issue_url = Some(u);
+    }
+    let state = IssueState {
+        number: issue.number,
+        state: issue.state.clone(),
+        milestone: issue.milestone.as_ref().map(|m| m.title.clone()),
+        opted_in: issue.opted_in(release),
+        tracked: issue.tracked().map(str::to_string),
+        stage: issue.stage().map(str::to_string),
+    };
+    let mut flags = Vec::new();
+    match &state.milestone {
+        None => flags.push("issue has no milestone".to_string()),
+        Some(m) if !same_release(m, release) => {
+            flags.push(format!("issue milestone is {m}, not {release}"))
+        }
+        Some(_) if !state.opted_in => {
+            flags.push("not opted in (no lead-opted-in label)".to_string())
+        }
+        Some(_) => {}
+    }
+    if state.tracked.as_deref() == Some("yes") {
+        match &state.stage {
+            None => flags.push(format!(
+                "tracked, but the issue has no stage/* label (files: {})",
+                or_none(&row.stage)
+            )),
+            Some(s) if stage_group(s) != stage_group(&row.stage) => flags.push(format!(
+                "tracked as stage/{s}, but the files target {}",
+                or_none(&row.stage)
+            )),
+            Some(_) => {}
+        }
+        if !same_release(&row.latest_milestone, release) {
+            flags.push(format!(
+                "tracked, but latest-milestone is {}",
+                or_none(&row.latest_milestone)
+            ));
+        }
+    } else if let Some(t) = &state.tracked {
+        flags.push(format!("tracked/{t}"));
+    }
+    if state.state.eq_ignore_ascii_case("closed") && !row.status.starts_with("implement") {
+        flags.push("issue is closed".to_string());
+    }
+    row.issue = Some(state);
+    row.flags.extend(flags);
+}
+
+/// An issue URL from the file, only when it is http(s): the file is untrusted input.
+fn safe_url(u: &str) -> Option<String> {
+    let u = u.trim();
+    (u.starts_with("https://") || u.starts_with("http://")).then(|| u.to_string())
+}
+
+fn or_none(s: &str) -> &str {
+    if s.is_empty() { "no stage" } else { s }
+}
+
+/// An opted-in issue whose KEP files do not (yet) target the release.
+#[derive(Debug, Clone, Serialize)]
+pub struct Missing {
+    /// Issue number.
+    pub number: u32,
+    /// Issue title.
+    pub title: String,
+    /// Issue URL.
+    pub url: String,
+    /// `stage/*` value.
+    pub stage: Option<String>,
+    /// Why it is not in the report.
+    pub reason: String,
+}
+
+/// The issues' view of the release.
+#[derive(Debug, Clone, Serialize)]
+pub struct IssueSummary {
+    /// Issues in the file.
+    pub issues: usize,
+    /// Opted in for the release.
+    pub opted_in: usize,
+    /// Labelled `tracked/yes` with the release's milestone.
+    pub tracked: usize,
+    /// KEPs in the report carrying at least one flag.
+    pub flagged: usize,
+    /// Opted-in issues whose KEP files do not target the release.
+    pub opted_in_without_kep_change: Vec<Missing>,
+}
+
+/// Summarise the issues against the report's rows.
+pub fn summarize(
+    list: &[Issue],
+    idx: &BTreeMap<u32, &Issue>,
+    model: &Model,
+    rows: &[Row],
+    release: &str,
+) -> IssueSummary {
+    let in_report: std::collections::BTreeSet<u32> = rows.iter().filter_map(|r| r.number).collect();
+    let missing = idx
+        .values()
+        .filter(|i| i.opted_in(release) && !in_report.contains(&i.number))
+        .map(|i| {
+            let reason = match model.kep(i.number) {
+                None => "no KEP with this number in the repository".to_string(),
+                Some(k) => format!(
+                    "the KEP's files do not name {release}: latest-milestone is {}{}",
+                    if k.meta.latest_milestone.is_empty() {
+                        "(none)"
+                    } else {
+                        &k.meta.latest_milestone
+                    },
+                    if k.meta.status.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", status {}", k.meta.status)
+                    }
+                ),
+            };
+            Missing {
+                number: i.number,
+                title: i.title.clone(),
+                url: safe_url(&i.url).unwrap_or_default(),
+                stage: i.stage().map(str::to_string),
+                reason,
+            }
+        })
+        .collect();
+    IssueSummary {
+        issues: list.len(),
+        opted_in: idx.values().filter(|i| i.opted_in(release)).count(),
+        tracked: idx
+            .values()
+            .filter(|i| i.in_release(release) && i.tracked() == Some("yes"))
+            .count(),
+        flagged: rows
+            .iter()
+            .filter(|r| r.issue.is_some() && !r.flags.is_empty())
+            .count(),
+        opted_in_without_kep_change: missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_files_name_the_problem() {
+        let e = parse("{").unwrap_err().to_string();
+        assert!(e.contains("not JSON"), "{e}");
+        let e = parse("{}").unwrap_err().to_string();
+        assert!(e.contains("JSON list"), "{e}");
+        let e = parse(
+            r#"[{"number": 1, "title": "t", "milestone": null, "state": "OPEN", "url": "u"}]"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("issue 0") && e.contains("`labels`"), "{e}");
+        let e = parse(r#"[{"number": "x", "title": "t", "labels": [], "milestone": null, "state": "OPEN", "url": "u"}]"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("wrong type"), "{e}");
+        let ok = parse(r#"[{"number": 5, "title": "t", "labels": [{"name": "lead-opted-in", "color": "x"}, {"name": "tracked/yes"}, {"name": "stage/beta"}], "milestone": {"title": "v1.35", "number": 3}, "state": "OPEN", "url": "u"}]"#).unwrap();
+        assert!(ok[0].opted_in("v1.35") && !ok[0].opted_in("v1.36"));
+        assert_eq!(
+            (ok[0].tracked(), ok[0].stage()),
+            (Some("yes"), Some("beta"))
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! The `report` subcommand's pipeline: a [`Request`] (what the command line
+//! asked for) → the rendered report text. Loads the model, the analysis, the
+//! history (when the input is a git repository), the `--since` baseline and
+//! the issues file, and validates all of it before anything is written.
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use super::render::{self, Format};
+use super::since::{self, Baseline};
+use super::{Date, Inputs, Links, Options, build, check_release, issues};
+use crate::analysis::analyze;
+use crate::analysis::history::{self, HistoryOptions};
+use crate::model;
+use crate::repo::EMBEDDED_ROOT;
+
+/// Everything `kepsite report` was asked for.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Repository root.
+    pub root: PathBuf,
+    /// `--rev`.
+    pub rev: Option<String>,
+    /// `--sigs`.
+    pub sigs: Option<PathBuf>,
+    /// `--release`.
+    pub release: String,
+    /// `--since`.
+    pub since: Option<String>,
+    /// `--issues`.
+    pub issues: Option<PathBuf>,
+    /// `--format`.
+    pub format: Format,
+    /// `--freeze`.
+    pub freeze: Option<String>,
+    /// `--today`.
+    pub today: Option<String>,
+    /// `--site-url`: KEP links go to a kepsite portal there.
+    pub site_url: Option<String>,
+    /// `--repo-url`.
+    pub repo_url: String,
+    /// `--branch`.
+    pub branch: String,
+    /// Read the stage history from git (when the input is a git repository).
+    pub history: bool,
+    /// `--cache-dir`.
+    pub cache_dir: PathBuf,
+    /// `--theme`.
+    pub theme: Option<PathBuf>,
+}
+
+fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
+    s.as_deref()
+        .map(|v| {
+            Date::parse(v).with_context(|| format!("invalid {flag} {v:?}: expected YYYY-MM-DD"))
+        })
+        .transpose()
+}
+
+/// Whether `root` is the top of a git working tree (history needs one).
+fn git_root(root: &Path) -> bool {
+    root != Path::new(EMBEDDED_ROOT) && git2::Repository::open(root).is_ok()
+}
+
+/// Build and render the report.
+pub fn run(req: &Request) -> Result<String> {
+    let freeze = date("--freeze", &req.freeze)?;
+    let today = date("--today", &req.today)?;
+    let issue_list = match &req.issues {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("reading the issues file {}", p.display()))?;
+            Some(
+                issues::parse(&text)
+                    .with_context(|| format!("in the issues file {}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    if req.since.is_some() && req.root == Path::new(EMBEDDED_ROOT) {
+        bail!("--since needs --repo DIR, a git repository");
+    }
+    let model = model::load(&req.root, req.rev.as_deref(), req.sigs.as_deref())?;
+    let release = check_release(&model, &req.release)?;
+    let range = req
+        .since
+        .as_deref()
+        .map(|s| since::range(&req.root, s, req.rev.as_deref()))
+        .transpose()?;
+    let analysis = analyze(&model);
+    let old = match &range {
+        Some(r) => {
+            let m = model::load(&req.root, Some(&r.commit), req.sigs.as_deref())
+                .with_context(|| format!("loading --since {}", r.rev))?;
+            let a = analyze(&m);
+            Some((m, a))
+        }
+        None => None,
+    };
+    let hist = if req.history && git_root(&req.root) {
+        let opts = HistoryOptions {
+            cache_dir: Some(req.cache_dir.clone()),
+            progress: std::io::stderr().is_terminal(),
+        };
+        match history::walk(&req.root, req.rev.as_deref().unwrap_or("HEAD"), &opts) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                eprintln!("warning: no history in the report: {e:#}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let inputs = Inputs {
+        model: &model,
+        analysis: &analysis,
+        history: hist.as_ref(),
+        since: match (&old, &range) {
+            (Some((m, a)), Some(r)) => Some(Baseline {
+                model: m,
+                analysis: a,
+                range: r,
+            }),
+            _ => None,
+        },
+        issues: issue_list.as_deref(),
+    };
+    let repo_url = req.repo_url.trim_end_matches('/').to_string();
+    let links = match &req.site_url {
+        Some(u) => Links::Site(if u.ends_with('/') {
+            u.clone()
+        } else {
+            format!("{u}/")
+        }),
+        None => Links::Repository,
+    };
+    let opts = Options {
+        release,
+        links,
+        repo_url,
+        branch: req.branch.clone(),
+        freeze,
+        today,
+    };
+    let report = build(&inputs, &opts);
+    render::render(&report, req.format, req.theme.as_deref())
+}

@@ -1,0 +1,408 @@
+//! What changed since an older revision: the report's release at `--since`
+//! ([`Baseline`]: the older [`Model`] and [`Analysis`], and the commits in
+//! between read with git2) against the release now → [`Since`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use git2::{DiffOptions, Repository, Sort};
+use serde::Serialize;
+
+use super::{Options, Row, Selected, kep_key, select};
+use crate::analysis::Analysis;
+use crate::analysis::history::format_date;
+use crate::kep::Kep;
+use crate::model::Model;
+
+/// A commit between `--since` and the reported revision.
+#[derive(Debug, Clone, Serialize)]
+pub struct RangeCommit {
+    /// Commit id.
+    pub id: String,
+    /// Committer date, `YYYY-MM-DD`.
+    pub date: String,
+    /// First line of the message.
+    pub summary: String,
+    /// Paths under `keps/` it changed, relative to the repository root given.
+    #[serde(skip)]
+    pub paths: Vec<String>,
+}
+
+/// The resolved `--since` revision and the commits after it.
+#[derive(Debug, Clone)]
+pub struct Range {
+    /// `--since` as given.
+    pub rev: String,
+    /// Its commit id.
+    pub commit: String,
+    /// Its committer date.
+    pub date: String,
+    /// Commits reachable from the reported revision but not from `--since`, newest first.
+    pub commits: Vec<RangeCommit>,
+}
+
+/// Resolve `since` and list the commits from it to `head` (`--rev`, else
+/// HEAD) in the repository holding `root`; an error unless `since` is an
+/// ancestor of (or the same as) `head`.
+pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
+    let repo = Repository::discover(root).with_context(|| {
+        format!(
+            "--since needs a git repository; {} is not in one",
+            root.display()
+        )
+    })?;
+    let head_name = head.unwrap_or("HEAD");
+    let resolve = |rev: &str, what: &str| {
+        repo.revparse_single(rev)
+            .and_then(|o| o.peel_to_commit())
+            .with_context(|| {
+                format!(
+                    "{what} {rev:?} does not name a commit in {}",
+                    root.display()
+                )
+            })
+    };
+    let from = resolve(since, "--since")?;
+    let to = resolve(head_name, "revision")?;
+    if from.id() != to.id() && !repo.graph_descendant_of(to.id(), from.id())? {
+        bail!(
+            "--since {since:?} ({}) is not an ancestor of {head_name} ({}): a report compares a revision with an earlier one",
+            short(&from.id().to_string()),
+            short(&to.id().to_string())
+        );
+    }
+    let prefix = prefix(&repo, root);
+    let mut walk = repo.revwalk()?;
+    walk.set_sorting(Sort::TOPOLOGICAL | Sort::TIME)?;
+    walk.push(to.id())?;
+    walk.hide(from.id())?;
+    let keps = format!("{prefix}keps");
+    // Diff only the keps/ subtrees: unchanged directories are skipped by id.
+    let subtree = |c: &git2::Commit| -> Result<Option<git2::Tree>> {
+        match c.tree()?.get_path(Path::new(&keps)) {
+            Ok(e) => Ok(repo.find_tree(e.id()).ok()),
+            Err(_) => Ok(None),
+        }
+    };
+    let mut commits = Vec::new();
+    for id in walk {
+        let c = repo.find_commit(id?)?;
+        let tree = subtree(&c)?;
+        let parent = match c.parents().next() {
+            Some(p) => subtree(&p)?,
+            None => None,
+        };
+        if tree.as_ref().map(|t| t.id()) == parent.as_ref().map(|t| t.id()) {
+            continue;
+        }
+        let diff = repo.diff_tree_to_tree(
+            parent.as_ref(),
+            tree.as_ref(),
+            Some(&mut DiffOptions::new()),
+        )?;
+        let mut paths = Vec::new();
+        for d in diff.deltas() {
+            for f in [d.old_file(), d.new_file()] {
+                if let Some(p) = f.path().and_then(|p| p.to_str()) {
+                    let rel = format!("keps/{p}");
+                    if !paths.contains(&rel) {
+                        paths.push(rel);
+                    }
+                }
+            }
+        }
+        if paths.is_empty() {
+            continue;
+        }
+        commits.push(RangeCommit {
+            id: c.id().to_string(),
+            date: format_date(c.time().seconds()),
+            summary: String::from_utf8_lossy(c.summary_bytes().unwrap_or_default()).into_owned(),
+            paths,
+        });
+    }
+    Ok(Range {
+        rev: since.to_string(),
+        commit: from.id().to_string(),
+        date: format_date(from.time().seconds()),
+        commits,
+    })
+}
+
+/// `root` relative to the repository's working directory, `/`-terminated ("" at the top).
+fn prefix(repo: &Repository, root: &Path) -> String {
+    let (Some(wd), Ok(root)) = (repo.workdir(), root.canonicalize()) else {
+        return String::new();
+    };
+    let wd = wd.canonicalize().unwrap_or_else(|_| wd.to_path_buf());
+    match root.strip_prefix(&wd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            format!("{}/", rel.to_string_lossy().replace('\\', "/"))
+        }
+        _ => String::new(),
+    }
+}
+
+fn short(id: &str) -> &str {
+    &id[..id.len().min(10)]
+}
+
+/// The older side of a comparison.
+pub struct Baseline<'a> {
+    /// The repository at `--since`.
+    pub model: &'a Model,
+    /// Its analysis.
+    pub analysis: &'a Analysis,
+    /// The revision and the commits since.
+    pub range: &'a Range,
+}
+
+/// One KEP that changed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// KEP number.
+    pub number: Option<u32>,
+    /// Title (now, or at `--since` for a KEP that left the repository).
+    pub title: String,
+    /// Link.
+    pub url: String,
+    /// Owning SIG.
+    pub sig: String,
+    /// Before.
+    pub from: String,
+    /// After.
+    pub to: String,
+    /// Commits since `--since` that touched the KEP or its PRR file, newest first.
+    pub commits: Vec<RangeCommit>,
+}
+
+/// Changes to the release since `--since`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Since {
+    /// `--since` as given.
+    pub rev: String,
+    /// Its commit.
+    pub commit: String,
+    /// Its date.
+    pub date: String,
+    /// Commits since then that touched `keps/`.
+    pub commits: usize,
+    /// KEPs newly in the release.
+    pub added: Vec<Entry>,
+    /// KEPs no longer in it.
+    pub dropped: Vec<Entry>,
+    /// KEPs whose targeted stage changed.
+    pub stage_changed: Vec<Entry>,
+    /// KEPs whose status changed.
+    pub status_changed: Vec<Entry>,
+    /// KEPs with a PRR approval for their stage that was not there before.
+    pub prr_approved: Vec<Entry>,
+    /// KEPs At risk then, Ready now.
+    pub newly_ready: Vec<Entry>,
+    /// KEPs Ready then, At risk now.
+    pub newly_at_risk: Vec<Entry>,
+}
+
+impl Since {
+    /// Each kind of change with its heading, in report order.
+    pub fn sections(&self) -> [(&'static str, &Vec<Entry>); 7] {
+        [
+            ("Newly targeting the release", &self.added),
+            ("Dropped out", &self.dropped),
+            ("Stage changes", &self.stage_changed),
+            ("Status changes", &self.status_changed),
+            ("Newly approved PRRs", &self.prr_approved),
+            ("Newly Ready", &self.newly_ready),
+            ("Newly At risk", &self.newly_at_risk),
+        ]
+    }
+}
+
+fn touching(range: &Range, kep: &Kep) -> Vec<RangeCommit> {
+    let dir = format!("{}/", kep.path);
+    let prr = kep
+        .number()
+        .map(|n| format!("keps/prod-readiness/{}/{n}.yaml", kep.meta.owning_sig));
+    range
+        .commits
+        .iter()
+        .filter(|c| {
+            c.paths
+                .iter()
+                .any(|p| p == &kep.path || p.starts_with(&dir) || Some(p) == prr.as_ref())
+        })
+        .cloned()
+        .collect()
+}
+
+fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
+    model
+        .prr_for(kep)
+        .and_then(|p| p.approval(stage))
+        .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
+}
+
+/// Compare the release now (`selected`, `rows`) with the release at the baseline.
+pub fn diff(
+    b: &Baseline,
+    model: &Model,
+    selected: &[Selected],
+    rows: &[Row],
+    release: &str,
+    urls: &[String],
+    opts: &Options,
+) -> Since {
+    let old_sel = select(b.model, b.analysis, release);
+    let old: BTreeMap<String, &Selected> = old_sel
+        .iter()
+        .map(|s| (kep_key(&b.model.keps[s.index]), s))
+        .collect();
+    let new: BTreeMap<String, &Selected> = selected
+        .iter()
+        .map(|s| (kep_key(&model.keps[s.index]), s))
+        .collect();
+    let old_by_key: BTreeMap<String, &Kep> = b.model.keps.iter().map(|k| (kep_key(k), k)).collect();
+    let row_of = |kep: &Kep| rows.iter().find(|r| r.path == kep.path);
+
+    let mut out = Since {
+        rev: b.range.rev.clone(),
+        commit: b.range.commit.clone(),
+        date: b.range.date.clone(),
+        commits: b.range.commits.len(),
+        added: vec![],
+        dropped: vec![],
+        stage_changed: vec![],
+        status_changed: vec![],
+        prr_approved: vec![],
+        newly_ready: vec![],
+        newly_at_risk: vec![],
+    };
+    let entry = |kep: &Kep, url: String, from: String, to: String| Entry {
+        number: kep.number(),
+        title: kep.title().to_string(),
+        url,
+        sig: kep.sig().to_string(),
+        from,
+        to,
+        commits: touching(b.range, kep),
+    };
+
+    for (key, s) in &new {
+        let kep = &model.keps[s.index];
+        let url = urls[s.index].clone();
+        let before = old_by_key.get(key).copied();
+        let Some(o) = old.get(key) else {
+            let from = match before {
+                None => "not in the repository".to_string(),
+                Some(k) if k.meta.latest_milestone.is_empty() => {
+                    format!("status {}, no latest-milestone", k.meta.status)
+                }
+                Some(k) => format!("latest-milestone {}", k.meta.latest_milestone),
+            };
+            out.added
+                .push(entry(kep, url.clone(), from, stage_text(&s.stage)));
+            if s.readiness
+                .items
+                .iter()
+                .any(|i| i.id == "prr-approved" && i.ok)
+                && !before.is_some_and(|k| approved(b.model, k, &s.stage))
+            {
+                let who = row_of(kep)
+                    .and_then(|r| r.prr_approver.clone())
+                    .unwrap_or_default();
+                out.prr_approved.push(entry(
+                    kep,
+                    url,
+                    "no approval".into(),
+                    format!("{} approved by {who}", s.stage),
+                ));
+            }
+            continue;
+        };
+        let okep = &b.model.keps[o.index];
+        if o.stage != s.stage {
+            out.stage_changed.push(entry(
+                kep,
+                url.clone(),
+                stage_text(&o.stage),
+                stage_text(&s.stage),
+            ));
+        }
+        if okep.meta.status != kep.meta.status {
+            out.status_changed.push(entry(
+                kep,
+                url.clone(),
+                okep.meta.status.clone(),
+                kep.meta.status.clone(),
+            ));
+        }
+        if s.readiness
+            .items
+            .iter()
+            .any(|i| i.id == "prr-approved" && i.ok)
+            && !approved(b.model, okep, &s.stage)
+        {
+            let who = row_of(kep)
+                .and_then(|r| r.prr_approver.clone())
+                .unwrap_or_default();
+            out.prr_approved.push(entry(
+                kep,
+                url.clone(),
+                "no approval".into(),
+                format!("{} approved by {who}", s.stage),
+            ));
+        }
+        match (o.readiness.ready, s.readiness.ready) {
+            (false, true) => out.newly_ready.push(entry(
+                kep,
+                url.clone(),
+                o.readiness.reasons().join("; "),
+                "Ready".into(),
+            )),
+            (true, false) => out.newly_at_risk.push(entry(
+                kep,
+                url.clone(),
+                "Ready".into(),
+                s.readiness.reasons().join("; "),
+            )),
+            _ => {}
+        }
+    }
+    for (key, o) in &old {
+        if new.contains_key(key) {
+            continue;
+        }
+        let okep = &b.model.keps[o.index];
+        let now = model.keps.iter().position(|k| kep_key(k) == *key);
+        let (url, to, kep) = match now {
+            None => (
+                format!("{}/tree/{}/{}", opts.repo_url, b.range.commit, okep.path),
+                "no longer in the repository".to_string(),
+                okep,
+            ),
+            Some(i) => {
+                let k = &model.keps[i];
+                let to = if k.meta.latest_milestone.is_empty() {
+                    format!("status {}, no latest-milestone", k.meta.status)
+                } else {
+                    format!(
+                        "latest-milestone {}, status {}",
+                        k.meta.latest_milestone, k.meta.status
+                    )
+                };
+                (urls[i].clone(), to, k)
+            }
+        };
+        out.dropped.push(entry(kep, url, stage_text(&o.stage), to));
+    }
+    out
+}
+
+fn stage_text(s: &str) -> String {
+    if s.is_empty() {
+        "no stage".into()
+    } else {
+        s.to_string()
+    }
+}

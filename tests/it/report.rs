@@ -1,0 +1,721 @@
+//! `kepsite report`: release-team status reports on `content/` (a snapshot
+//! per format), `--since` on a small git repository and on the real corpus,
+//! `--issues` with a fixture, bad input, and the report page of the site.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{content, content_copy, corpus, git, git_commit_all, kepsite, kepsite_in};
+
+const ISSUES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/report-issues.json"
+);
+
+fn report(args: &[&str]) -> String {
+    let mut all = vec!["report", "--repo", "content", "--no-history"];
+    all.extend_from_slice(args);
+    let run = kepsite(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    serde_json::from_str(&report(&all)).expect("report JSON")
+}
+
+fn rows(r: &Value) -> Vec<&Value> {
+    r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["sigs"].as_array().unwrap())
+        .flat_map(|s| s["keps"].as_array().unwrap())
+        .collect()
+}
+
+fn row(r: &Value, n: u64) -> &Value {
+    rows(r)
+        .into_iter()
+        .find(|k| k["number"] == n)
+        .unwrap_or_else(|| panic!("KEP {n} not in the report"))
+}
+
+fn numbers(entries: &Value) -> BTreeSet<u64> {
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["number"].as_u64())
+        .collect()
+}
+
+#[test]
+fn snapshots_per_format() {
+    let args = [
+        "--release",
+        "v1.36",
+        "--freeze",
+        "2026-02-12",
+        "--today",
+        "2026-02-01",
+    ];
+    for (format, name) in [
+        ("md", "report_md"),
+        ("html", "report_html"),
+        ("csv", "report_csv"),
+        ("json", "report_json"),
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--format", format]);
+        insta::assert_snapshot!(name, report(&a));
+    }
+}
+
+#[test]
+fn content_v136_matches_the_sample_inventory() {
+    let r = json(&["--release", "v1.36"]);
+    // SAMPLE.md: v1.36 work is alpha 5140, 3101, 5204, 4590, 5588; beta 4321,
+    // 4470, 5066 (+5301 via milestone.beta); stable 3348, 4815; deprecated 2750;
+    // removed 2288; and the stage-less 5833, 5702, 5410 (latest-milestone only).
+    let groups: Vec<(&str, BTreeSet<u64>)> = r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let ns = g["sigs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|s| s["keps"].as_array().unwrap())
+                .filter_map(|k| k["number"].as_u64())
+                .collect();
+            (g["id"].as_str().unwrap(), ns)
+        })
+        .collect();
+    let want: Vec<(&str, BTreeSet<u64>)> = vec![
+        ("alpha", [3101, 4590, 5140, 5204, 5588].into()),
+        ("beta", [4321, 4470, 5066, 5301].into()),
+        ("stable", [3348, 4815].into()),
+        ("deprecation", [2288, 2750].into()),
+        ("none", [5410, 5702, 5833].into()),
+    ];
+    assert_eq!(groups, want);
+    let s = &r["summary"];
+    assert_eq!(s["total"], 16);
+    assert_eq!(
+        s["ready"].as_u64().unwrap() + s["at_risk"].as_u64().unwrap(),
+        16
+    );
+    // Ready: fully answered and approved.
+    for n in [4321, 3348, 4815, 5204] {
+        assert_eq!(row(&r, n)["label"], "Ready", "{n}");
+    }
+    // At risk, with the failing items spelled out.
+    let k = row(&r, 4470);
+    assert_eq!(k["label"], "At risk");
+    assert!(
+        k["failing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "no PRR approver for beta"),
+        "{k}"
+    );
+    assert!(
+        row(&r, 5140)["failing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "no prod-readiness file")
+    );
+    assert!(
+        row(&r, 5301)["failing"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("latest-milestone is v1.34")
+    );
+    // Groups are ordered by SIG inside.
+    let sigs: Vec<&str> = r["groups"][0]["sigs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sig"].as_str().unwrap())
+        .collect();
+    let mut sorted = sigs.clone();
+    sorted.sort();
+    assert_eq!(sigs, sorted);
+    // Without a freeze date the health line is about the share at risk only.
+    assert_eq!(r["summary"]["health"]["status"], "red");
+}
+
+#[test]
+fn freeze_health_and_links() {
+    let r = json(&[
+        "--release",
+        "v1.35",
+        "--freeze",
+        "2026-03-01",
+        "--today",
+        "2026-02-01",
+    ]);
+    let h = &r["summary"]["health"];
+    assert_eq!(h["days_to_freeze"], 28);
+    assert!(
+        h["line"]
+            .as_str()
+            .unwrap()
+            .contains("28 days to the freeze (2026-03-01)"),
+        "{h}"
+    );
+    // 3390 goes disabled in v1.35 and 4102 alpha; the default links point into the repository.
+    let k = row(&r, 3390);
+    assert_eq!(k["stage"], "disabled");
+    assert_eq!(
+        k["url"],
+        "https://github.com/kubernetes/enhancements/tree/master/keps/sig-storage/3390-implicit-volume-ownership-change"
+    );
+    assert_eq!(
+        k["issue_url"],
+        "https://github.com/kubernetes/enhancements/issues/3390"
+    );
+    let r = json(&[
+        "--release",
+        "v1.35",
+        "--site-url",
+        "https://keps.example.org",
+    ]);
+    assert_eq!(row(&r, 4102)["url"], "https://keps.example.org/keps/4102/");
+}
+
+#[test]
+fn issues_fixture_flags_disagreements() {
+    let r = json(&["--release", "v1.36", "--issues", ISSUES]);
+    let is = &r["issues"];
+    assert_eq!(is["issues"], 7);
+    assert_eq!(
+        is["opted_in"], 4,
+        "4321, 4470, 1480, 9001 carry lead-opted-in with v1.36"
+    );
+    assert_eq!(is["tracked"], 2);
+    let missing: Vec<(u64, &str)> = is["opted_in_without_kep_change"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["number"].as_u64().unwrap(), m["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(missing.len(), 2, "{missing:?}");
+    assert!(
+        missing[0].0 == 1480 && missing[0].1.contains("latest-milestone is v1.34"),
+        "{missing:?}"
+    );
+    assert!(
+        missing[1].0 == 9001 && missing[1].1.contains("no KEP"),
+        "{missing:?}"
+    );
+    // Tracked, labels agree: no flags, linked to the issue.
+    let k = row(&r, 4321);
+    assert_eq!(k["flags"].as_array().unwrap().len(), 0, "{k}");
+    assert_eq!(k["issue"]["tracked"], "yes");
+    assert_eq!(k["issue"]["opted_in"], true);
+    // Tracked as stable, files say beta.
+    let flags = row(&r, 4470)["flags"].to_string();
+    assert!(
+        flags.contains("tracked as stage/stable, but the files target beta"),
+        "{flags}"
+    );
+    // Not opted in; an unsafe issue URL is not used.
+    let k = row(&r, 5140);
+    assert!(k["flags"].to_string().contains("not opted in"), "{k}");
+    assert_eq!(
+        k["issue_url"],
+        "https://github.com/kubernetes/enhancements/issues/5140"
+    );
+    assert!(
+        row(&r, 5301)["flags"]
+            .to_string()
+            .contains("issue milestone is v1.37")
+    );
+    assert!(
+        row(&r, 3101)["flags"]
+            .to_string()
+            .contains("issue has no milestone")
+    );
+    // Without the issues file the report stands on the repository alone.
+    assert!(json(&["--release", "v1.36"])["issues"].is_null());
+    // HTML never carries the untrusted URL or markup.
+    let html = report(&["--release", "v1.36", "--issues", ISSUES, "--format", "html"]);
+    assert!(!html.contains("javascript:") && !html.contains("<b>without</b>"));
+    assert!(
+        html.contains("&lt;b&gt;without&lt;&#x2F;b&gt;")
+            || html.contains("&lt;b&gt;without&lt;/b&gt;")
+    );
+}
+
+/// content/ in a git repository, then one commit that moves KEPs in and out of v1.36.
+fn since_repo() -> (tempfile::TempDir, std::path::PathBuf, String, String) {
+    let (tmp, root) = content_copy();
+    git_commit_all(&root);
+    let base = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+    let edit = |rel: &str, from: &str, to: &str| {
+        let p = root.join(rel);
+        let s = std::fs::read_to_string(&p).unwrap();
+        assert!(s.contains(from), "{rel} lacks {from:?}");
+        std::fs::write(&p, s.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "keps/prod-readiness/sig-apps/4470.yaml",
+        "alpha:",
+        "beta:\n  approver: \"@wren-h\"\nalpha:",
+    );
+    edit(
+        "keps/sig-node/5140-container-log-rotation-policy/kep.yaml",
+        "latest-milestone: \"v1.36\"",
+        "latest-milestone: \"v1.37\"",
+    );
+    edit(
+        "keps/sig-node/5140-container-log-rotation-policy/kep.yaml",
+        "alpha: \"v1.36\"",
+        "alpha: \"v1.37\"",
+    );
+    edit(
+        "keps/sig-node/4321-kubelet-image-pull-progress/kep.yaml",
+        "status: implementable",
+        "status: provisional",
+    );
+    edit(
+        "keps/sig-node/1480-pod-restart-budget/kep.yaml",
+        "latest-milestone: \"v1.34\"",
+        "latest-milestone: \"v1.36\"",
+    );
+    edit(
+        "keps/sig-apps/5204-job-completion-hooks/kep.yaml",
+        "stage: alpha",
+        "stage: beta",
+    );
+    git(&root, &["commit", "-qam", "move KEPs around v1.36"]);
+    let head = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+    (tmp, root, base, head)
+}
+
+#[test]
+fn since_lists_what_changed() {
+    let (_tmp, root, base, head) = since_repo();
+    let cache = root.join("../cache");
+    let run = kepsite_in(
+        &root,
+        &[
+            "report",
+            "--repo",
+            ".",
+            "--release",
+            "v1.36",
+            "--since",
+            &base,
+            "--format",
+            "json",
+            "--cache-dir",
+            cache.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    let s = &r["since"];
+    assert_eq!(s["commit"], base);
+    assert_eq!(s["commits"], 1);
+    assert_eq!(numbers(&s["added"]), [1480].into());
+    assert_eq!(numbers(&s["dropped"]), [5140].into());
+    assert_eq!(numbers(&s["stage_changed"]), [5204].into());
+    assert_eq!(numbers(&s["status_changed"]), [4321].into());
+    assert_eq!(numbers(&s["prr_approved"]), [4470].into());
+    assert!(numbers(&s["newly_at_risk"]).contains(&4321));
+    assert_eq!(
+        s["dropped"][0]["to"],
+        "latest-milestone v1.37, status implementable"
+    );
+    assert_eq!(s["stage_changed"][0]["from"], "alpha");
+    assert_eq!(s["stage_changed"][0]["to"], "beta");
+    for e in s["added"].as_array().unwrap() {
+        assert_eq!(e["commits"][0]["id"], head.as_str());
+    }
+    // History is on for a git repository: last change dates are filled in.
+    assert_eq!(r["history"], true);
+    assert!(row(&r, 4321)["last_change"].is_string());
+    // The Markdown names the sections.
+    let md = kepsite_in(
+        &root,
+        &[
+            "report",
+            "--repo",
+            ".",
+            "--release",
+            "v1.36",
+            "--since",
+            "HEAD~1",
+            "--no-history",
+        ],
+    )
+    .stdout;
+    for h in [
+        "## Since `HEAD~1`",
+        "**Newly targeting the release (1)**",
+        "**Dropped out (1)**",
+        "**Newly approved PRRs (1)**",
+    ] {
+        assert!(md.contains(h), "{h}\n{md}");
+    }
+    // --since equal to the revision: nothing changed.
+    let same = kepsite_in(
+        &root,
+        &[
+            "report",
+            "--repo",
+            ".",
+            "--release",
+            "v1.36",
+            "--since",
+            "HEAD",
+            "--no-history",
+        ],
+    );
+    assert_eq!(same.code, 0, "{}", same.stderr);
+    assert!(same.stdout.contains("No changes to the release."));
+}
+
+fn assert_refused(cwd: &Path, args: &[&str], needle: &str) {
+    let out = cwd.join("report-out.md");
+    std::fs::write(&out, "previous").unwrap();
+    let mut all = args.to_vec();
+    let o = out.to_str().unwrap().to_string();
+    all.extend(["--out", &o]);
+    let run = kepsite_in(cwd, &all);
+    assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+    assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "previous",
+        "{args:?} touched --out"
+    );
+    std::fs::remove_file(&out).unwrap();
+    let fresh = cwd.join("fresh-out.md");
+    let f = fresh.to_str().unwrap().to_string();
+    let mut all = args.to_vec();
+    all.extend(["--out", &f]);
+    assert_eq!(kepsite_in(cwd, &all).code, 2);
+    assert!(!fresh.exists(), "{args:?} wrote --out");
+    let leftovers: Vec<_> = std::fs::read_dir(cwd)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("kepsite-tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn bad_input_exits_2_and_writes_nothing() {
+    let (_tmp, root, base, _head) = since_repo();
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path();
+    let repo = root.to_str().unwrap();
+    let not_json = w.join("issues.txt");
+    std::fs::write(&not_json, "number,title\n1,x\n").unwrap();
+    let lacking = w.join("issues.json");
+    std::fs::write(
+        &lacking,
+        r#"[{"number": 1, "title": "x", "labels": [], "state": "OPEN", "url": "u"}]"#,
+    )
+    .unwrap();
+    // A commit on a side branch is not an ancestor of HEAD.
+    git(&root, &["checkout", "-qb", "side", &base]);
+    std::fs::write(root.join("keps/side.txt"), "x").unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "side"]);
+    let side = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+    git(&root, &["checkout", "-q", "-"]);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["report", "--repo", repo, "--release", "v9.99"],
+            "unknown release v9.99",
+        ),
+        (
+            vec!["report", "--repo", repo, "--release", "banana"],
+            "invalid release",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--since",
+                &side,
+            ],
+            "is not an ancestor",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--since",
+                "no-such-rev",
+            ],
+            "does not name a commit",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--issues",
+                not_json.to_str().unwrap(),
+            ],
+            "not JSON",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--issues",
+                lacking.to_str().unwrap(),
+            ],
+            "lacks `milestone`",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--issues",
+                "/no/such/file.json",
+            ],
+            "reading the issues file",
+        ),
+        (
+            vec![
+                "report",
+                "--repo",
+                repo,
+                "--release",
+                "v1.36",
+                "--freeze",
+                "2026-02-30",
+            ],
+            "invalid --freeze",
+        ),
+    ];
+    for (args, needle) in &cases {
+        assert_refused(w, args, needle);
+    }
+    // --since outside git.
+    let plain = tempfile::tempdir().unwrap();
+    crate::support::copy_tree(&content(), &plain.path().join("repo"));
+    let p = plain.path().join("repo");
+    assert_refused(
+        w,
+        &[
+            "report",
+            "--repo",
+            p.to_str().unwrap(),
+            "--release",
+            "v1.36",
+            "--since",
+            "HEAD",
+        ],
+        "git repository",
+    );
+}
+
+#[test]
+fn out_is_written_atomically_and_equals_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let run = kepsite(&[
+        "report",
+        "--repo",
+        "content",
+        "--release",
+        "v1.36",
+        "--format",
+        "csv",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(csv, report(&["--release", "v1.36", "--format", "csv"]));
+    assert_eq!(csv.lines().count(), 17, "a header and one row per KEP");
+}
+
+#[test]
+fn site_has_a_report_page_per_release() {
+    let data = kepsite::site::SiteData::new(kepsite::model::load(&content(), None, None).unwrap());
+    let files =
+        kepsite::site::render_to_memory(&data, &kepsite::site::SiteOptions::default()).unwrap();
+    let model = &data.model;
+    let page = |p: &str| {
+        String::from_utf8(
+            files
+                .get(p)
+                .unwrap_or_else(|| panic!("{p} missing"))
+                .clone(),
+        )
+        .unwrap()
+    };
+    for r in kepsite::report::releases(model) {
+        assert!(
+            files.contains_key(&format!("releases/{r}/report/index.html")),
+            "{r}"
+        );
+        assert!(
+            page(&format!("releases/{r}/index.html"))
+                .contains(&format!("href=\"/releases/{r}/report/\""))
+        );
+    }
+    let p = page("releases/v1.36/report/index.html");
+    assert!(
+        p.contains("href=\"/keps/4321/\""),
+        "links go to the portal's KEP pages"
+    );
+    assert!(p.contains("Enhancements status: v1.36") && p.contains("At risk"));
+}
+
+// ------------------------------------------------------------- real corpus
+
+fn corpus_json(args: &[&str]) -> Value {
+    let repo = corpus().to_str().unwrap();
+    let mut all = vec!["report", "--repo", repo, "--no-history", "--format", "json"];
+    all.extend_from_slice(args);
+    let run = kepsite(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+fn is_v135(s: &str) -> bool {
+    let s = s.trim().trim_start_matches('v');
+    s == "1.35" || s.starts_with("1.35.")
+}
+
+#[test]
+fn corpus_v135_counts_match_the_milestones() {
+    let repo = corpus().to_str().unwrap();
+    let export = kepsite(&["export", "--repo", repo]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let keps: Vec<Value> = serde_json::from_str(&export.stdout).unwrap();
+    let expected: BTreeSet<String> = keps
+        .iter()
+        .filter(|k| {
+            k["latestMilestone"].as_str().is_some_and(is_v135)
+                || k["milestone"]
+                    .as_object()
+                    .is_some_and(|m| m.values().any(|v| v.as_str().is_some_and(is_v135)))
+        })
+        .map(|k| k["path"].as_str().unwrap().to_string())
+        .collect();
+    let r = corpus_json(&["--release", "v1.35"]);
+    let got: BTreeSet<String> = rows(&r)
+        .iter()
+        .map(|k| k["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(got, expected);
+    let s = &r["summary"];
+    assert_eq!(s["total"].as_u64().unwrap() as usize, expected.len());
+    let sum = |key: &str| -> u64 {
+        s[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["total"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(sum("by_stage"), s["total"].as_u64().unwrap());
+    assert_eq!(sum("by_sig"), s["total"].as_u64().unwrap());
+    assert_eq!(
+        s["ready"].as_u64().unwrap() + s["at_risk"].as_u64().unwrap(),
+        s["total"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn corpus_since_matches_git_log() {
+    let repo = corpus();
+    // A commit that moved a kep.yaml's latest-milestone to v1.35 from a release
+    // that was not v1.35 anywhere in the file before.
+    let log = git(
+        repo,
+        &[
+            "log",
+            "--format=%H",
+            "-G",
+            "latest-milestone: \"?v1\\.35",
+            "--",
+            "keps",
+        ],
+    );
+    let (commit, path) =
+        log.lines()
+            .find_map(|c| {
+                let files = git(repo, &["show", "--format=", "--name-only", c]);
+                let yaml = files
+                    .lines()
+                    .find(|f| f.ends_with("/kep.yaml"))?
+                    .to_string();
+                let before = std::process::Command::new("git")
+                    .current_dir(repo)
+                    .args(["show", &format!("{c}^:{yaml}")])
+                    .output()
+                    .ok()?;
+                let after = git(repo, &["show", &format!("{c}:{yaml}")]);
+                let before = String::from_utf8_lossy(&before.stdout);
+                (before.lines().count() > 0 && !before.contains("1.35") && after.contains("1.35"))
+                    .then(|| {
+                        (
+                            c.to_string(),
+                            yaml.trim_end_matches("/kep.yaml").to_string(),
+                        )
+                    })
+            })
+            .expect("a commit moving a KEP into v1.35");
+    let r = corpus_json(&[
+        "--release",
+        "v1.35",
+        "--rev",
+        &commit,
+        "--since",
+        &format!("{commit}^"),
+    ]);
+    let added = r["since"]["added"].as_array().unwrap();
+    let entry = added
+        .iter()
+        .find(|e| e["url"].as_str().unwrap().ends_with(&path))
+        .unwrap_or_else(|| panic!("{path} not added at {commit}: {added:?}"));
+    assert_eq!(entry["commits"][0]["id"], commit.as_str());
+    // git log agrees the commit touched the KEP in that range.
+    let touched = git(
+        repo,
+        &[
+            "log",
+            "--format=%H",
+            &format!("{commit}^..{commit}"),
+            "--",
+            &path,
+        ],
+    );
+    assert_eq!(touched.trim(), commit);
+    assert_eq!(r["since"]["commits"], 1);
+}
