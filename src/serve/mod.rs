@@ -100,7 +100,7 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
         generation: 1,
         files: state.files().clone(),
         problems: problems.clone(),
-        css_only: false,
+        ..Site::default()
     };
     let server = Server::start(SocketAddr::new(opts.bind, opts.port), site, workers())?;
     let addr = server.addr();
@@ -180,14 +180,28 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
         if stopping {
             break;
         }
+        let started = Instant::now();
         let before = state.problems();
+        // A README edit: its page first, so it reloads at once.
+        let quick = state.preview(&batch);
+        if !quick.is_empty() {
+            let generation = server.publish(state.files().clone(), before.clone(), quick.clone());
+            eprintln!(
+                "updated {} in {} ms, reload {generation}; updating listings and search",
+                quick.join(", "),
+                started.elapsed().as_millis()
+            );
+        }
         let outcome = state.apply(&batch);
         if !outcome.visible() {
             continue;
         }
         let problems = state.problems();
-        let generation =
-            server.publish(state.files().clone(), problems.clone(), outcome.css_only());
+        let generation = server.publish(
+            state.files().clone(),
+            problems.clone(),
+            outcome.files.clone(),
+        );
         print_problems(&problems, &before);
         let mut shown: Vec<&str> = outcome.files.iter().map(String::as_str).take(4).collect();
         if outcome.files.len() > 4 {

@@ -2,6 +2,11 @@
 (function () {
   var me = document.currentScript;
   var gen = Number(me && me.dataset.generation);
+  // This page's path in the site (`keps/1480/index.html`).
+  function here() {
+    var p = decodeURIComponent(location.pathname).replace(/^\/+/, "");
+    return p === "" || p.slice(-1) === "/" ? p + "index.html" : p;
+  }
   function restyle() {
     document.querySelectorAll('link[rel="stylesheet"]').forEach(function (l) {
       var u = new URL(l.href);
@@ -17,12 +22,15 @@
       })
       .then(function (d) {
         if (d.generation === gen) return poll();
-        if (d.css_only) {
-          gen = d.generation;
-          restyle();
-          return poll();
-        }
-        location.reload();
+        // Reload when this page changed, the problems changed, a script
+        // changed, or what changed is unknown; swap changed stylesheets.
+        var changed = d.changed;
+        if (!changed || d.problems_changed) return location.reload();
+        if (changed.indexOf(here()) >= 0) return location.reload();
+        if (changed.some(function (f) { return /\.js$/.test(f); })) return location.reload();
+        gen = d.generation;
+        if (changed.some(function (f) { return /\.css$/.test(f); })) restyle();
+        poll();
       })
       .catch(function () {
         setTimeout(poll, 1000);

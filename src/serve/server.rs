@@ -12,7 +12,9 @@
 //!   site itself, so `kepsite build` output has neither.
 //! - `/__kepsite/events?since=N` is a long poll: it answers at once when the
 //!   site is past generation `N`, else parks the request (holding no worker
-//!   thread) until the next change or 25 s.
+//!   thread) until the next change or 25 s. The answer lists the paths that
+//!   changed, so a page reloads only when it changed itself, the problems
+//!   changed, or a script did; stylesheets are swapped in place.
 
 use std::collections::HashMap;
 use std::io::Cursor;
@@ -45,6 +47,10 @@ pub struct Site {
     pub problems: Vec<Problem>,
     /// Whether the change to this generation touched only stylesheets.
     pub css_only: bool,
+    /// Output paths that changed since the previous generation.
+    pub changed: Vec<String>,
+    /// Whether the problems changed since the previous generation.
+    pub problems_changed: bool,
 }
 
 struct Parked {
@@ -134,12 +140,13 @@ impl Server {
         self.shared.site().generation
     }
 
-    /// Serve a new version of the site and wake the open pages.
+    /// Serve a new version of the site, in which `changed` (output paths)
+    /// changed, and wake the open pages.
     pub fn publish(
         &self,
         files: HashMap<String, Arc<Entry>>,
         problems: Vec<Problem>,
-        css_only: bool,
+        changed: Vec<String>,
     ) -> u64 {
         let generation = {
             let mut site = self
@@ -148,11 +155,17 @@ impl Server {
                 .write()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let generation = site.generation + 1;
+            let problems_changed = site.problems != problems;
+            let css_only = !problems_changed
+                && !changed.is_empty()
+                && changed.iter().all(|f| f.ends_with(".css"));
             *site = Arc::new(Site {
                 generation,
                 files,
                 problems,
                 css_only,
+                changed,
+                problems_changed,
             });
             generation
         };
@@ -491,11 +504,19 @@ fn file_response(
     response(status, headers, body)
 }
 
+/// Changed paths listed in a reload signal; past this, pages just reload.
+const MAX_LISTED: usize = 500;
+
 fn events_response(site: &Site, since: u64) -> Response<Cursor<Body>> {
-    let css_only = site.css_only && site.generation == since + 1;
+    // What changed is known only for a page one generation behind.
+    let next = site.generation == since + 1;
+    let css_only = site.css_only && next;
+    let changed = (next && site.changed.len() <= MAX_LISTED).then_some(&site.changed);
     let body = serde_json::json!({
         "generation": site.generation,
         "css_only": css_only,
+        "changed": changed,
+        "problems_changed": !next || site.problems_changed,
         "problems": site.problems.iter().map(|p| serde_json::json!({
             "subject": p.subject, "message": p.message,
         })).collect::<Vec<_>>(),

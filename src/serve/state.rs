@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use rayon::prelude::*;
+use serde_json::Value;
 
 use crate::analysis::findings;
 use crate::analysis::history::History;
@@ -29,7 +30,8 @@ use crate::kep::{self, Kep};
 use crate::model::{self, Model, TEMPLATE_README};
 use crate::repo::{self, RepoFile, RepoSnapshot};
 use crate::site::highlight::{self, Highlighter};
-use crate::site::plan::{Page, PlanCache, Template, plan_cached};
+use crate::site::markdown::{self, Links};
+use crate::site::plan::{Page, PlanCache, Template, kep_paths, plan_cached};
 use crate::site::theme::{self, Theme};
 use crate::site::{SiteData, SiteOptions, assets, render_page};
 
@@ -110,13 +112,6 @@ impl Outcome {
     /// Whether open pages should reload.
     pub fn visible(&self) -> bool {
         !self.files.is_empty() || self.problems_changed
-    }
-
-    /// Whether only stylesheets changed (pages can swap them without reloading).
-    pub fn css_only(&self) -> bool {
-        !self.problems_changed
-            && !self.files.is_empty()
-            && self.files.iter().all(|f| f.ends_with(".css"))
     }
 }
 
@@ -315,6 +310,72 @@ impl State {
         outcome
     }
 
+    /// The fast first step for a README-only edit: re-render the edited
+    /// KEP's own page with the new README body, from the page's last
+    /// context, before [`State::apply`] re-plans everything (listings,
+    /// search, analysis panels). Returns the output paths that changed;
+    /// nothing when the batch is not a README-only edit.
+    pub fn preview(&mut self, changed: &Changed) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        if changed.theme || changed.sigs {
+            return Vec::new();
+        }
+        let Some(Work::Keps(keps, _)) = self.classify(&changed.repo) else {
+            return Vec::new();
+        };
+        let base = self.config.site.base_url.clone();
+        let paths = kep_paths(&self.data.model, &base);
+        for i in keps {
+            let Some((new, _)) = self.read_kep(i) else {
+                continue;
+            };
+            let old = &self.data.model.keps[i];
+            if broken(&new) || &new == old {
+                continue;
+            }
+            let mut probe = old.clone();
+            probe.readme.clone_from(&new.readme);
+            if probe != new {
+                continue; // kep.yaml changed too: the full update handles it
+            }
+            let key = format!("{}index.html", paths.dirs[i]);
+            let Some(mut page) = self.pages.get(&key).cloned() else {
+                continue;
+            };
+            let prefix = format!("{}/", new.path);
+            let local: BTreeSet<String> = if new.format == kep::KepFormat::Directory {
+                self.data
+                    .model
+                    .assets
+                    .iter()
+                    .filter_map(|a| a.strip_prefix(&prefix).map(str::to_string))
+                    .collect()
+            } else {
+                BTreeSet::new()
+            };
+            let links = Links {
+                keps: &paths.by_path,
+                local_assets: &local,
+                repo_url: &self.config.site.repo_url,
+                branch: &self.config.site.branch,
+            };
+            let from = new.readme_path.as_deref().unwrap_or(&new.metadata_path);
+            let r = markdown::render(&new.readme, from, &links, &self.highlighter);
+            let Value::Object(ctx) = &mut page.context else {
+                continue;
+            };
+            ctx.insert("body".into(), Value::String(r.html));
+            ctx.insert(
+                "toc".into(),
+                serde_json::to_value(&r.toc).unwrap_or_default(),
+            );
+            if let Ok((_, bytes)) = render_page(&self.theme.tera, page) {
+                self.put(&key, bytes, &mut out);
+            }
+        }
+        out.into_iter().collect()
+    }
+
     fn classify(&self, paths: &BTreeSet<String>) -> Option<Work> {
         let mut keps = BTreeSet::new();
         let mut assets = Vec::new();
@@ -347,9 +408,9 @@ impl State {
         (!keps.is_empty() || !assets.is_empty()).then_some(Work::Keps(keps, assets))
     }
 
-    /// Re-read one KEP from disk. `Some(changed)`, or `None` when it must be
-    /// handled by a full reload (it moved, was renumbered, or vanished).
-    fn reparse(&mut self, i: usize) -> Option<bool> {
+    /// Read and parse KEP `i` from disk: the KEP and its kep.yaml text.
+    /// `None` when it moved, was renumbered or vanished.
+    fn read_kep(&self, i: usize) -> Option<(Kep, Option<String>)> {
         let old = &self.data.model.keps[i];
         let source = &self.data.model.source;
         let mut files = Vec::new();
@@ -399,6 +460,14 @@ impl State {
         if new.path != old.path || new.number() != old.number() {
             return None;
         }
+        Some((new, yaml_text))
+    }
+
+    /// Re-read one KEP from disk. `Some(changed)`, or `None` when it must be
+    /// handled by a full reload (it moved, was renumbered, or vanished).
+    fn reparse(&mut self, i: usize) -> Option<bool> {
+        let (new, yaml_text) = self.read_kep(i)?;
+        let old = &self.data.model.keps[i];
         let subject = old.metadata_path.clone();
         if broken(&new) {
             self.problems.insert(subject, describe(&new));

@@ -352,17 +352,31 @@ fn a_readme_edit_is_served_and_signalled() {
     text.push_str("\n\nQuetzalcoatl rollout paragraph for the preview test.\n");
     let signal = s.edit_and_wait(&readme, &text);
     assert_eq!(signal["css_only"], false);
+    assert_eq!(signal["problems_changed"], false);
     assert_eq!(signal["problems"].as_array().unwrap().len(), 0);
+    // The first signal names the KEP's page, so only that page reloads.
+    let changed: Vec<&str> = signal["changed"]
+        .as_array()
+        .expect("the changed paths")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(changed.contains(&"keps/1480/index.html"), "{signal}");
+    assert!(!changed.contains(&"index.html"), "{signal}");
     let after = s.get("/keps/1480/");
     assert!(after.text().contains("Quetzalcoatl rollout paragraph"));
     assert_ne!(after.header("etag").unwrap(), etag);
     // The old ETag no longer matches.
     let r = request(&s.addr, "GET", "/keps/1480/", &[("If-None-Match", &etag)]);
     assert_eq!(r.status, 200);
-    // The search index knows the new word.
+    // Once the full update is done, the search index knows the new word.
+    s.expect_log("rebuilt in");
     let shard = s.get("/search/t/qu.json");
     assert!(shard.text().contains("quetzalcoatl"));
-    s.expect_log("rebuilt in");
+    // A page that is generations behind is told to reload whatever changed.
+    let stale = s.get("/__kepsite/events?since=0");
+    let v: serde_json::Value = serde_json::from_slice(&stale.body).unwrap();
+    assert!(v["changed"].is_null(), "{v}");
 }
 
 /// A served page without what serve injects (overlay and reload script).
