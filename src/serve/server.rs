@@ -24,7 +24,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow};
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 use super::state::{Entry, Problem};
@@ -93,8 +93,8 @@ impl Server {
     /// Listen on `addr` (port 0 picks a free port) and serve `site` with
     /// `workers` threads.
     pub fn start(addr: SocketAddr, mut site: Site, workers: usize) -> Result<Server> {
-        let http =
-            tiny_http::Server::http(addr).map_err(|e| anyhow!("listening on {addr}: {e}"))?;
+        let http = tiny_http::Server::from_listener(listener(addr)?, None)
+            .map_err(|e| anyhow!("listening on {addr}: {e}"))?;
         let addr = http
             .server_addr()
             .to_ip()
@@ -185,6 +185,26 @@ impl Server {
             let _ = t.join();
         }
     }
+}
+
+/// A listening socket with `TCP_NODELAY`, which the connections accepted
+/// from it inherit (on Linux): tiny_http writes the head and the body of a
+/// response separately, and with Nagle's algorithm the last segment of the
+/// body waits for the client's delayed ACK (~40 ms).
+fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)
+        .with_context(|| format!("creating a socket for {addr}"))?;
+    #[cfg(unix)]
+    socket.set_reuse_address(true)?;
+    socket.set_tcp_nodelay(true)?;
+    socket
+        .bind(&addr.into())
+        .with_context(|| format!("listening on {addr}"))?;
+    socket
+        .listen(1024)
+        .with_context(|| format!("listening on {addr}"))?;
+    Ok(socket.into())
 }
 
 fn worker(http: &tiny_http::Server, shared: &Shared) {
