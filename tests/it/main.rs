@@ -4,6 +4,7 @@
 
 mod analysis;
 mod bad_input;
+mod browser;
 mod check;
 mod corpus;
 mod history;
