@@ -11,4 +11,5 @@ mod history;
 mod load;
 mod query;
 mod site;
+mod site_corpus;
 mod support;
