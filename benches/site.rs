@@ -45,8 +45,9 @@ fn main() -> anyhow::Result<()> {
     };
     let t = Instant::now();
     let model = kepsite::model::load(&root, None, None)?;
-    let findings = kepsite::analysis::findings::check(&model);
-    println!("load+check: {:?} ({} KEPs)", t.elapsed(), model.keps.len());
+    let keps = model.keps.len();
+    let data = site::SiteData::new(model);
+    println!("load+analysis+check: {:?} ({keps} KEPs)", t.elapsed());
     let opts = SiteOptions {
         out: tmp.path().join("public"),
         ..Default::default()
@@ -55,12 +56,12 @@ fn main() -> anyhow::Result<()> {
     let mut report = None;
     for _ in 0..5 {
         let t = Instant::now();
-        report = Some(site::build(&model, &findings, &opts)?);
+        report = Some(site::build(&data, &opts)?);
         times.push(t.elapsed());
     }
     println!("site build (median of 5): {:?} {:?}", median(times), report);
 
-    let files = site::render_to_memory(&model, &findings, &opts)?;
+    let files = site::render_to_memory(&data, &opts)?;
     let index: search::SearchIndex = files
         .iter()
         .filter(|(k, _)| k.starts_with("search/"))
@@ -74,7 +75,7 @@ fn main() -> anyhow::Result<()> {
         index.get("search/meta.json").map_or(0, Vec::len),
         index.get("search/t/ku.json").map_or(0, Vec::len),
     );
-    let docs = site::plan::plan(&model, &findings, &opts).search_docs;
+    let docs = site::plan::plan(&data, &opts, &site::highlight::Highlighter::new()).search_docs;
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
