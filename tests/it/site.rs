@@ -130,12 +130,11 @@ fn every_internal_link_resolves() {
 
 #[test]
 fn every_internal_link_resolves_under_a_subpath() {
-    let (m, f) = model();
     let o = SiteOptions {
         base_url: "/docs/keps".into(),
         ..opts(Path::new("unused"))
     };
-    let files = site::render_to_memory(&m, &f, &o).unwrap();
+    let files = site::render_to_memory(&data(), &o).unwrap();
     let (checked, broken) = check_links(&files, "/docs/keps/");
     assert!(checked > 500, "only {checked} links checked");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kepsite::site::{self, SiteOptions};
+use kepsite::site::{self, SiteData, SiteOptions};
 
 use crate::support::{check_links, corpus, files, links, resolve_link, unescape};
 
@@ -13,8 +13,8 @@ const BASE: &str = "/enhancements/";
 
 #[test]
 fn corpus_site_links_and_redirects_resolve() {
-    let model = kepsite::model::load(corpus(), None, None).expect("the corpus loads");
-    let findings = kepsite::analysis::findings::check(&model);
+    let data = SiteData::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
+    let model = &data.model;
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
     let opts = SiteOptions {
@@ -22,7 +22,7 @@ fn corpus_site_links_and_redirects_resolve() {
         base_url: BASE.into(),
         ..Default::default()
     };
-    let report = site::build(&model, &findings, &opts).expect("the corpus site builds");
+    let report = site::build(&data, &opts).expect("the corpus site builds");
     assert!(report.pages > model.keps.len(), "{report:?}");
     let all = files(&out);
 
