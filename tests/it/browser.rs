@@ -44,7 +44,10 @@ const PHONE: (u32, u32) = (390, 844);
 
 struct Site {
     dir: PathBuf,
+    /// Plain file serving: what the sanitizer alone must make safe.
     port: u16,
+    /// The same files with the response headers of netlify.toml (CSP included).
+    published_port: u16,
     /// Paths the server could not find, in request order.
     misses: &'static Mutex<Vec<String>>,
 }
@@ -54,6 +57,14 @@ impl Site {
         format!(
             "http://127.0.0.1:{}/{}",
             self.port,
+            path.trim_start_matches('/')
+        )
+    }
+    /// `path` as published: served with netlify.toml's headers.
+    fn published(&self, path: &str) -> String {
+        format!(
+            "http://127.0.0.1:{}/{}",
+            self.published_port,
             path.trim_start_matches('/')
         )
     }
@@ -136,13 +147,65 @@ fn site() -> &'static Site {
         assert_eq!(run.code, 0, "kepsite build failed: {}", run.stderr);
         assert!(out.join("keps/9990/index.html").is_file());
         let misses: &'static Mutex<Vec<String>> = Box::leak(Box::new(Mutex::new(Vec::new())));
-        let port = serve(out, misses);
-        Site { dir, port, misses }
+        let rules = netlify_headers();
+        assert!(
+            rules
+                .iter()
+                .any(|(_, h)| h.iter().any(|(k, _)| k == "Content-Security-Policy")),
+            "netlify.toml sets a Content-Security-Policy: {rules:?}"
+        );
+        let port = serve(out.clone(), misses, Vec::new());
+        let published_port = serve(out, misses, rules);
+        Site {
+            dir,
+            port,
+            published_port,
+            misses,
+        }
     })
 }
 
-/// Serve files under `root` (and nothing else) on 127.0.0.1; returns the port.
-fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>) -> u16 {
+/// Header rules: (path pattern, [(header, value)]).
+type HeaderRules = Vec<(String, Vec<(String, String)>)>;
+
+/// The `[[headers]]` rules of netlify.toml (the few TOML forms it uses).
+fn netlify_headers() -> HeaderRules {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("netlify.toml");
+    let text = std::fs::read_to_string(&path).expect("reading netlify.toml");
+    let mut rules: HeaderRules = Vec::new();
+    let mut in_values = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_values = line == "[headers.values]" && !rules.is_empty();
+            if line == "[[headers]]" {
+                rules.push((String::new(), Vec::new()));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once(" = ") else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_string();
+        match rules.last_mut() {
+            Some(rule) if key == "for" && !in_values => rule.0 = value,
+            Some(rule) if in_values => rule.1.push((key.trim().to_string(), value)),
+            _ => {}
+        }
+    }
+    rules
+}
+
+/// Whether a netlify.toml `for` pattern (`/*`, `/dir/*` or a path) matches.
+fn pattern_matches(pattern: &str, path: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => path.starts_with(prefix),
+        None => pattern == path,
+    }
+}
+
+/// Serve files under `root` (and nothing else) on 127.0.0.1 with the header
+/// rules that match each path; returns the port.
+fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>, rules: HeaderRules) -> u16 {
     let server = tiny_http::Server::http("127.0.0.1:0").expect("binding 127.0.0.1");
     let port = server.server_addr().to_ip().expect("an IP address").port();
     let root = root.canonicalize().unwrap();
@@ -157,7 +220,10 @@ fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>) -> u16 {
             let (status, file) = match resolve(&root, &path) {
                 Some(f) => (200, f),
                 None => {
-                    misses.lock().unwrap_or_else(|e| e.into_inner()).push(path);
+                    misses
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(path.clone());
                     (404, root.join("404.html"))
                 }
             };
@@ -173,9 +239,16 @@ fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>) -> u16 {
                 _ => "application/octet-stream",
             };
             let header = tiny_http::Header::from_bytes("Content-Type", ctype).unwrap();
-            let resp = tiny_http::Response::from_data(body)
+            let mut resp = tiny_http::Response::from_data(body)
                 .with_status_code(status)
                 .with_header(header);
+            for (_, headers) in rules.iter().filter(|(p, _)| pattern_matches(p, &path)) {
+                for (k, v) in headers {
+                    resp.add_header(
+                        tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap(),
+                    );
+                }
+            }
             let _ = req.respond(resp);
         }
     });
@@ -612,7 +685,7 @@ fn search(b: &Browser, query: &str) -> Vec<Value> {
 fn search_box_finds_a_kep_by_words_and_number() {
     let site = site();
     let b = Browser::start();
-    b.goto(&site.url("/"));
+    b.goto(&site.published("/"));
     let hits = search(&b, "restart budget");
     let first = hits
         .first()
@@ -662,7 +735,7 @@ fn search_box_finds_a_kep_by_words_and_number() {
 fn kep_index_sig_filter_lives_in_the_url() {
     let site = site();
     let b = Browser::start();
-    b.goto(&site.url("/keps/"));
+    b.goto(&site.published("/keps/"));
     b.wait_for(
         "the filters to be shown",
         "return !document.getElementById('ks-filters').hidden;",
@@ -732,7 +805,7 @@ fn kep_index_sig_filter_lives_in_the_url() {
 fn kep_page_has_a_table_of_contents_and_highlighted_code() {
     let site = site();
     let b = Browser::start();
-    b.goto(&site.url("/keps/1480/"));
+    b.goto(&site.published("/keps/1480/"));
     let toc = b.js(
         "return Array.prototype.slice.call(document.querySelectorAll('nav.toc a[href^=\"#\"]'))\
          .map(function (a) { var t = document.getElementById(decodeURIComponent(a.hash.slice(1)));\
@@ -778,32 +851,38 @@ fn kep_page_has_a_table_of_contents_and_highlighted_code() {
 fn pages_log_no_console_errors() {
     let site = site();
     let b = Browser::start();
-    // Self-check: the log collection sees a thrown error, console.error and a
-    // failed request, so an empty log below means something.
-    b.goto(&site.url("/"));
+    // Self-check: the log collection sees a thrown error, console.error, a
+    // failed request and a script refused by netlify.toml's CSP, so an empty
+    // log below means something.
+    b.goto(&site.published("/"));
     b.console();
     b.js("console.error('kepsite-selfcheck-console');\
           setTimeout(function () { throw new Error('kepsite-selfcheck-throw'); }, 0);\
-          var i = document.createElement('img'); i.src = '/kepsite-selfcheck-missing.png'; document.body.appendChild(i);");
+          var i = document.createElement('img'); i.src = '/kepsite-selfcheck-missing.png'; document.body.appendChild(i);\
+          var s = document.createElement('script'); s.textContent = 'window.__csp = 1;'; document.body.appendChild(s);");
+    let wanted = [
+        "kepsite-selfcheck-console",
+        "kepsite-selfcheck-throw",
+        "404",
+        "Content Security Policy",
+    ];
     let mut seen = Vec::new();
     let deadline = Instant::now() + WAIT;
-    while seen.len() < 3 && Instant::now() < deadline {
+    while Instant::now() < deadline {
         seen.extend(b.console_errors());
         let all = seen.join("\n");
-        if ["selfcheck-console", "selfcheck-throw", "404"]
-            .iter()
-            .all(|w| all.contains(w))
-        {
+        if wanted.iter().all(|w| all.contains(w)) {
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    assert_eq!(
+        b.js("return typeof window.__csp;"),
+        json!("undefined"),
+        "the CSP of netlify.toml blocks inline script"
+    );
     let all = seen.join("\n");
-    for what in [
-        "kepsite-selfcheck-console",
-        "kepsite-selfcheck-throw",
-        "404",
-    ] {
+    for what in wanted {
         assert!(
             all.contains(what),
             "the console check missed {what}: {seen:?}"
@@ -831,7 +910,7 @@ fn pages_log_no_console_errors() {
         "/404.html",
         "/?q=kubelet",
     ] {
-        b.goto(&site.url(page));
+        b.goto(&site.published(page));
         b.wait_for(
             "the page to load",
             "return document.readyState === 'complete';",
@@ -933,7 +1012,7 @@ fn screenshots_at_phone_and_desktop_widths() {
             ("sig", "/sigs/sig-node/"),
             ("release", "/releases/v1.36/"),
         ] {
-            b.goto(&site.url(page));
+            b.goto(&site.published(page));
             b.wait_for(
                 "the page to load",
                 "return document.readyState === 'complete';",

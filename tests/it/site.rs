@@ -141,6 +141,43 @@ fn every_internal_link_resolves_under_a_subpath() {
 }
 
 #[test]
+fn static_files_have_content_hashed_copies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let render = |theme: Option<PathBuf>| {
+        let o = SiteOptions {
+            theme,
+            ..opts(Path::new("unused"))
+        };
+        site::render_to_memory(&data(), &o).unwrap()
+    };
+    let hashed_css = |files: &BTreeMap<String, Vec<u8>>| {
+        let home = String::from_utf8_lossy(&files["index.html"]).into_owned();
+        let at = home
+            .find("href=\"/static/immutable/site.")
+            .expect("hashed site.css linked");
+        home[at + 6..].split('"').next().unwrap().to_string()
+    };
+    let files = render(None);
+    let css = hashed_css(&files);
+    assert!(css.ends_with(".css") && css.len() == "/static/immutable/site.0123456789.css".len());
+    assert_eq!(files[css.trim_start_matches('/')], files["static/site.css"]);
+    for name in ["highlight", "search", "favicon"] {
+        assert!(
+            files
+                .keys()
+                .any(|k| k.starts_with(&format!("static/immutable/{name}."))),
+            "{name}"
+        );
+    }
+    // Other bytes, another name; the same bytes, the same name.
+    std::fs::create_dir_all(tmp.path().join("static")).unwrap();
+    std::fs::write(tmp.path().join("static/site.css"), "body{}").unwrap();
+    let changed = hashed_css(&render(Some(tmp.path().to_path_buf())));
+    assert_ne!(changed, css);
+    assert_eq!(hashed_css(&render(None)), css);
+}
+
+#[test]
 fn the_link_checker_finds_broken_links() {
     let page = r##"<a href="/keps/1/">ok</a> <a href="../b/">up</a> <img src="x.svg">
 <a href="/gone/">abs</a> <a href="missing.png">rel</a> <a href="../../../up">above</a>
