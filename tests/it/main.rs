@@ -4,6 +4,7 @@
 
 mod analysis;
 mod bad_input;
+mod browser;
 mod check;
 mod corpus;
 mod history;
@@ -11,4 +12,5 @@ mod load;
 mod query;
 mod report;
 mod site;
+mod site_corpus;
 mod support;
