@@ -205,11 +205,12 @@ impl State {
             data = data.with_history(h);
         }
         let mut problems = BTreeMap::new();
-        let theme = match theme::load(config.theme.as_deref()) {
+        let base = config.site.base_url.clone();
+        let theme = match load_theme(config.theme.as_deref(), &base) {
             Ok(t) => t,
             Err(e) => {
                 problems.insert("theme".to_string(), chain(&e));
-                theme::load(None)?
+                load_theme(None, &base)?
             }
         };
         let mut state = State {
@@ -544,7 +545,7 @@ impl State {
     /// Reload the theme; on success mark the templates that changed (and
     /// those that extend, include or import them) for rendering.
     fn reload_theme(&mut self, out: &mut BTreeSet<String>) -> bool {
-        let theme = match theme::load(self.config.theme.as_deref()) {
+        let theme = match load_theme(self.config.theme.as_deref(), &self.config.site.base_url) {
             Ok(t) => t,
             Err(e) => {
                 self.problems.insert("theme".into(), chain(&e));
@@ -750,6 +751,36 @@ impl State {
             }
         }
     }
+}
+
+/// Load the theme for serving. `static_url(name=...)` gives the plain
+/// `static/<name>` URL rather than the build's content-hashed copy: served
+/// pages are revalidated on every view anyway, and this way a stylesheet
+/// edit changes no page (open pages swap the stylesheet in place).
+fn load_theme(dir: Option<&std::path::Path>, base: &str) -> Result<Theme> {
+    let mut theme = theme::load(dir)?;
+    theme
+        .statics
+        .entry("highlight.css".into())
+        .or_insert_with(|| highlight::stylesheet().into_bytes());
+    let names: BTreeSet<String> = theme.statics.keys().cloned().collect();
+    let base = base.to_string();
+    theme.tera.register_function(
+        "static_url",
+        move |args: &HashMap<String, Value>| -> tera::Result<Value> {
+            let name = args
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| tera::Error::msg("static_url needs name=\"<file in static/>\""))?;
+            if !names.contains(name) {
+                return Err(tera::Error::msg(format!(
+                    "static_url: the theme has no static/{name}"
+                )));
+            }
+            Ok(Value::String(format!("{base}static/{name}")))
+        },
+    );
+    Ok(theme)
 }
 
 /// Templates that use one of `edited`, directly or through others

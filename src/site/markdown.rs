@@ -191,7 +191,16 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 /// dropped. So the HTML goes through the (slower) ammonia sanitizer only when
 /// the README contains raw HTML other than comments.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
-    let mut events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
+    // An HTML block arrives one line per event; join them so a comment that
+    // spans lines is judged (and dropped) whole, not line by line.
+    let mut events: Vec<Event> = Vec::new();
+    for ev in Parser::new_ext(markdown, options()) {
+        if let (Event::Html(h), Some(Event::Html(prev))) = (&ev, events.last_mut()) {
+            *prev = CowStr::from(format!("{prev}{h}"));
+            continue;
+        }
+        events.push(ev);
+    }
     events.retain(|e| !matches!(e, Event::Html(h) | Event::InlineHtml(h) if is_comment_only(h)));
     let raw_html = events
         .iter()
@@ -456,6 +465,17 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("note"), "comments are dropped: {html}");
+    }
+
+    #[test]
+    fn a_comment_over_several_lines_hides_nothing_after_it() {
+        // keps/sig-storage/1979: `>` instead of `-->` on the first line; the
+        // comment ends on the next line, as on GitHub.
+        let html = render_plain(
+            "<!-- update with hack/update-toc.sh >\n<!-- toc -->\n- [Summary](#summary)\n<!-- /toc -->\n\n## Summary\n\nText.\n",
+        );
+        assert!(html.contains("<h2 id=\"summary\">"), "{html}");
+        assert!(html.contains("href=\"#summary\""), "{html}");
     }
 
     #[test]

@@ -133,7 +133,12 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
     let model = &data.model;
     let opts = normalized(opts);
-    let theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+    let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+    theme
+        .statics
+        .entry("highlight.css".into())
+        .or_insert_with(|| highlight::stylesheet().into_bytes());
+    let hashed = theme.fingerprint(&opts.base_url);
     let hl = match &opts.cache_dir {
         Some(dir) => highlight::Highlighter::with_cache(dir),
         None => highlight::Highlighter::new(),
@@ -153,8 +158,7 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
     for (name, bytes) in theme.statics {
         out.insert(format!("static/{name}"), bytes);
     }
-    out.entry("static/highlight.css".into())
-        .or_insert_with(|| highlight::stylesheet().into_bytes());
+    out.extend(hashed);
     let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
     let bytes = timed("assets", || assets::read(&model.source, &repo_paths))?;
     for (out_path, repo_path) in plan.assets {

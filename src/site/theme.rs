@@ -2,7 +2,7 @@
 //! overrides it file by file → [`Theme`] (a Tera instance with autoescape on
 //! for every `.html`/`.xml` template, and the static files to copy).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -85,6 +85,62 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
         statics,
         sources,
     })
+}
+
+/// Directory under `static/` holding the content-hashed copies of the static
+/// files. Their names change whenever their bytes do, so a host may cache them
+/// forever (see netlify.toml); `static/<name>` stays for themes that link it.
+pub const IMMUTABLE_DIR: &str = "immutable";
+
+impl Theme {
+    /// Content-hashed copies of every static file
+    /// (`static/immutable/site.3f9a1c2e07.css` → bytes), and the template
+    /// function `static_url(name="site.css")` giving the URL of a copy under
+    /// `base`. An unknown name is a template error, so a broken reference fails
+    /// the build instead of shipping a dead link.
+    pub fn fingerprint(&mut self, base: &str) -> BTreeMap<String, Vec<u8>> {
+        let mut urls = HashMap::new();
+        let mut files = BTreeMap::new();
+        for (name, bytes) in &self.statics {
+            let path = format!("static/{IMMUTABLE_DIR}/{}", hashed_name(name, bytes));
+            urls.insert(name.clone(), format!("{base}{path}"));
+            files.insert(path, bytes.clone());
+        }
+        self.tera.register_function(
+            "static_url",
+            move |args: &HashMap<String, tera::Value>| -> tera::Result<tera::Value> {
+                let name = args.get("name").and_then(|v| v.as_str()).ok_or_else(|| {
+                    tera::Error::msg("static_url needs name=\"<file in static/>\"")
+                })?;
+                urls.get(name)
+                    .map(|u| tera::Value::String(u.clone()))
+                    .ok_or_else(|| {
+                        tera::Error::msg(format!("static_url: the theme has no static/{name}"))
+                    })
+            },
+        );
+        files
+    }
+}
+
+/// `dir/name.ext` → `dir/name.<hash>.ext`, with a 40-bit FNV-1a hash of the
+/// bytes (stable across Rust releases, unlike `DefaultHasher`, so builds stay
+/// byte-identical).
+fn hashed_name(name: &str, bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let hash = format!("{:010x}", h >> 24);
+    let (dir, file) = match name.rsplit_once('/') {
+        Some((d, f)) => (format!("{d}/"), f),
+        None => (String::new(), name),
+    };
+    match file.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => format!("{dir}{stem}.{hash}.{ext}"),
+        _ => format!("{dir}{file}.{hash}"),
+    }
 }
 
 /// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default

@@ -4,6 +4,7 @@
 
 mod analysis;
 mod bad_input;
+mod browser;
 mod check;
 mod corpus;
 mod history;
@@ -12,4 +13,5 @@ mod query;
 mod report;
 mod serve;
 mod site;
+mod site_corpus;
 mod support;

@@ -234,6 +234,16 @@ fn serves_pages_types_etags_head_and_404() {
     let script = text.find("id=\"kepsite-reload\"").expect("reload script");
     assert!(script < text.rfind("</body>").unwrap());
     assert!(!text.contains("kepsite-overlay"));
+    // Every stylesheet and script the page links is served.
+    let mut linked = 0;
+    for part in text.split("href=\"").chain(text.split("src=\"")).skip(1) {
+        let url = &part[..part.find('"').unwrap()];
+        if url.starts_with("/static/") {
+            assert_eq!(s.get(url).status, 200, "{url}");
+            linked += 1;
+        }
+    }
+    assert!(linked >= 2, "the home page links its stylesheets");
 
     let kep = s.get("/keps/1480/");
     assert_eq!(kep.status, 200);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use kepsite::site::{self, SiteData, SiteOptions};
 
-use crate::support::content;
+use crate::support::{check_links, content, files, resolve_link};
 
 fn data() -> SiteData {
     SiteData::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
@@ -31,27 +31,6 @@ fn built() -> (tempfile::TempDir, PathBuf) {
 
 fn read(out: &Path, rel: &str) -> String {
     std::fs::read_to_string(out.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
-
-fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                let rel = p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
 }
 
 #[test]
@@ -141,50 +120,113 @@ fn content_cannot_run_script() {
     assert_eq!(lower.matches("<script").count(), 1);
 }
 
-fn links(html: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for attr in ["href=\"", "src=\""] {
-        let mut rest = html;
-        while let Some(i) = rest.find(attr) {
-            rest = &rest[i + attr.len()..];
-            let end = rest.find('"').unwrap_or(rest.len());
-            out.push(rest[..end].replace("&amp;", "&").replace("&#x2F;", "/"));
-            rest = &rest[end..];
-        }
-    }
-    out
-}
-
 #[test]
 fn every_internal_link_resolves() {
     let (_tmp, out) = built();
-    let all = files(&out);
-    let mut broken = Vec::new();
-    let mut checked = 0;
-    for (path, bytes) in all.iter().filter(|(p, _)| p.ends_with(".html")) {
-        let html = String::from_utf8_lossy(bytes);
-        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        for link in links(&html) {
-            if link.starts_with('#') || link.contains("://") || link.starts_with("mailto:") {
-                continue;
-            }
-            let target = link.split(['#', '?']).next().unwrap_or("");
-            let mut rel = match target.strip_prefix('/') {
-                Some(abs) => abs.to_string(),
-                None if dir.is_empty() => target.to_string(),
-                None => format!("{dir}/{target}"),
-            };
-            if rel.is_empty() || rel.ends_with('/') {
-                rel.push_str("index.html");
-            }
-            checked += 1;
-            if !all.contains_key(&rel) {
-                broken.push(format!("{path}: {link}"));
-            }
-        }
-    }
+    let (checked, broken) = check_links(&files(&out), "/");
     assert!(checked > 500, "only {checked} links checked");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_internal_link_resolves_under_a_subpath() {
+    let o = SiteOptions {
+        base_url: "/docs/keps".into(),
+        ..opts(Path::new("unused"))
+    };
+    let files = site::render_to_memory(&data(), &o).unwrap();
+    let (checked, broken) = check_links(&files, "/docs/keps/");
+    assert!(checked > 500, "only {checked} links checked");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn static_files_have_content_hashed_copies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let render = |theme: Option<PathBuf>| {
+        let o = SiteOptions {
+            theme,
+            ..opts(Path::new("unused"))
+        };
+        site::render_to_memory(&data(), &o).unwrap()
+    };
+    let hashed_css = |files: &BTreeMap<String, Vec<u8>>| {
+        let home = String::from_utf8_lossy(&files["index.html"]).into_owned();
+        let at = home
+            .find("href=\"/static/immutable/site.")
+            .expect("hashed site.css linked");
+        home[at + 6..].split('"').next().unwrap().to_string()
+    };
+    let files = render(None);
+    let css = hashed_css(&files);
+    assert!(css.ends_with(".css") && css.len() == "/static/immutable/site.0123456789.css".len());
+    assert_eq!(files[css.trim_start_matches('/')], files["static/site.css"]);
+    for name in ["highlight", "search", "favicon"] {
+        assert!(
+            files
+                .keys()
+                .any(|k| k.starts_with(&format!("static/immutable/{name}."))),
+            "{name}"
+        );
+    }
+    // Other bytes, another name; the same bytes, the same name.
+    std::fs::create_dir_all(tmp.path().join("static")).unwrap();
+    std::fs::write(tmp.path().join("static/site.css"), "body{}").unwrap();
+    let changed = hashed_css(&render(Some(tmp.path().to_path_buf())));
+    assert_ne!(changed, css);
+    assert_eq!(hashed_css(&render(None)), css);
+}
+
+#[test]
+fn the_link_checker_finds_broken_links() {
+    let page = r##"<a href="/keps/1/">ok</a> <a href="../b/">up</a> <img src="x.svg">
+<a href="/gone/">abs</a> <a href="missing.png">rel</a> <a href="../../../up">above</a>
+<a href="https://example.org/">ext</a> <a href="mailto:a@b">mail</a> <a href="#top">frag</a>
+<a href="javascript:alert(1)">js</a> <a href="/keps/1/?q=1#x">query</a>"##;
+    let site: BTreeMap<String, Vec<u8>> = [
+        ("a/page/index.html", page),
+        ("keps/1/index.html", ""),
+        ("a/b/index.html", ""),
+        ("a/page/x.svg", ""),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+    .collect();
+    let (checked, broken) = check_links(&site, "/");
+    assert_eq!(checked, 6, "{broken:?}");
+    assert_eq!(
+        broken,
+        [
+            "a/page/index.html: /gone/ (no gone/index.html)",
+            "a/page/index.html: missing.png (no a/page/missing.png)",
+            "a/page/index.html: ../../../up (climbs above the site root)",
+            "a/page/index.html: javascript:alert(1) (script or data URL)",
+        ]
+    );
+    // Under a subpath, absolute links must carry it.
+    let (_, broken) = check_links(&site, "/sub/");
+    assert!(
+        broken
+            .iter()
+            .any(|b| b.contains("/keps/1/ (outside the base /sub/)")),
+        "{broken:?}"
+    );
+    assert_eq!(
+        resolve_link(
+            "keps/2/index.html",
+            "https://h.example/sub/keps/1/",
+            "https://h.example/sub/"
+        ),
+        Ok(Some("keps/1/index.html".into()))
+    );
+    assert_eq!(
+        resolve_link(
+            "keps/2/index.html",
+            "https://other.example/sub/",
+            "https://h.example/sub/"
+        ),
+        Ok(None)
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Helpers: run the binary, copy `content/` into a temp dir, clone the corpus.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -118,4 +119,166 @@ pub fn corpus() -> &'static Path {
             (dir, repo)
         })
         .1
+}
+
+/// Every file under `root`: `/`-separated relative path → bytes.
+pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// Undo the HTML escaping of an attribute value.
+pub fn unescape(s: &str) -> String {
+    s.replace("&#x2F;", "/")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The `href` and `src` attribute values of an HTML page, unescaped.
+pub fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in [" href=\"", " src=\""] {
+        let mut rest = html;
+        while let Some(i) = rest.find(attr) {
+            rest = &rest[i + attr.len()..];
+            let end = rest.find('"').unwrap_or(rest.len());
+            out.push(unescape(&rest[..end]));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = (b[i] == b'%')
+            .then(|| b.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match hex {
+            Some(v) => {
+                out.push(v);
+                i += 3;
+            }
+            None => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The output file a link on page `from` names, for a site whose URLs start
+/// with `base` (`/`, `/sub/` or `https://host/sub/`). `Ok(None)` for links
+/// that leave the site (other hosts, mailto:, fragments only); `Err` for a
+/// link that cannot be inside the site at all.
+pub fn resolve_link(from: &str, link: &str, base: &str) -> Result<Option<String>, String> {
+    let link = link.trim();
+    let lower = link.to_ascii_lowercase();
+    if link.is_empty() || link.starts_with('#') {
+        return Ok(None);
+    }
+    if lower.starts_with("javascript:") || lower.starts_with("vbscript:") {
+        return Err("script or data URL".into());
+    }
+    let target = link.split(['#', '?']).next().unwrap_or("");
+    let (host_base, path_base) = match base.find("://") {
+        Some(i) => {
+            let after = &base[i + 3..];
+            let slash = after.find('/').map(|j| i + 3 + j).unwrap_or(base.len());
+            (&base[..slash], &base[slash..])
+        }
+        None => ("", base),
+    };
+    let scheme = target.split_once(':').is_some_and(|(s, _)| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    let path = if scheme || target.starts_with("//") {
+        // Another site, mailto: and the like, unless it is this site's own host.
+        match target.strip_prefix(host_base) {
+            Some(p) if !host_base.is_empty() && p.starts_with('/') => p.to_string(),
+            _ => return Ok(None),
+        }
+    } else if target.starts_with('/') {
+        target.to_string()
+    } else {
+        let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        format!(
+            "{path_base}{dir}{}{target}",
+            if dir.is_empty() { "" } else { "/" }
+        )
+    };
+    let Some(rel) = path.strip_prefix(path_base) else {
+        return Err(format!("outside the base {base}"));
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for seg in percent_decode(rel).split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err("climbs above the site root".into());
+                }
+            }
+            s => parts.push(s.to_string()),
+        }
+    }
+    let mut file = parts.join("/");
+    if file.is_empty() || path.ends_with('/') {
+        if !file.is_empty() {
+            file.push('/');
+        }
+        file.push_str("index.html");
+    }
+    Ok(Some(file))
+}
+
+/// Check every internal `href`/`src` of every HTML page in `files` (a built
+/// site whose URLs start with `base`). Returns the number of internal links
+/// checked and the broken ones as `page: link (why)`.
+pub fn check_links(files: &BTreeMap<String, Vec<u8>>, base: &str) -> (usize, Vec<String>) {
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for (page, bytes) in files.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let html = String::from_utf8_lossy(bytes);
+        for link in links(&html) {
+            match resolve_link(page, &link, base) {
+                Ok(None) => {}
+                Ok(Some(file)) => {
+                    checked += 1;
+                    if !files.contains_key(&file) {
+                        broken.push(format!("{page}: {link} (no {file})"));
+                    }
+                }
+                Err(why) => broken.push(format!("{page}: {link} ({why})")),
+            }
+        }
+    }
+    (checked, broken)
 }

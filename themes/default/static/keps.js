@@ -80,7 +80,9 @@
       apply();
     });
   });
+  // Selects fire "change" (and, in most browsers, "input"); apply is idempotent.
   form.addEventListener("input", apply);
+  form.addEventListener("change", apply);
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   window.addEventListener("popstate", function () { readUrl(); apply(); });
   readUrl();

@@ -39,7 +39,7 @@
       if (m && (at < 0 || m.index < at)) at = m.index;
     });
     var start = at > 60 ? at - 60 : 0;
-    var s = (start > 0 ? "…" : "") + text.slice(start, start + 220);
+    var s = (start > 0 ? "…" : "") + text.slice(start, start + 220) + (text.length > start + 220 ? "…" : "");
     var out = esc(s);
     terms.forEach(function (t) {
       if (t.length < 2) return;

@@ -1,0 +1,145 @@
+//! The static site built from the real corpus (../shared/corpus): every
+//! internal link and asset reference resolves, and every old-style
+//! `/keps/<sig>/<dir>/` URL leads to a KEP page.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kepsite::site::{self, SiteData, SiteOptions};
+
+use crate::support::{check_links, corpus, files, links, resolve_link, unescape};
+
+/// A subpath base, so that links missing the base show up as broken.
+const BASE: &str = "/enhancements/";
+
+#[test]
+fn corpus_site_links_and_redirects_resolve() {
+    let data = SiteData::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
+    let model = &data.model;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let opts = SiteOptions {
+        out: out.clone(),
+        base_url: BASE.into(),
+        ..Default::default()
+    };
+    let report = site::build(&data, &opts).expect("the corpus site builds");
+    assert!(report.pages > model.keps.len(), "{report:?}");
+    let all = files(&out);
+
+    let (checked, broken) = check_links(&all, BASE);
+    assert!(checked > 15_000, "only {checked} links checked");
+    assert!(
+        broken.is_empty(),
+        "{} broken links, first 40:\n{}",
+        broken.len(),
+        broken
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+
+    // Table-of-contents entries point at headings on their page. (Links
+    // written inside READMEs are not checked: about a hundred of them name
+    // headings that do not exist on GitHub either.)
+    let mut toc_links = 0;
+    let mut toc_broken = Vec::new();
+    for (page, bytes) in all.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let html = String::from_utf8_lossy(bytes);
+        let Some(toc) = html
+            .split_once("<nav class=\"toc\"")
+            .and_then(|(_, rest)| rest.split_once("</nav>"))
+            .map(|(toc, _)| toc)
+        else {
+            continue;
+        };
+        let ids: BTreeSet<String> = html
+            .split(" id=\"")
+            .skip(1)
+            .filter_map(|s| s.split_once('"').map(|(id, _)| unescape(id)))
+            .collect();
+        for link in links(toc) {
+            let Some(id) = link.strip_prefix('#') else {
+                continue;
+            };
+            toc_links += 1;
+            if !ids.contains(id) {
+                toc_broken.push(format!("{page}: #{id}"));
+            }
+        }
+    }
+    assert!(toc_links > 10_000, "only {toc_links} TOC links");
+    assert!(toc_broken.is_empty(), "{}", toc_broken.join("\n"));
+
+    // Every KEP's directory URL exists: a redirect to its page or the page itself.
+    let mut redirects = 0;
+    let mut problems = Vec::new();
+    for kep in &model.keps {
+        let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
+        let dir = format!("keps/{}/", rel.strip_suffix(".md").unwrap_or(rel));
+        let file = format!("{dir}index.html");
+        let Some(bytes) = all.get(&file) else {
+            problems.push(format!("{}: no {file}", kep.path));
+            continue;
+        };
+        let html = String::from_utf8_lossy(bytes);
+        let Some(target) = refresh_target(&html) else {
+            if !html.contains("<article class=\"kep\">") {
+                problems.push(format!("{file}: neither a redirect nor a KEP page"));
+            }
+            continue;
+        };
+        redirects += 1;
+        match resolve_link(&file, &target, BASE) {
+            Ok(Some(t)) => match all.get(&t) {
+                Some(page) if String::from_utf8_lossy(page).contains("<article class=\"kep\">") => {
+                }
+                Some(_) => problems.push(format!("{file} -> {target}: not a KEP page")),
+                None => problems.push(format!("{file} -> {target}: no {t}")),
+            },
+            other => problems.push(format!("{file} -> {target}: {other:?}")),
+        }
+    }
+    assert!(
+        redirects * 10 > model.keps.len() * 9,
+        "only {redirects} redirects"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+
+    // The search index and the sitemap name existing pages too.
+    let meta: serde_json::Value = serde_json::from_slice(&all["search/meta.json"]).unwrap();
+    let docs = meta["docs"].as_array().unwrap();
+    assert_eq!(docs.len(), model.keps.len());
+    let missing: Vec<_> = docs
+        .iter()
+        .filter_map(|d| d[4].as_str())
+        .filter(|u| !all.contains_key(&format!("{u}index.html")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "search results without a page: {missing:?}"
+    );
+    let sitemap = String::from_utf8_lossy(&all["sitemap.xml"]).into_owned();
+    let locs: BTreeMap<&str, Option<String>> = sitemap
+        .split("<loc>")
+        .skip(1)
+        .filter_map(|s| s.split_once("</loc>").map(|(u, _)| u))
+        .map(|u| (u, resolve_link("sitemap.xml", u, BASE).ok().flatten()))
+        .collect();
+    assert!(locs.len() > model.keps.len());
+    let bad: Vec<_> = locs
+        .iter()
+        .filter(|(_, f)| f.as_ref().is_none_or(|f| !all.contains_key(f)))
+        .map(|(u, _)| *u)
+        .collect();
+    assert!(bad.is_empty(), "sitemap entries without a page: {bad:?}");
+}
+
+/// The `url=` of a `<meta http-equiv="refresh">`.
+fn refresh_target(html: &str) -> Option<String> {
+    let meta = html.split("http-equiv=\"refresh\"").nth(1)?;
+    let content = meta.split_once("content=\"")?.1.split('"').next()?;
+    let url = content.split_once("url=")?.1;
+    Some(url.replace("&#x2F;", "/").replace("&amp;", "&"))
+}
