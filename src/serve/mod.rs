@@ -207,8 +207,17 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
         if outcome.files.len() > 4 {
             shown.push("…");
         }
+        let files = if shown.is_empty() {
+            "no files changed, problems did".to_string()
+        } else {
+            format!(
+                "{} files changed: {}",
+                outcome.files.len(),
+                shown.join(", ")
+            )
+        };
         eprintln!(
-            "rebuilt in {} ms ({}{} pages rendered, {} files changed: {}), reload {generation}",
+            "rebuilt in {} ms ({}{} pages rendered, {files}), reload {generation}",
             outcome.took.as_millis(),
             if outcome.full_reload {
                 "repository reloaded, "
@@ -216,8 +225,6 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
                 ""
             },
             outcome.rendered,
-            outcome.files.len(),
-            shown.join(", ")
         );
     }
     eprintln!("kepsite serve: stopping");
