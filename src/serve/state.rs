@@ -580,8 +580,19 @@ impl State {
         if self.files.get(path).is_some_and(|e| e.bytes == bytes) {
             return;
         }
-        self.files
-            .insert(path.to_string(), Arc::new(Entry::new(path, bytes)));
+        self.put_entry(path, Entry::new(path, bytes), out);
+    }
+
+    /// Like [`State::put`], for an entry already hashed.
+    fn put_entry(&mut self, path: &str, entry: Entry, out: &mut BTreeSet<String>) {
+        if self
+            .files
+            .get(path)
+            .is_some_and(|e| e.hash == entry.hash && e.bytes == entry.bytes)
+        {
+            return;
+        }
+        self.files.insert(path.to_string(), Arc::new(entry));
         out.insert(path.to_string());
     }
 
@@ -641,11 +652,14 @@ impl State {
             })
             .collect();
         let tera = &self.theme.tera;
-        let rendered: Vec<Option<Result<Vec<u8>>>> = plan
+        // Rendered and hashed in parallel.
+        let rendered: Vec<Option<Result<Entry>>> = plan
             .pages
             .par_iter()
             .zip(needed.par_iter())
-            .map(|(p, need)| need.then(|| render_page(tera, p.clone()).map(|(_, b)| b)))
+            .map(|(p, need)| {
+                need.then(|| render_page(tera, p.clone()).map(|(path, b)| Entry::new(&path, b)))
+            })
             .collect();
         let count = rendered.iter().filter(|r| r.is_some()).count();
         let live: BTreeSet<String> = plan.pages.iter().map(|p| p.path.clone()).collect();
@@ -653,8 +667,8 @@ impl State {
         for (page, result) in plan.pages.into_iter().zip(rendered) {
             match result {
                 None => {}
-                Some(Ok(bytes)) => {
-                    self.put(&page.path, bytes, out);
+                Some(Ok(entry)) => {
+                    self.put_entry(&page.path, entry, out);
                     self.pages.insert(page.path.clone(), page);
                 }
                 Some(Err(e)) => failures.push(chain(&e)),
@@ -693,8 +707,18 @@ impl State {
         {
             self.remove(&p, out);
         }
-        for (p, b) in plan.files {
-            self.put(&p, b, out);
+        let current = &self.files;
+        let fresh: Vec<(String, Entry)> = plan
+            .files
+            .into_par_iter()
+            .filter(|(p, b)| current.get(p).is_none_or(|e| &e.bytes != b))
+            .map(|(p, b)| {
+                let e = Entry::new(&p, b);
+                (p, e)
+            })
+            .collect();
+        for (p, e) in fresh {
+            self.put_entry(&p, e, out);
         }
         self.plan_files = files;
 
