@@ -132,12 +132,14 @@ impl Bench {
 
 fn print_rows(rows: &[Row]) {
     println!();
-    println!("| build | corpus | HTML pages | first run | warm median (min), runs | peak RSS |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| build | corpus | HTML pages | first run | warm median (min), runs | CPU user+sys | peak RSS |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     for r in rows {
         let s = &r.series;
         println!(
-            "| {} | {} | {} | {} | **{}** ({}), {} | {:.0} MB |",
+            "| {} | {} | {} | {} | **{}** ({}), {} | {} | {:.0} MB |",
             r.tool,
             r.corpus,
             r.pages,
@@ -145,6 +147,7 @@ fn print_rows(rows: &[Row]) {
             secs(s.median()),
             secs(s.min()),
             s.warm.len(),
+            secs(s.median_cpu()),
             megabytes(s),
         );
     }

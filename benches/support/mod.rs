@@ -14,6 +14,9 @@ use anyhow::{Context, Result, bail};
 pub struct Run {
     /// Wall time from spawn to exit.
     pub wall: Duration,
+    /// User + system CPU time of the child: less sensitive than wall time to
+    /// other work on the machine.
+    pub cpu: Duration,
     /// Peak resident set of the child (and any children it waited for), KiB.
     pub max_rss_kib: u64,
 }
@@ -33,6 +36,16 @@ impl Series {
         let mut v: Vec<Duration> = self.warm.iter().map(|r| r.wall).collect();
         if v.is_empty() {
             return self.first.wall;
+        }
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    /// Median CPU time of the warm runs (the first run's if there are none).
+    pub fn median_cpu(&self) -> Duration {
+        let mut v: Vec<Duration> = self.warm.iter().map(|r| r.cpu).collect();
+        if v.is_empty() {
+            return self.first.cpu;
         }
         v.sort();
         v[v.len() / 2]
@@ -102,8 +115,13 @@ pub fn measure(cmd: &mut Command, log: &Path) -> Result<Run> {
             .join("\n");
         bail!("{cmd:?} failed (wait status {status}):\n{tail}");
     }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
     Ok(Run {
         wall,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
         max_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
     })
 }
