@@ -60,11 +60,20 @@ impl Bench {
         let bin = Path::new(env!("CARGO_BIN_EXE_kepsite"));
         let out = self.cache.join(format!("kepsite-{label}"));
         let log = self.cache.join(format!("kepsite-{label}.log"));
+        let kepsite_cache = self.cache.join(format!("kepsite-cache-{label}"));
         let series = support::series(
             self.runs,
             self.budget,
             &log,
-            || Ok(()),
+            // the first run starts with no previous output and no kepsite
+            // cache (history walk, highlighted code); warm runs keep both
+            |first| {
+                if first {
+                    support::remove_dir(&out)?;
+                    support::remove_dir(&kepsite_cache)?;
+                }
+                Ok(())
+            },
             || {
                 let mut cmd = Command::new(bin);
                 cmd.current_dir(&self.cache)
@@ -72,7 +81,9 @@ impl Bench {
                     .arg("--repo")
                     .arg(corpus)
                     .arg("--out")
-                    .arg(&out);
+                    .arg(&out)
+                    .arg("--cache-dir")
+                    .arg(&kepsite_cache);
                 if let Some(sigs) = &self.sigs {
                     cmd.arg("--sigs").arg(sigs);
                 }
@@ -96,15 +107,19 @@ impl Bench {
         let site = self.cache.join(format!("hugo-site-{label}"));
         let out = self.cache.join(format!("hugo-{label}"));
         let log = self.cache.join(format!("hugo-{label}.log"));
+        let hugo_cache = self.cache.join(format!("hugo-cache-{label}"));
         let bundles = support::hugo_site(corpus, &site)?;
         println!("hugo {label}: {bundles} README pages in {}", site.display());
         let series = support::series(
             self.runs,
             self.budget,
             &log,
-            || {
-                if out.exists() {
-                    std::fs::remove_dir_all(&out)?;
+            // every run writes a fresh output; the first also starts
+            // without Hugo's cache directory
+            |first| {
+                support::remove_dir(&out)?;
+                if first {
+                    support::remove_dir(&hugo_cache)?;
                 }
                 Ok(())
             },
@@ -117,7 +132,7 @@ impl Bench {
                     .arg("--destination")
                     .arg(&out)
                     .arg("--cacheDir")
-                    .arg(self.cache.join("hugo-cache"));
+                    .arg(&hugo_cache);
                 cmd
             },
         )?;
@@ -262,18 +277,19 @@ fn main() -> Result<()> {
     in_process(&root)
 }
 
-/// Load + check, search index size and cost, search index build time.
+/// Load + analysis + check, search index size and cost, search index build time.
 fn in_process(root: &Path) -> Result<()> {
     let tmp = tempfile::tempdir()?;
     let t = Instant::now();
     let model = kepsite::model::load(root, None, None)?;
-    let findings = kepsite::analysis::findings::check(&model);
-    println!("load+check: {:?} ({} KEPs)", t.elapsed(), model.keps.len());
+    let keps = model.keps.len();
+    let data = site::SiteData::new(model);
+    println!("load+analysis+check: {:?} ({keps} KEPs)", t.elapsed());
     let opts = SiteOptions {
         out: tmp.path().join("public"),
         ..Default::default()
     };
-    let files = site::render_to_memory(&model, &findings, &opts)?;
+    let files = site::render_to_memory(&data, &opts)?;
     let index: search::SearchIndex = files
         .iter()
         .filter(|(k, _)| k.starts_with("search/"))
@@ -287,7 +303,7 @@ fn in_process(root: &Path) -> Result<()> {
         index.get("search/meta.json").map_or(0, Vec::len),
         index.get("search/t/ku.json").map_or(0, Vec::len),
     );
-    let docs = site::plan::plan(&model, &findings, &opts).search_docs;
+    let docs = site::plan::plan(&data, &opts, &site::highlight::Highlighter::new()).search_docs;
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();

@@ -62,6 +62,15 @@ pub struct BuildArgs {
     /// Branch for source links.
     #[arg(long, default_value = "master")]
     pub branch: String,
+    /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk and highlighted code are cached between runs.
+    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
+    pub cache_dir: PathBuf,
+    /// Do not read or write the highlighted-code cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Where to read the enhancements repository from.
@@ -91,6 +100,30 @@ impl InputArgs {
     /// Load the model.
     pub fn load(&self) -> Result<Model> {
         model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())
+    }
+
+    /// The git history of the input, when its root is a git repository
+    /// (`None` for a plain directory or the embedded sample). A walk that
+    /// fails is reported on stderr and treated as no history.
+    pub fn history(&self, cache_dir: &Path) -> Option<crate::analysis::history::History> {
+        let root = self.root();
+        let is_repo =
+            git2::Repository::open(&root).is_ok_and(|r| !r.is_bare() || self.rev.is_some());
+        if !is_repo {
+            return None;
+        }
+        let rev = self.rev.as_deref().unwrap_or("HEAD");
+        let opts = crate::analysis::history::HistoryOptions {
+            cache_dir: Some(cache_dir.to_path_buf()),
+            progress: std::io::stderr().is_terminal(),
+        };
+        match crate::analysis::history::walk(&root, rev, &opts) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                eprintln!("warning: no history for {}: {e:#}", root.display());
+                None
+            }
+        }
     }
 }
 
@@ -336,7 +369,13 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
     let model = a.input.load()?;
-    let found = findings::check(&model);
+    let keps = model.keps.len();
+    let mut data = crate::site::SiteData::new(model);
+    if !a.no_history
+        && let Some(h) = a.input.history(&a.cache_dir)
+    {
+        data = data.with_history(h);
+    }
     let mut base = a.base_url.clone();
     if !base.ends_with('/') {
         base.push('/');
@@ -347,14 +386,15 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.repo_url.trim_end_matches('/').to_string(),
         branch: a.branch.clone(),
+        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
     };
-    let report = crate::site::build(&model, &found, &opts)?;
+    let report = crate::site::build(&data, &opts)?;
     eprintln!(
         "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s; open {}/index.html",
         report.pages,
         report.files,
         report.bytes / 1024,
-        model.keps.len(),
+        keps,
         a.out.display(),
         started.elapsed().as_secs_f64(),
         a.out.display()

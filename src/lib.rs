@@ -21,4 +21,5 @@ pub mod model;
 pub mod query;
 pub mod repo;
 pub mod site;
+pub mod timing;
 pub mod view;

@@ -128,20 +128,20 @@ pub fn measure(cmd: &mut Command, log: &Path) -> Result<Run> {
 
 /// A first run, then up to `runs` warm runs; stops adding warm runs once the
 /// series has taken `budget` (after at least one warm run). `before` runs
-/// before each run, outside the timing.
+/// before each run, outside the timing, told whether it is the first.
 pub fn series(
     runs: usize,
     budget: Duration,
     log: &Path,
-    mut before: impl FnMut() -> Result<()>,
+    mut before: impl FnMut(bool) -> Result<()>,
     mut cmd: impl FnMut() -> Command,
 ) -> Result<Series> {
     let start = Instant::now();
-    before()?;
+    before(true)?;
     let first = measure(&mut cmd(), log)?;
     let mut warm = Vec::new();
     while warm.len() < runs && (warm.is_empty() || start.elapsed() < budget) {
-        before()?;
+        before(false)?;
         warm.push(measure(&mut cmd(), log)?);
     }
     Ok(Series { first, warm })
@@ -394,6 +394,14 @@ fn copy_assets(from: &Path, to: &Path, top: bool) -> Result<()> {
                 fs::copy(&path, to.join(&name))?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Removes `dir` and everything in it, if it exists.
+pub fn remove_dir(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
     }
     Ok(())
 }

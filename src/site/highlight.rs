@@ -3,6 +3,15 @@
 //!
 //! Classes rather than inline colours keep the markup small and let the theme
 //! (and `prefers-color-scheme`) decide the colours.
+//!
+//! Highlighting is the most expensive step of a build, so highlighted blocks
+//! can be kept in a cache file (`highlight-v1.bin` in the cache directory)
+//! keyed by a hash of the language and the code: a rebuild highlights only
+//! blocks it has not seen, and syntect's grammars load only when one is needed.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use syntect::highlighting::ThemeSet;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator, css_for_theme_with_class_style};
@@ -14,61 +23,168 @@ const STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 /// Blocks longer than this are escaped but not highlighted (bounded work).
 const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
-/// Loaded syntax definitions.
+/// The cache file's first line: format, syntect version and class style.
+const CACHE_MAGIC: &[u8] = b"kepsite highlight cache v1 syntect-5 hl-\n";
+const CACHE_FILE: &str = "highlight-v1.bin";
+
+/// Syntect's syntaxes (loaded on first use) and the block cache.
+#[derive(Default)]
 pub struct Highlighter {
-    syntaxes: SyntaxSet,
+    syntaxes: OnceLock<SyntaxSet>,
+    /// Blocks from the cache file, by key.
+    cached: HashMap<u64, String>,
+    /// Keys used by this build, and blocks highlighted by it.
+    used: Mutex<Used>,
+    /// Where the cache lives, when it is on.
+    cache_dir: Option<PathBuf>,
 }
 
-impl Default for Highlighter {
-    fn default() -> Self {
-        Self::new()
+/// What one build touched: keys read from the cache, and new blocks.
+#[derive(Default)]
+struct Used {
+    keys: HashSet<u64>,
+    fresh: Vec<(u64, String)>,
+}
+
+/// FNV-1a over the language, a separator and the code.
+fn key(lang: &str, code: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in lang.bytes().chain([0u8]).chain(code.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
     }
+    h ^ (code.len() as u64).rotate_left(32)
+}
+
+fn parse_cache(bytes: &[u8]) -> Option<HashMap<u64, String>> {
+    let mut rest = bytes.strip_prefix(CACHE_MAGIC)?;
+    let mut out = HashMap::new();
+    while !rest.is_empty() {
+        let (k, r) = rest.split_first_chunk::<8>()?;
+        let (n, r) = r.split_first_chunk::<4>()?;
+        let n = u32::from_le_bytes(*n) as usize;
+        let html = std::str::from_utf8(r.get(..n)?).ok()?;
+        out.insert(u64::from_le_bytes(*k), html.to_string());
+        rest = &r[n..];
+    }
+    Some(out)
 }
 
 impl Highlighter {
-    /// Load syntect's bundled syntaxes.
+    /// A highlighter without a cache file.
     pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A highlighter using the cache file in `dir` (a missing or unreadable
+    /// cache is an empty one).
+    pub fn with_cache(dir: &Path) -> Self {
+        let cached = std::fs::read(dir.join(CACHE_FILE))
+            .ok()
+            .and_then(|b| parse_cache(&b))
+            .unwrap_or_default();
         Highlighter {
-            syntaxes: SyntaxSet::load_defaults_newlines(),
+            cached,
+            cache_dir: Some(dir.to_path_buf()),
+            ..Self::default()
         }
+    }
+
+    /// Write the blocks this build used back to the cache file (dropping
+    /// unused ones), when something changed. Errors are returned for the
+    /// caller to report; the site does not depend on the cache.
+    pub fn save(&self) -> std::io::Result<()> {
+        let Some(dir) = &self.cache_dir else {
+            return Ok(());
+        };
+        let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let Used { keys, fresh } = &*used;
+        if fresh.is_empty() && keys.len() == self.cached.len() {
+            return Ok(());
+        }
+        let mut entries: Vec<(u64, &str)> = self
+            .cached
+            .iter()
+            .filter(|(k, _)| keys.contains(k))
+            .map(|(k, v)| (*k, v.as_str()))
+            .chain(fresh.iter().map(|(k, v)| (*k, v.as_str())))
+            .collect();
+        entries.sort_unstable_by_key(|e| e.0);
+        entries.dedup_by_key(|e| e.0);
+        let mut buf = CACHE_MAGIC.to_vec();
+        for (k, html) in entries {
+            buf.extend_from_slice(&k.to_le_bytes());
+            buf.extend_from_slice(&(html.len() as u32).to_le_bytes());
+            buf.extend_from_slice(html.as_bytes());
+        }
+        std::fs::create_dir_all(dir)?;
+        let tmp = dir.join(format!("{CACHE_FILE}.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, &buf)?;
+        std::fs::rename(&tmp, dir.join(CACHE_FILE))
+    }
+
+    fn syntaxes(&self) -> &SyntaxSet {
+        self.syntaxes.get_or_init(SyntaxSet::load_defaults_newlines)
     }
 
     /// A `<pre>` block for `code` in language `lang` ("" for none).
     pub fn block(&self, lang: &str, code: &str) -> String {
+        if lang.is_empty() || code.len() > MAX_HIGHLIGHT_BYTES {
+            return plain(lang, code);
+        }
+        let k = key(lang, code);
+        if let Some(html) = self.cached.get(&k) {
+            self.used
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .keys
+                .insert(k);
+            return html.clone();
+        }
+        let html = self.highlight(lang, code);
+        if self.cache_dir.is_some() {
+            let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+            used.keys.insert(k);
+            used.fresh.push((k, html.clone()));
+        }
+        html
+    }
+
+    fn highlight(&self, lang: &str, code: &str) -> String {
         let token = match lang.to_ascii_lowercase().as_str() {
             "golang" => "go".to_string(),
             "shell" | "console" | "sh" | "zsh" => "bash".to_string(),
             "yml" => "yaml".to_string(),
             other => other.to_string(),
         };
-        let syntax = (!token.is_empty() && code.len() <= MAX_HIGHLIGHT_BYTES)
-            .then(|| self.syntaxes.find_syntax_by_token(&token))
-            .flatten();
-        let lang_attr = escape(lang);
-        let Some(syntax) = syntax else {
-            return format!(
-                "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
-                escape(code)
-            );
+        let syntaxes = self.syntaxes();
+        let Some(syntax) = syntaxes.find_syntax_by_token(&token) else {
+            return plain(lang, code);
         };
-        let mut generator =
-            ClassedHTMLGenerator::new_with_class_style(syntax, &self.syntaxes, STYLE);
+        let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes, STYLE);
         for line in LinesWithEndings::from(code) {
             if generator
                 .parse_html_for_line_which_includes_newline(line)
                 .is_err()
             {
-                return format!(
-                    "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
-                    escape(code)
-                );
+                return plain(lang, code);
             }
         }
         format!(
-            "<pre class=\"code hl-code\" data-lang=\"{lang_attr}\"><code>{}</code></pre>\n",
+            "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
+            escape(lang),
             generator.finalize()
         )
     }
+}
+
+/// A block without highlighting.
+fn plain(lang: &str, code: &str) -> String {
+    format!(
+        "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
+        escape(lang),
+        escape(code)
+    )
 }
 
 /// The stylesheet for highlighted code: a light theme, and a dark one under
@@ -107,4 +223,32 @@ fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_blocks_equal_fresh_ones_and_survive_a_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let code = "kind: Pod\nmetadata:\n  name: x\n";
+        let fresh = Highlighter::new().block("yaml", code);
+        assert!(fresh.contains("hl-"), "{fresh}");
+        let first = Highlighter::with_cache(dir.path());
+        assert_eq!(first.block("yaml", code), fresh);
+        first.save().unwrap();
+        let second = Highlighter::with_cache(dir.path());
+        assert_eq!(second.cached.len(), 1);
+        assert_eq!(second.block("yaml", code), fresh);
+        assert!(second.syntaxes.get().is_none(), "a hit needs no grammar");
+        // A different language is a different block.
+        assert_ne!(key("yaml", code), key("json", code));
+        // A corrupt cache is an empty one.
+        std::fs::write(dir.path().join(CACHE_FILE), b"garbage").unwrap();
+        assert!(Highlighter::with_cache(dir.path()).cached.is_empty());
+        let mut truncated = CACHE_MAGIC.to_vec();
+        truncated.extend_from_slice(&[1, 2, 3]);
+        assert_eq!(parse_cache(&truncated), None);
+    }
 }

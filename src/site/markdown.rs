@@ -153,9 +153,49 @@ fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
 }
 
+/// Whether raw HTML is only comments and whitespace (renders to nothing).
+fn is_comment_only(html: &str) -> bool {
+    let mut rest = html.trim_start();
+    while !rest.is_empty() {
+        let Some(body) = rest.strip_prefix("<!--") else {
+            return false;
+        };
+        match body.find("-->") {
+            Some(end) => rest = body[end + 3..].trim_start(),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// URL schemes a README link may use.
+const SCHEMES: &[&str] = &["http", "https", "mailto"];
+
+/// A link or image destination made safe: relative paths resolved (to KEP
+/// pages, copied assets or the repository), other schemes dropped.
+fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
+    let dest = dest.trim();
+    if let Some(i) = dest.find(':')
+        && has_scheme(dest)
+        && !SCHEMES.iter().any(|s| dest[..i].eq_ignore_ascii_case(s))
+    {
+        return String::new();
+    }
+    links.resolve(from, dest, image)
+}
+
 /// Render `markdown` (the file at repository path `from`).
+///
+/// Markdown alone cannot produce script: the only URLs are link and image
+/// destinations, which [`safe_dest`] rewrites, and heading attributes are
+/// dropped. So the HTML goes through the (slower) ammonia sanitizer only when
+/// the README contains raw HTML other than comments.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
     let mut events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
+    events.retain(|e| !matches!(e, Event::Html(h) | Event::InlineHtml(h) if is_comment_only(h)));
+    let raw_html = events
+        .iter()
+        .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)));
     let toc = anchor_headings(&mut events);
     let (summary, text) = plain_text(&events);
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
@@ -183,13 +223,47 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
                 };
                 code = Some((lang, String::new()));
             }
+            Event::Start(Tag::Heading {
+                level, id, classes, ..
+            }) => out.push(Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs: Vec::new(),
+            })),
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !raw_html => out.push(Event::Start(Tag::Link {
+                link_type,
+                dest_url: safe_dest(links, from, &dest_url, is_image(&dest_url)).into(),
+                title,
+                id,
+            })),
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !raw_html => out.push(Event::Start(Tag::Image {
+                link_type,
+                dest_url: safe_dest(links, from, &dest_url, true).into(),
+                title,
+                id,
+            })),
             ev => out.push(ev),
         }
     }
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
     Rendered {
-        html: sanitize(&html, links, from),
+        html: if raw_html {
+            sanitize(&html, links, from)
+        } else {
+            html
+        },
         toc,
         summary,
         text,
@@ -341,6 +415,62 @@ mod tests {
             "notesconstraintscaveats-optional"
         );
         assert_eq!(slug("`kubelet` flags"), "kubelet-flags");
+    }
+
+    fn render_plain(md: &str) -> String {
+        let keps = BTreeMap::from([("keps/sig-a/1-x".to_string(), "/keps/1/".to_string())]);
+        let assets = BTreeSet::from(["img.png".to_string()]);
+        let links = Links {
+            keps: &keps,
+            local_assets: &assets,
+            repo_url: "https://github.com/k/e",
+            branch: "master",
+        };
+        let hl = Highlighter::new();
+        render(md, "keps/sig-a/2-y/README.md", &links, &hl).html
+    }
+
+    #[test]
+    fn markdown_without_raw_html_is_made_safe_without_ammonia() {
+        for (md, bad) in [
+            ("[a](javascript:alert(1))", "javascript"),
+            ("[a](JavaScript:alert(1))", "alert"),
+            ("[a]( vbscript:msgbox )", "vbscript"),
+            ("![i](data:image/svg+xml;base64,PHN2Zz4=)", "data:"),
+            ("[a][r]\n\n[r]: javascript:alert(1)", "javascript"),
+            ("<javascript:alert(1)>", "href=\"javascript"),
+            ("# Title {onclick=alert(1)}", "onclick"),
+            ("[a](java&#09;script:alert(1))", "href=\"java"),
+        ] {
+            let html = render_plain(md);
+            assert!(!html.contains(bad), "{md:?} → {html}");
+        }
+        let html = render_plain(
+            "[k](../../sig-a/1-x/README.md) [m](mailto:a@b.c) ![p](img.png) [f](other.md#x) <!-- note -->",
+        );
+        assert!(html.contains(r#"href="/keps/1/""#), "{html}");
+        assert!(html.contains(r#"href="mailto:a@b.c""#), "{html}");
+        assert!(html.contains(r#"src="img.png""#), "{html}");
+        assert!(
+            html.contains("https://github.com/k/e/blob/master/keps/sig-a/2-y/other.md#x"),
+            "{html}"
+        );
+        assert!(!html.contains("note"), "comments are dropped: {html}");
+    }
+
+    #[test]
+    fn raw_html_goes_through_the_sanitizer() {
+        let html = render_plain(
+            "<div onclick=\"x()\">hi <script>alert(1)</script><a href=\"javascript:y\">l</a></div>\n\n<img src=\"img.png\" onerror=\"z()\">",
+        );
+        assert!(
+            !html.contains("onclick")
+                && !html.contains("<script")
+                && !html.contains("javascript")
+                && !html.contains("onerror"),
+            "{html}"
+        );
+        assert!(html.contains(r#"src="img.png""#), "{html}");
     }
 
     #[test]

@@ -22,9 +22,59 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
+use crate::analysis::history::History;
+use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
 use crate::model::Model;
+use crate::timing::timed;
 pub use plan::{Page, Plan, Template};
+
+/// Days without a commit after which an open KEP counts as stale.
+pub const STALE_DAYS: i64 = 365;
+
+/// Everything a site is built from: the model, its analysis and findings, and
+/// (when the input is a git repository) each KEP's history.
+#[derive(Debug)]
+pub struct SiteData {
+    /// The repository.
+    pub model: Model,
+    /// README analysis, PRR completeness and release readiness.
+    pub analysis: Analysis,
+    /// Every finding of `check` (metadata, PRR and README rules).
+    pub findings: Vec<Finding>,
+    /// Stage history from git, when available.
+    pub history: Option<History>,
+    /// The clock history is judged against (unix seconds): the newest commit
+    /// in the history, so that builds of one revision are identical.
+    pub now: i64,
+}
+
+impl SiteData {
+    /// Analyse `model` and run every check.
+    pub fn new(model: Model) -> Self {
+        let analysis = timed("analyze", || analyze(&model));
+        let findings = timed("check", || findings::check_with(&model, &analysis));
+        SiteData {
+            model,
+            analysis,
+            findings,
+            history: None,
+            now: 0,
+        }
+    }
+
+    /// Add the git history (stage timelines, stale KEPs, the Atom feed).
+    pub fn with_history(mut self, history: History) -> Self {
+        self.now = history
+            .keps
+            .values()
+            .map(|k| k.last.time)
+            .max()
+            .unwrap_or_default();
+        self.history = Some(history);
+        self
+    }
+}
 
 /// The file every build writes at its root; only directories holding it are replaced.
 pub const MARKER: &str = ".kepsite-build";
@@ -42,6 +92,8 @@ pub struct SiteOptions {
     pub repo_url: String,
     /// Branch for source and edit links.
     pub branch: String,
+    /// Where to keep the highlighted-code cache between builds (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for SiteOptions {
@@ -52,6 +104,7 @@ impl Default for SiteOptions {
             theme: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             branch: "master".into(),
+            cache_dir: None,
         }
     }
 }
@@ -77,19 +130,24 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 }
 
 /// Render the whole site into memory: output path → bytes.
-pub fn render_to_memory(
-    model: &Model,
-    findings: &[Finding],
-    opts: &SiteOptions,
-) -> Result<BTreeMap<String, Vec<u8>>> {
+pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
+    let model = &data.model;
     let opts = normalized(opts);
-    let theme = theme::load(opts.theme.as_deref())?;
-    let plan = plan::plan(model, findings, &opts);
-    let rendered: Vec<(String, Vec<u8>)> = plan
-        .pages
-        .par_iter()
-        .map(|p| render_page(&theme.tera, p).map(|b| (p.path.clone(), b)))
-        .collect::<Result<_>>()?;
+    let theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+    let hl = match &opts.cache_dir {
+        Some(dir) => highlight::Highlighter::with_cache(dir),
+        None => highlight::Highlighter::new(),
+    };
+    let plan = timed("plan", || plan::plan(data, &opts, &hl));
+    if let Err(e) = hl.save() {
+        eprintln!("warning: could not save the highlight cache: {e}");
+    }
+    let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
+        plan.pages
+            .into_par_iter()
+            .map(|p| render_page(&theme.tera, p))
+            .collect::<Result<_>>()
+    })?;
     let mut out: BTreeMap<String, Vec<u8>> = rendered.into_iter().collect();
     out.extend(plan.files);
     for (name, bytes) in theme.statics {
@@ -98,7 +156,7 @@ pub fn render_to_memory(
     out.entry("static/highlight.css".into())
         .or_insert_with(|| highlight::stylesheet().into_bytes());
     let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
-    let bytes = assets::read(&model.source, &repo_paths)?;
+    let bytes = timed("assets", || assets::read(&model.source, &repo_paths))?;
     for (out_path, repo_path) in plan.assets {
         if let Some(b) = bytes.get(&repo_path) {
             out.entry(out_path).or_insert_with(|| b.clone());
@@ -107,18 +165,25 @@ pub fn render_to_memory(
     Ok(out)
 }
 
-fn render_page(tera: &tera::Tera, page: &Page) -> Result<Vec<u8>> {
-    match page.template {
-        Template::Json => serde_json::to_vec_pretty(&page.context)
-            .with_context(|| format!("encoding {}", page.path)),
+fn render_page(tera: &tera::Tera, page: Page) -> Result<(String, Vec<u8>)> {
+    let Page {
+        path,
+        template,
+        context,
+    } = page;
+    let bytes = match template {
+        Template::Json => {
+            serde_json::to_vec_pretty(&context).with_context(|| format!("encoding {path}"))?
+        }
         Template::Tera(name) => {
-            let ctx = tera::Context::from_value(page.context.clone())
-                .with_context(|| format!("context of {}", page.path))?;
+            let ctx =
+                tera::Context::from_value(context).with_context(|| format!("context of {path}"))?;
             tera.render(name, &ctx)
                 .map(String::into_bytes)
-                .map_err(|e| anyhow::anyhow!("rendering {} with {name}: {}", page.path, chain(&e)))
+                .map_err(|e| anyhow::anyhow!("rendering {path} with {name}: {}", chain(&e)))?
         }
-    }
+    };
+    Ok((path, bytes))
 }
 
 fn chain(e: &dyn std::error::Error) -> String {
@@ -136,10 +201,10 @@ fn chain(e: &dyn std::error::Error) -> String {
 ///
 /// The files are written into a temporary directory beside `out` and swapped
 /// in when complete. A non-empty `out` without the [`MARKER`] file is refused.
-pub fn build(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Result<BuildReport> {
+pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     let out = &opts.out;
     check_replaceable(out)?;
-    let files = render_to_memory(model, findings, opts)?;
+    let files = render_to_memory(data, opts)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -150,8 +215,9 @@ pub fn build(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Result<
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "site".into());
     let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
-    let result = write_all(&tmp, &files).and_then(|report| {
-        swap_into_place(&tmp, out)?;
+    let previous = out.join(MARKER).is_file().then_some(out.as_path());
+    let result = timed("write", || write_all(&tmp, &files, previous)).and_then(|report| {
+        timed("swap", || swap_into_place(&tmp, out))?;
         Ok(report)
     });
     if result.is_err() {
@@ -195,7 +261,31 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     )
 }
 
-fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildReport> {
+/// Whether `old` is a regular file (not a symlink) holding exactly `bytes`.
+fn same_file(old: &Path, bytes: &[u8]) -> bool {
+    std::fs::symlink_metadata(old)
+        .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(old).is_ok_and(|b| b == bytes)
+}
+
+/// Write one output file. A file identical to the one in the previous build
+/// is hard-linked instead: no data is written, and deleting the previous site
+/// later frees nothing, which makes unchanged rebuilds cheap.
+fn write_file(path: &Path, bytes: &[u8], old: Option<PathBuf>) -> std::io::Result<()> {
+    if let Some(old) = old
+        && same_file(&old, bytes)
+        && std::fs::hard_link(&old, path).is_ok()
+    {
+        return Ok(());
+    }
+    std::fs::write(path, bytes)
+}
+
+fn write_all(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    previous: Option<&Path>,
+) -> Result<BuildReport> {
     if let Some(bad) = files.keys().find(|p| {
         !Path::new(p)
             .components()
@@ -221,7 +311,8 @@ fn write_all(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<BuildRepor
         .par_iter()
         .map(|(p, b)| {
             let path = dir.join(p);
-            std::fs::write(&path, b).with_context(|| format!("writing {}", path.display()))
+            write_file(&path, b, previous.map(|prev| prev.join(p)))
+                .with_context(|| format!("writing {}", path.display()))
         })
         .collect::<Result<()>>()?;
     for (p, b) in files {

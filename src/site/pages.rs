@@ -7,8 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 
 use super::charts::{self, Series};
-use super::view::{KepRef, Urls};
+use super::view::{KepRef, Urls, is_done};
+use crate::analysis::Analysis;
 use crate::analysis::findings::prr_required;
+use crate::analysis::history::History;
+use crate::analysis::tracking;
 use crate::finding::Finding;
 use crate::kep::metadata::Version;
 use crate::kep::prr::handle;
@@ -16,18 +19,17 @@ use crate::model::Model;
 
 /// Stages in display order.
 pub use crate::kep::metadata::STAGES;
-const DONE: &[&str] = &[
-    "implemented",
-    "withdrawn",
-    "rejected",
-    "replaced",
-    "deferred",
-];
 
 /// What the listing pages are built from.
 pub struct Ctx<'a> {
     /// The model.
     pub model: &'a Model,
+    /// Its analysis.
+    pub analysis: &'a Analysis,
+    /// Git history, when available.
+    pub history: Option<&'a History>,
+    /// The clock history is judged against.
+    pub now: i64,
     /// All findings.
     pub findings: &'a [Finding],
     /// One reference per KEP, in model order.
@@ -90,7 +92,7 @@ impl Ctx<'_> {
             .iter()
             .zip(self.refs)
             .filter(|(k, _)| newest.is_some() && release_of(&k.meta.latest_milestone) == newest)
-            .filter(|(k, _)| !DONE.contains(&k.meta.status.as_str()))
+            .filter(|(k, _)| !is_done(&k.meta.status))
             .filter(|(k, _)| sig.is_none_or(|s| k.sig() == s))
             .map(|(_, r)| r)
             .collect()
@@ -220,6 +222,9 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
     let sig_names: Vec<&str> = sigs.keys().copied().collect();
     let keps = &c.model.keps;
 
+    let flight = c.in_flight(newest, None);
+    let ready = flight.iter().filter(|r| r.readiness == "Ready").count();
+    let at_risk = flight.iter().filter(|r| r.readiness == "At risk").count();
     out.push((
         "index.html".into(),
         "home.html",
@@ -230,7 +235,9 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
             "by_status": counts(keps.iter().map(|k| k.meta.status.as_str())),
             "by_stage": counts(keps.iter().map(|k| k.meta.stage.as_str())),
             "newest": newest.map(|v| v.release()),
-            "in_flight": c.in_flight(newest, None),
+            "in_flight": flight,
+            "ready": ready,
+            "at_risk": at_risk,
             "sigs": sig_names,
             "releases": releases,
             "charts": c.charts(),
@@ -281,6 +288,33 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
                         || (f.kep.is_some() && numbers.contains(&f.kep)))
             })
             .collect();
+        let incomplete: Vec<Value> = idx
+            .iter()
+            .filter(|&&i| {
+                prr_required(&keps[i])
+                    && !is_done(&keps[i].meta.status)
+                    && c.analysis.keps.get(i).and_then(|a| a.prr_complete_current) == Some(false)
+            })
+            .map(|&i| {
+                let a = &c.analysis.keps[i];
+                json!({ "kep": &c.refs[i], "missing": prr_gap(&keps[i].meta.stage, a) })
+            })
+            .collect();
+        let mut stale: Vec<(i64, Value)> = idx
+            .iter()
+            .filter(|&&i| !is_done(&keps[i].meta.status))
+            .filter_map(|&i| {
+                let h = c.history?.keps.get(&keps[i].number()?)?;
+                h.is_stale(c.now, super::STALE_DAYS).then(|| {
+                    let days = h.days_since_last_change(c.now);
+                    (
+                        days,
+                        json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }),
+                    )
+                })
+            })
+            .collect();
+        stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
         out.push((
             format!("sigs/{sig}/index.html"),
             "sig.html",
@@ -295,33 +329,50 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
                 "in_flight": c.in_flight(newest, Some(sig)),
                 "newest": newest.map(|v| v.release()),
                 "prr_gaps": gaps,
+                "prr_incomplete": incomplete,
+                "history": c.history.is_some(),
+                "stale": stale.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
+                "stale_days": super::STALE_DAYS,
             }),
         ));
     }
 
     let mut rel_list = Vec::new();
-    for r in c.releases().into_iter().rev() {
-        let name = r.release();
+    for rel in tracking::releases(c.model, c.analysis).into_iter().rev() {
+        let name = rel.release.clone();
+        // Readiness is judged for the newest release and later ones; older
+        // releases are history, where the checklist no longer applies.
+        let assessed = newest.is_none_or(|n| rel.version >= n);
         let by_stage: Vec<Value> = STAGES
             .iter()
             .map(|s| {
-                let ks: Vec<&KepRef> = keps
+                let rows: Vec<Value> = rel
+                    .keps
                     .iter()
-                    .zip(c.refs)
-                    .filter(|(k, _)| release_of(k.meta.milestone.get(s)) == Some(r))
-                    .map(|(_, r)| r)
+                    .filter(|k| k.stage == *s)
+                    .map(|k| {
+                        json!({
+                            "kep": &c.refs[k.index],
+                            "assessed": assessed,
+                            "label": k.readiness.label(),
+                            "ready": k.readiness.ready,
+                            "reasons": k.readiness.reasons(),
+                        })
+                    })
                     .collect();
-                json!({ "stage": s, "keps": ks })
+                let ready = rows.iter().filter(|r| r["ready"] == true).count();
+                json!({ "stage": s, "rows": rows, "ready": ready })
             })
             .collect();
         let tracked: Vec<&KepRef> = keps
             .iter()
             .zip(c.refs)
-            .filter(|(k, _)| release_of(&k.meta.latest_milestone) == Some(r))
+            .filter(|(k, _)| release_of(&k.meta.latest_milestone) == Some(rel.version))
             .map(|(_, r)| r)
             .collect();
-        let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["keps"].as_array().map_or(0, Vec::len) })).collect();
-        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "tracked": tracked.len() }));
+        let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["rows"].as_array().map_or(0, Vec::len) })).collect();
+        let ready = rel.keps.iter().filter(|k| k.readiness.ready).count();
+        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "tracked": tracked.len(), "assessed": assessed, "ready": ready, "at_risk": rel.keps.len() - ready }));
         out.push((
             format!("releases/{name}/index.html"),
             "release.html",
@@ -329,6 +380,7 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
             "releases",
             json!({
                 "release": name, "by_stage": by_stage, "tracked": tracked,
+                "assessed": assessed, "total": rel.keps.len(), "ready": ready, "at_risk": rel.keps.len() - ready,
             }),
         ));
     }
@@ -381,6 +433,8 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
             })
         })
         .collect();
+    out.push(feed(c));
+
     out.push((
         "people/index.html".into(),
         "people.html",
@@ -389,4 +443,182 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
         json!({ "people": people }),
     ));
     out
+}
+
+/// What keeps a KEP's PRR from being complete for its current stage.
+fn prr_gap(stage: &str, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
+    use crate::analysis::completeness::PrrTarget;
+    let stage = if stage.is_empty() { "alpha" } else { stage };
+    let (approved, q) = match PrrTarget::from_stage(stage) {
+        Some(PrrTarget::Beta) => (a.prr_approved.beta, &a.assessment.prr.beta),
+        Some(PrrTarget::Stable) => (a.prr_approved.stable, &a.assessment.prr.stable),
+        _ => (a.prr_approved.alpha, &a.assessment.prr.alpha),
+    };
+    let mut out = Vec::new();
+    if !approved {
+        out.push(format!("not approved for {stage}"));
+    }
+    if !q.unanswered.is_empty() {
+        out.push(format!(
+            "{} of {} questions unanswered",
+            q.unanswered.len(),
+            q.required
+        ));
+    }
+    out
+}
+
+/// Entries in the Atom feed.
+const FEED_ENTRIES: usize = 50;
+
+/// `YYYY-MM-DDThh:mm:ssZ` for a unix time.
+pub fn rfc3339(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+/// The Atom feed: the latest stage, status and milestone changes from git,
+/// or, without history, the KEPs most recently marked `last-updated`.
+fn feed(c: &Ctx) -> Listing {
+    let keps = &c.model.keps;
+    let mut entries: Vec<(i64, String, Value)> = Vec::new();
+    if let Some(h) = c.history {
+        let mut seen = BTreeSet::new();
+        for (i, k) in keps.iter().enumerate() {
+            let Some(n) = k.number() else { continue };
+            if !seen.insert(n) {
+                continue;
+            }
+            let Some(kh) = h.keps.get(&n) else { continue };
+            let mut prev: Option<&crate::analysis::history::Change> = None;
+            for ch in &kh.changes {
+                let describe =
+                    |name: &str, old: Option<&str>, new: Option<&str>| -> Option<String> {
+                        let new = new.unwrap_or("");
+                        match prev {
+                            None if !new.is_empty() => Some(format!("{name} {new}")),
+                            Some(_) if old != Some(new) && !new.is_empty() => Some(format!(
+                                "{name} {} → {new}",
+                                old.filter(|o| !o.is_empty()).unwrap_or("(none)")
+                            )),
+                            _ => None,
+                        }
+                    };
+                let (po_status, po_stage, po_ms) = prev.map(|p| p.values()).unwrap_or_default();
+                let parts: Vec<String> = [
+                    describe("status", po_status, ch.status.as_deref()),
+                    describe("stage", po_stage, ch.stage.as_deref()),
+                    describe("latest milestone", po_ms, ch.latest_milestone.as_deref()),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                let what = if prev.is_none() {
+                    "proposed"
+                } else {
+                    "updated"
+                };
+                prev = Some(ch);
+                if parts.is_empty() {
+                    continue;
+                }
+                let r = &c.refs[i];
+                entries.push((
+                    ch.time,
+                    format!("{}{n}", ch.commit),
+                    json!({
+                        "title": format!("KEP-{n} {what}: {}", r.title),
+                        "summary": parts.join("; "),
+                        "url": r.url,
+                        "id": format!("{}/commit/{}#kep-{n}", c.urls.repo_url, ch.commit),
+                        "updated": rfc3339(ch.time),
+                        "sig": r.sig,
+                    }),
+                ));
+            }
+        }
+    } else {
+        for (i, k) in keps.iter().enumerate() {
+            let d = &k.meta.last_updated;
+            if !crate::analysis::findings::is_valid_date(d) {
+                continue;
+            }
+            let r = &c.refs[i];
+            entries.push((
+                date_to_unix(d).unwrap_or_default(),
+                k.path.clone(),
+                json!({
+                    "title": format!("{}{}", r.number.map(|n| format!("KEP-{n}: ")).unwrap_or_default(), r.title),
+                    "summary": format!("last-updated {d}; status {}, stage {}", r.status, if r.stage.is_empty() { "(none)" } else { &r.stage }),
+                    "url": r.url,
+                    "id": format!("{}/tree/{}/{}#{d}", c.urls.repo_url, c.urls.branch, k.path),
+                    "updated": format!("{d}T00:00:00Z"),
+                    "sig": r.sig,
+                }),
+            ));
+        }
+    }
+    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    entries.truncate(FEED_ENTRIES);
+    let updated = entries
+        .first()
+        .map(|e| e.2["updated"].as_str().unwrap_or_default().to_string())
+        .unwrap_or_else(|| rfc3339(c.now));
+    (
+        "feed.xml".into(),
+        "feed.xml",
+        "Latest KEP changes".into(),
+        "",
+        json!({
+            "updated": updated,
+            "entries": entries.into_iter().map(|e| e.2).collect::<Vec<_>>(),
+            "from_history": c.history.is_some(),
+        }),
+    )
+}
+
+/// Unix time of a `YYYY-MM-DD` date (midnight UTC).
+fn date_to_unix(d: &str) -> Option<i64> {
+    let mut it = d.splitn(3, '-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (it.next()??, it.next()??, it.next()??);
+    // Days-from-civil, the inverse of `rfc3339`'s conversion.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146_097 + doe - 719_468) * 86_400)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
+        for d in ["2019-01-31", "2020-02-29", "2024-12-31", "1999-03-01"] {
+            let t = date_to_unix(d).unwrap();
+            assert_eq!(rfc3339(t), format!("{d}T00:00:00Z"));
+        }
+        assert_eq!(date_to_unix("2020-xx-01"), None);
+    }
 }

@@ -7,12 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use super::SiteOptions;
 use super::highlight::Highlighter;
 use super::markdown::{self, Links, Rendered, normalize};
 use super::pages;
 use super::search::{self, SearchDoc};
-use super::view::{self, KepJson, LinkView, Urls};
+use super::view::{self, LinkView, Urls};
+use super::{SiteData, SiteOptions};
 use crate::finding::Finding;
 use crate::kep::{Kep, KepFormat};
 use crate::model::Model;
@@ -91,20 +91,10 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
     }
 }
 
-/// Findings about one KEP: those in its files and those in its PRR file.
-pub fn kep_findings(model: &Model, kep: &Kep, findings: &[Finding]) -> Vec<Finding> {
-    let prr = model.prr_for(kep).map(|p| p.path.as_str());
-    let dir = format!("{}/", kep.path);
-    findings
-        .iter()
-        .filter(|f| {
-            f.path == kep.path
-                || f.path.starts_with(&dir)
-                || Some(f.path.as_str()) == prr
-                || (f.kep.is_some()
-                    && f.kep == kep.number()
-                    && f.path.starts_with("keps/prod-readiness/"))
-        })
+/// Findings about one KEP: those in its files and those about its PRR file.
+pub fn kep_findings(kep: &Kep, findings: &[Finding]) -> Vec<Finding> {
+    crate::view::findings_of(kep, findings)
+        .into_iter()
         .cloned()
         .collect()
 }
@@ -142,7 +132,9 @@ fn page(
 }
 
 /// Plan the whole site.
-pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
+pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
+    let model = &data.model;
+    let findings = &data.findings[..];
     let base = opts.base_url.as_str();
     let urls = Urls {
         base,
@@ -151,7 +143,6 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
     };
     let site = site_context(opts);
     let paths = kep_paths(model, base);
-    let hl = Highlighter::new();
 
     let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
     let mut plan = Plan::default();
@@ -168,21 +159,23 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
         }
     }
 
-    let rendered: Vec<Rendered> = model
-        .keps
-        .par_iter()
-        .zip(local_assets.par_iter())
-        .map(|(kep, local)| {
-            let links = Links {
-                keps: &paths.by_path,
-                local_assets: local,
-                repo_url: &opts.repo_url,
-                branch: &opts.branch,
-            };
-            let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-            markdown::render(&kep.readme, from, &links, &hl)
-        })
-        .collect();
+    let rendered: Vec<Rendered> = crate::timing::timed("plan: markdown", || {
+        model
+            .keps
+            .par_iter()
+            .zip(local_assets.par_iter())
+            .map(|(kep, local)| {
+                let links = Links {
+                    keps: &paths.by_path,
+                    local_assets: local,
+                    repo_url: &opts.repo_url,
+                    branch: &opts.branch,
+                };
+                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+                markdown::render(&kep.readme, from, &links, hl)
+            })
+            .collect()
+    });
 
     let labels: BTreeMap<&str, String> = model
         .keps
@@ -217,39 +210,59 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
     };
 
     let sig_dirs: BTreeSet<&str> = model.keps.iter().map(|k| k.sig()).collect();
-    let mut all_json = Vec::with_capacity(model.keps.len());
+    let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
+        history: h,
+        now: data.now,
+        stale_days: super::STALE_DAYS,
+    });
+    let mut export_json: Vec<Vec<u8>> = crate::timing::timed("plan: export json", || {
+        crate::view::all(model, &data.analysis, findings, history)
+            .par_iter()
+            .map(|v| serde_json::to_vec(v).unwrap_or_default())
+            .collect()
+    });
+    plan.files
+        .insert("keps.json".into(), join_json(&export_json));
     let mut docs = Vec::with_capacity(model.keps.len());
-    for (i, (kep, r)) in model.keps.iter().zip(&rendered).enumerate() {
+    for (i, (kep, r)) in model.keps.iter().zip(rendered).enumerate() {
         let dir = &paths.dirs[i];
         let url = urls.page(dir);
-        let kf = kep_findings(model, kep, findings);
-        let mut v = view::kep_view(model, kep, &url, kf.clone(), &urls, &link);
+        let kf = kep_findings(kep, findings);
+        let analysis = data.analysis.keps.get(i);
+        let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
         for s in &mut v.participating_sigs {
             if !sig_dirs.contains(s.label.as_str()) {
                 s.url.clear(); // no page: shown as text
             }
         }
-        let kj = KepJson {
-            number: kep.number(),
-            path: &kep.path,
-            url: &url,
-            metadata: &kep.meta,
-            prr_approvals: view::prr_approvals(model, kep),
-            findings: &kf,
-        };
-        let kj = serde_json::to_value(&kj).unwrap_or(Value::Null);
-        plan.pages.push(Page {
-            path: format!("{dir}kep.json"),
-            template: Template::Json,
-            context: kj.clone(),
-        });
-        all_json.push(kj);
+        if let (Some(h), Some(n)) = (&data.history, kep.number())
+            && let Some(kh) = h.keps.get(&n)
+        {
+            v.history = serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
+        }
+        plan.files.insert(
+            format!("{dir}kep.json"),
+            std::mem::take(&mut export_json[i]),
+        );
         let title = match kep.number() {
             Some(n) => format!("KEP-{n}: {}", kep.title()),
             None => kep.title().to_string(),
         };
-        let ctx =
-            json!({ "kep": v, "body": r.html, "toc": r.toc, "json_url": format!("{url}kep.json") });
+        let ctx = Value::Object(serde_json::Map::from_iter([
+            (
+                "kep".to_string(),
+                serde_json::to_value(&v).unwrap_or_default(),
+            ),
+            ("body".to_string(), Value::String(r.html)),
+            (
+                "toc".to_string(),
+                serde_json::to_value(&r.toc).unwrap_or_default(),
+            ),
+            (
+                "json_url".to_string(),
+                Value::String(format!("{url}kep.json")),
+            ),
+        ]));
         plan.pages.push(page(
             format!("{dir}index.html"),
             "kep.html",
@@ -275,8 +288,8 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
             sig: kep.sig().to_string(),
             stage: kep.meta.stage.clone(),
             url: dir.clone(),
-            summary: r.summary.clone(),
-            body: r.text.clone(),
+            summary: r.summary,
+            body: r.text,
             authors: kep.meta.authors.clone(),
             gates: kep
                 .meta
@@ -286,27 +299,30 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
                 .collect(),
         });
     }
-    plan.pages.push(Page {
-        path: "keps.json".into(),
-        template: Template::Json,
-        context: Value::Array(all_json),
-    });
-    plan.files = search::build(&docs);
+    plan.files.extend(crate::timing::timed("plan: search", || {
+        search::build(&docs)
+    }));
     plan.search_docs = docs;
 
     let refs: Vec<view::KepRef> = model
         .keps
         .iter()
         .zip(&paths.dirs)
-        .map(|(k, d)| view::kep_ref(model, k, &urls.page(d)))
+        .zip(&data.analysis.keps)
+        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
         .collect();
     let ctx = pages::Ctx {
         model,
+        analysis: &data.analysis,
+        history: data.history.as_ref(),
+        now: data.now,
         findings,
         refs: &refs,
         urls: &urls,
     };
-    for (path, template, title, section, value) in pages::listing_pages(&ctx) {
+    for (path, template, title, section, value) in
+        crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
+    {
         plan.pages
             .push(page(path, template, &title, section, value, &site));
     }
@@ -341,4 +357,19 @@ pub fn plan(model: &Model, findings: &[Finding], opts: &SiteOptions) -> Plan {
     ));
     plan.pages.sort_by(|a, b| a.path.cmp(&b.path));
     plan
+}
+
+/// A JSON array of already-encoded elements (so `keps.json` holds the same
+/// values as `kepsite export`, compactly).
+fn join_json(items: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
+    out.push(b'[');
+    for (n, item) in items.iter().enumerate() {
+        if n > 0 {
+            out.extend_from_slice(b",\n");
+        }
+        out.extend_from_slice(item);
+    }
+    out.extend_from_slice(b"]\n");
+    out
 }

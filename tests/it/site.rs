@@ -3,14 +3,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kepsite::site::{self, SiteOptions};
+use kepsite::site::{self, SiteData, SiteOptions};
 
 use crate::support::content;
 
-fn model() -> (kepsite::model::Model, Vec<kepsite::finding::Finding>) {
-    let model = kepsite::model::load(&content(), None, None).expect("content/ loads");
-    let findings = kepsite::analysis::findings::check(&model);
-    (model, findings)
+fn data() -> SiteData {
+    SiteData::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
 }
 
 fn opts(out: &Path) -> SiteOptions {
@@ -24,8 +22,8 @@ fn opts(out: &Path) -> SiteOptions {
 fn built() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
-    let (m, f) = model();
-    let report = site::build(&m, &f, &opts(&out)).expect("site builds");
+    let d = data();
+    let report = site::build(&d, &opts(&out)).expect("site builds");
     assert!(report.pages > 50, "{report:?}");
     assert!(report.files > report.pages);
     (tmp, out)
@@ -206,8 +204,8 @@ fn refuses_to_replace_a_foreign_directory() {
     let out = tmp.path().join("mine");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("precious.txt"), "keep me").unwrap();
-    let (m, f) = model();
-    let err = site::build(&m, &f, &opts(&out)).unwrap_err();
+    let d = data();
+    let err = site::build(&d, &opts(&out)).unwrap_err();
     assert!(err.to_string().contains("refusing"), "{err:#}");
     assert_eq!(
         std::fs::read_to_string(out.join("precious.txt")).unwrap(),
@@ -219,10 +217,10 @@ fn refuses_to_replace_a_foreign_directory() {
 fn rebuilds_replace_and_failures_keep_the_previous_site() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
-    let (m, f) = model();
-    site::build(&m, &f, &opts(&out)).unwrap();
+    let d = data();
+    site::build(&d, &opts(&out)).unwrap();
     std::fs::write(out.join("stale.html"), "old").unwrap();
-    site::build(&m, &f, &opts(&out)).unwrap();
+    site::build(&d, &opts(&out)).unwrap();
     assert!(
         !out.join("stale.html").exists(),
         "a rebuild replaces the site"
@@ -240,7 +238,7 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
         theme: Some(tmp.path().join("theme")),
         ..opts(&out)
     };
-    assert!(site::build(&m, &f, &broken).is_err());
+    assert!(site::build(&d, &broken).is_err());
     assert_eq!(
         files(&out),
         before,
@@ -255,6 +253,30 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
 }
 
 #[test]
+fn unchanged_files_are_reused_and_changed_ones_rewritten() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
+    site::build(&data(), &opts(&out)).unwrap();
+    let (page, css) = (ino("keps/1480/index.html"), ino("static/site.css"));
+    // A page edited in the built site differs from what the build renders,
+    // and a symlink planted there must not be carried over.
+    std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
+    let outside = tmp.path().join("outside.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    std::fs::remove_file(out.join("static/search.js")).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("static/search.js")).unwrap();
+    site::build(&data(), &opts(&out)).unwrap();
+    assert_eq!(ino("static/site.css"), css, "unchanged file reused");
+    assert_ne!(ino("keps/1480/index.html"), page);
+    assert!(read(&out, "keps/1480/index.html").contains("<!DOCTYPE html>"));
+    let js = std::fs::symlink_metadata(out.join("static/search.js")).unwrap();
+    assert!(js.file_type().is_file(), "symlinks are never reused");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
+}
+
+#[test]
 fn theme_overrides_file_by_file() {
     let tmp = tempfile::tempdir().unwrap();
     let theme = tmp.path().join("theme");
@@ -266,12 +288,12 @@ fn theme_overrides_file_by_file() {
     )
     .unwrap();
     std::fs::write(theme.join("static/extra.css"), "p{}").unwrap();
-    let (m, f) = model();
+    let d = data();
     let o = SiteOptions {
         theme: Some(theme),
         ..opts(&tmp.path().join("out"))
     };
-    let files = site::render_to_memory(&m, &f, &o).unwrap();
+    let files = site::render_to_memory(&d, &o).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&files["404.html"]),
         "<!DOCTYPE html><title>gone</title><p>custom /</p>"
@@ -282,8 +304,8 @@ fn theme_overrides_file_by_file() {
 
 #[test]
 fn search_index_is_sharded() {
-    let (m, f) = model();
-    let files = site::render_to_memory(&m, &f, &opts(Path::new("unused"))).unwrap();
+    let d = data();
+    let files = site::render_to_memory(&d, &opts(Path::new("unused"))).unwrap();
     let meta: serde_json::Value = serde_json::from_slice(&files["search/meta.json"]).unwrap();
     assert!(meta["docs"].as_array().unwrap().len() >= 27);
     let ku: BTreeMap<String, Vec<u32>> =
@@ -296,8 +318,8 @@ fn search_index_is_sharded() {
 
 #[test]
 fn snapshots() {
-    let (m, f) = model();
-    let files = site::render_to_memory(&m, &f, &opts(Path::new("unused"))).unwrap();
+    let d = data();
+    let files = site::render_to_memory(&d, &opts(Path::new("unused"))).unwrap();
     let page = |p: &str| String::from_utf8(files[p].clone()).unwrap();
     insta::assert_snapshot!("home", page("index.html"));
     insta::assert_snapshot!("kep_1480", page("keps/1480/index.html"));
@@ -340,8 +362,7 @@ fn assets_of_a_git_revision_come_from_the_commit() {
 
     let model = kepsite::model::load(&repo_dir, Some("HEAD"), None).unwrap();
     assert!(model.source.commit.is_some());
-    let findings = kepsite::analysis::findings::check(&model);
-    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    let files = site::render_to_memory(&SiteData::new(model), &opts(Path::new("unused"))).unwrap();
     assert_eq!(files["keps/1480/diagram.svg"], committed);
 }
 
@@ -355,9 +376,98 @@ fn sig_pages_show_leadership_from_sigs_yaml() {
     )
     .unwrap();
     let model = kepsite::model::load(&content(), None, Some(&sigs)).unwrap();
-    let findings = kepsite::analysis::findings::check(&model);
-    let files = site::render_to_memory(&model, &findings, &opts(Path::new("unused"))).unwrap();
+    let files = site::render_to_memory(&SiteData::new(model), &opts(Path::new("unused"))).unwrap();
     let page = String::from_utf8_lossy(&files["sigs/sig-node/index.html"]).into_owned();
     assert!(page.contains("Node (sig-node)"), "{page}");
     assert!(page.contains("Ada L (@ada)"));
+}
+
+#[test]
+fn kep_pages_show_readiness_and_the_prr_questionnaire() {
+    let files = site::render_to_memory(&data(), &opts(Path::new("unused"))).unwrap();
+    let page = String::from_utf8_lossy(&files["keps/4470/index.html"]).into_owned();
+    // 4470 targets beta in v1.36 without a beta PRR approval.
+    assert!(
+        page.contains("At risk</span> for <strong>beta</strong>"),
+        "{page}"
+    );
+    assert!(page.contains("no PRR approver for beta"));
+    assert!(page.contains("Unanswered for beta"));
+    // Each unanswered question links to its line (or the file) in the repository.
+    assert!(page.contains("/blob/master/keps/sig-apps/4470-"));
+    // Without git there is no history, and the page says so.
+    assert!(page.contains("No history"));
+    let index = String::from_utf8_lossy(&files["keps/index.html"]).into_owned();
+    assert!(index.contains(r#"data-prr="incomplete""#));
+    assert!(index.contains(r#"data-prr="complete""#));
+}
+
+#[test]
+fn keps_json_is_the_export() {
+    let (_tmp, root) = crate::support::content_copy();
+    let out = root.parent().unwrap().join("public");
+    let r = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-cache",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let e = crate::support::kepsite(&["export", "--repo", root.to_str().unwrap()]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let site: serde_json::Value = serde_json::from_str(&read(&out, "keps.json")).unwrap();
+    let export: serde_json::Value = serde_json::from_str(&e.stdout).unwrap();
+    assert_eq!(site, export);
+    let one: serde_json::Value = serde_json::from_str(&read(&out, "keps/1480/kep.json")).unwrap();
+    assert_eq!(one["number"], 1480);
+    assert!(one["analysis"].is_object());
+}
+
+#[test]
+fn history_feeds_the_timeline_stale_list_and_atom_feed() {
+    use crate::support::{content_copy, git, git_commit_all, kepsite};
+    let (_tmp, root) = content_copy();
+    git_commit_all(&root);
+    let yaml = root.join("keps/sig-apps/4470-statefulset-rollout-checkpoints/kep.yaml");
+    let before = std::fs::read_to_string(&yaml).unwrap();
+    assert!(before.contains("stage: beta"), "{before}");
+    std::fs::write(&yaml, before.replace("stage: beta", "stage: stable")).unwrap();
+    git(&root, &["commit", "-q", "-am", "4470 goes stable"]);
+    let out = root.parent().unwrap().join("public");
+    let cache = root.parent().unwrap().join("cache");
+    let r = kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = read(&out, "keps/4470/index.html");
+    assert!(page.contains(r#"<ol class="timeline">"#), "{page}");
+    let timeline = &page[page.find(r#"<ol class="timeline">"#).unwrap()..];
+    let stable = timeline.find(">stable<").expect("stable in the timeline");
+    let beta = timeline.find(">beta<").expect("beta in the timeline");
+    assert!(stable < beta, "newest first");
+    let feed = read(&out, "feed.xml");
+    assert!(feed.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\">"));
+    assert!(feed.contains("stage beta → stable"), "{feed}");
+    let first_entry = &feed[feed.find("<entry>").unwrap()..];
+    assert!(first_entry.contains("KEP-4470 updated"), "{feed}");
+    // --no-history builds the same site without the timeline.
+    let r = kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-history",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!read(&out, "keps/4470/index.html").contains(r#"<ol class="timeline">"#));
+    assert!(read(&out, "feed.xml").contains("by their last-updated date"));
 }

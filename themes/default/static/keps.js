@@ -1,4 +1,4 @@
-// KEP index: filters (SIG, status, stage, release, text) and column sorting.
+// KEP index: filters (SIG, status, stage, release, PRR complete, text) and column sorting.
 // The filter and sort state lives in the query string, so a view can be shared.
 (function () {
   "use strict";
@@ -9,7 +9,7 @@
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
   var count = document.getElementById("ks-count");
-  var keys = ["sig", "status", "stage", "release", "q"];
+  var keys = ["sig", "status", "stage", "release", "prr", "q"];
   var sort = { key: "", dir: 1 };
   var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
 
@@ -47,6 +47,7 @@
         (!f.status || r.getAttribute("data-status") === f.status) &&
         (!f.stage || r.getAttribute("data-stage") === f.stage) &&
         (!f.release || r.getAttribute("data-release") === f.release) &&
+        (!f.prr || r.getAttribute("data-prr") === f.prr) &&
         (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
       r.hidden = !ok;
       if (ok) shown++;
