@@ -76,7 +76,8 @@ impl Bench {
             },
             || {
                 let mut cmd = Command::new(bin);
-                cmd.current_dir(&self.cache)
+                cmd.env("KEPSITE_TIMINGS", "1")
+                    .current_dir(&self.cache)
                     .arg("build")
                     .arg("--repo")
                     .arg(corpus)
@@ -136,6 +137,14 @@ impl Bench {
                 cmd
             },
         )?;
+        let last = series.last();
+        println!(
+            "hugo {label}, last run: {:.2} s wall, {:.2} s CPU, {} waits, {} preemptions",
+            last.wall.as_secs_f64(),
+            last.cpu.as_secs_f64(),
+            last.waits,
+            last.preempted
+        );
         Ok(Row {
             tool: "hugo --quiet",
             corpus: label.to_owned(),

@@ -19,6 +19,10 @@ pub struct Run {
     pub cpu: Duration,
     /// Peak resident set of the child (and any children it waited for), KiB.
     pub max_rss_kib: u64,
+    /// Voluntary context switches: waits for I/O or locks.
+    pub waits: u64,
+    /// Involuntary context switches: preempted by other work on the machine.
+    pub preempted: u64,
 }
 
 /// A first run and the warm runs after it.
@@ -49,6 +53,11 @@ impl Series {
         }
         v.sort();
         v[v.len() / 2]
+    }
+
+    /// The last run: the one whose log is left in the cache.
+    pub fn last(&self) -> &Run {
+        self.warm.last().unwrap_or(&self.first)
     }
 
     /// Fastest warm run.
@@ -123,6 +132,8 @@ pub fn measure(cmd: &mut Command, log: &Path) -> Result<Run> {
         wall,
         cpu: time(usage.ru_utime) + time(usage.ru_stime),
         max_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+        waits: u64::try_from(usage.ru_nvcsw).unwrap_or(0),
+        preempted: u64::try_from(usage.ru_nivcsw).unwrap_or(0),
     })
 }
 

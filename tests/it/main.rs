@@ -11,3 +11,4 @@ mod load;
 mod query;
 mod site;
 mod support;
+mod synth;
