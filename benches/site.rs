@@ -92,10 +92,17 @@ impl Bench {
             },
         )?;
         let said = std::fs::read_to_string(&log).unwrap_or_default();
+        let last = series.last();
         println!(
-            "kepsite {label}: {}",
-            said.lines().last().unwrap_or("").trim()
+            "kepsite {label}, last run: {:.2} s wall, {:.2} s CPU, {} waits, {} preemptions",
+            last.wall.as_secs_f64(),
+            last.cpu.as_secs_f64(),
+            last.waits,
+            last.preempted
         );
+        for line in said.lines() {
+            println!("    {line}");
+        }
         Ok(Row {
             tool: "kepsite build",
             corpus: label.to_owned(),
