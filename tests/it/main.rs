@@ -15,3 +15,4 @@ mod serve;
 mod site;
 mod site_corpus;
 mod support;
+mod synth;

