@@ -39,6 +39,8 @@ pub struct Model {
     /// showing the source line of a finding.
     yaml_texts: BTreeMap<String, String>,
     prr_index: BTreeMap<(String, u32), usize>,
+    /// Number → first prod-readiness file with it, under any SIG directory.
+    prr_by_number: BTreeMap<u32, usize>,
 }
 
 impl PartialEq for Model {
@@ -153,6 +155,12 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         .enumerate()
         .filter_map(|(i, p)| p.file_number.map(|n| ((p.sig.clone(), n), i)))
         .collect();
+    let mut prr_by_number = BTreeMap::new();
+    for (i, p) in prr_files.iter().enumerate() {
+        if let Some(n) = p.file_number {
+            prr_by_number.entry(n).or_insert(i);
+        }
+    }
     finding::sort(&mut load_findings);
     Model {
         source: snapshot.source,
@@ -166,6 +174,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         load_findings,
         yaml_texts,
         prr_index,
+        prr_by_number,
     }
 }
 
@@ -180,9 +189,7 @@ impl Model {
 
     /// A prod-readiness file for this KEP's number under any SIG directory.
     pub fn prr_anywhere(&self, number: u32) -> Option<&PrrFile> {
-        self.prr_files
-            .iter()
-            .find(|p| p.file_number == Some(number))
+        self.prr_by_number.get(&number).map(|&i| &self.prr_files[i])
     }
 
     /// Line `line` (1-based) of a YAML input or a KEP's README, for diagnostics.

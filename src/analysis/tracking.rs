@@ -104,8 +104,12 @@ pub struct Analysis {
 impl Analysis {
     /// The analysis of `kep` (which must belong to the analysed model).
     pub fn of(&self, model: &Model, kep: &Kep) -> Option<&KepAnalysis> {
-        let i = model.keps.iter().position(|k| std::ptr::eq(k, kep))?;
-        self.keps.get(i)
+        // O(1): `kep` is an element of `model.keps`, so its offset is its index.
+        let size = std::mem::size_of::<Kep>().max(1);
+        let offset = (kep as *const Kep as usize).checked_sub(model.keps.as_ptr() as usize)?;
+        let i = offset / size;
+        let same = model.keps.get(i).is_some_and(|k| std::ptr::eq(k, kep));
+        same.then(|| self.keps.get(i)).flatten()
     }
 }
 

@@ -378,48 +378,61 @@ pub fn plan_cached(
                 .collect(),
         });
     }
-    plan.files.extend(crate::timing::timed("plan: search", || {
-        match (&mut cache.search, cache.keep) {
-            (Some(index), _) => index.update(&docs).clone(),
-            (None, true) => {
-                let index = search::Index::new(&docs);
-                let files = index.files().clone();
-                cache.search = Some(index);
-                files
-            }
-            (None, false) => search::build(&docs),
-        }
-    }));
+    // The search index and the listing pages are independent: build them side by side.
+    let search_cache = &mut cache.search;
+    let keep = cache.keep;
+    let (search_files, listings) = rayon::join(
+        || {
+            crate::timing::timed("plan: search", || match (search_cache, keep) {
+                (Some(index), _) => index.update(&docs).clone(),
+                (slot @ None, true) => {
+                    let index = search::Index::new(&docs);
+                    let files = index.files().clone();
+                    *slot = Some(index);
+                    files
+                }
+                (None, false) => search::build(&docs),
+            })
+        },
+        || {
+            let refs: Vec<view::KepRef> = model
+                .keps
+                .iter()
+                .zip(&paths.dirs)
+                .zip(&data.analysis.keps)
+                .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
+                .collect();
+            let ctx = pages::Ctx {
+                model,
+                analysis: &data.analysis,
+                history: data.history.as_ref(),
+                now: data.now,
+                findings,
+                refs: &refs,
+                urls: &urls,
+            };
+            let mut out: Vec<Page> =
+                crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
+                    .into_iter()
+                    .map(|(path, template, title, section, value)| {
+                        page(path, template, &title, section, value, &site)
+                    })
+                    .collect();
+            out.extend(
+                crate::timing::timed("plan: reports", || {
+                    crate::report::site::pages(data, base, &opts.repo_url, &opts.branch)
+                })
+                .into_iter()
+                .map(|(path, title, value)| {
+                    page(path, "report.html", &title, "releases", value, &site)
+                }),
+            );
+            out
+        },
+    );
+    plan.files.extend(search_files);
     plan.search_docs = docs;
-
-    let refs: Vec<view::KepRef> = model
-        .keps
-        .iter()
-        .zip(&paths.dirs)
-        .zip(&data.analysis.keps)
-        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
-        .collect();
-    let ctx = pages::Ctx {
-        model,
-        analysis: &data.analysis,
-        history: data.history.as_ref(),
-        now: data.now,
-        findings,
-        refs: &refs,
-        urls: &urls,
-    };
-    for (path, template, title, section, value) in
-        crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
-    {
-        plan.pages
-            .push(page(path, template, &title, section, value, &site));
-    }
-    for (path, title, value) in crate::timing::timed("plan: reports", || {
-        crate::report::site::pages(data, base, &opts.repo_url, &opts.branch)
-    }) {
-        plan.pages
-            .push(page(path, "report.html", &title, "releases", value, &site));
-    }
+    plan.pages.extend(listings);
 
     let mut html: Vec<String> = plan
         .pages
