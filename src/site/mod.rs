@@ -131,6 +131,25 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 
 /// Render the whole site into memory: output path → bytes.
 pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
+    let (theme, pages, files) = prepare(data, opts)?;
+    let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
+        pages
+            .into_par_iter()
+            .map(|p| render_page(&theme.tera, p))
+            .collect::<Result<_>>()
+    })?;
+    let mut out: BTreeMap<String, Vec<u8>> = rendered.into_iter().collect();
+    out.extend(files);
+    Ok(out)
+}
+
+/// The theme, the pages still to render, and every other output file.
+type Prepared = (theme::Theme, Vec<Page>, BTreeMap<String, Vec<u8>>);
+
+/// Plan the site: the theme, the pages still to render, and every other
+/// output file (search index, JSON, static files, assets). No path appears
+/// in both; a file wins over a page, as a static file wins over both.
+fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
     let model = &data.model;
     let opts = normalized(opts);
     let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
@@ -147,26 +166,28 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
     if let Err(e) = hl.save() {
         eprintln!("warning: could not save the highlight cache: {e}");
     }
-    let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
-        plan.pages
-            .into_par_iter()
-            .map(|p| render_page(&theme.tera, p))
-            .collect::<Result<_>>()
-    })?;
-    let mut out: BTreeMap<String, Vec<u8>> = rendered.into_iter().collect();
-    out.extend(plan.files);
-    for (name, bytes) in theme.statics {
-        out.insert(format!("static/{name}"), bytes);
+    let mut files = plan.files;
+    for (name, bytes) in std::mem::take(&mut theme.statics) {
+        files.insert(format!("static/{name}"), bytes);
     }
-    out.extend(hashed);
+    files.extend(hashed);
+    let mut pages = plan.pages;
+    pages.retain(|p| !files.contains_key(&p.path));
+    let page_paths: std::collections::BTreeSet<&str> =
+        pages.iter().map(|p| p.path.as_str()).collect();
     let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
     let bytes = timed("assets", || assets::read(&model.source, &repo_paths))?;
+    let mut extra = Vec::new();
     for (out_path, repo_path) in plan.assets {
-        if let Some(b) = bytes.get(&repo_path) {
-            out.entry(out_path).or_insert_with(|| b.clone());
+        if let Some(b) = bytes.get(&repo_path)
+            && !page_paths.contains(out_path.as_str())
+            && !files.contains_key(&out_path)
+        {
+            extra.push((out_path, b.clone()));
         }
     }
-    Ok(out)
+    files.extend(extra);
+    Ok((theme, pages, files))
 }
 
 /// Render one planned page through the theme's templates (or as JSON): its path and bytes.
@@ -209,7 +230,7 @@ fn chain(e: &dyn std::error::Error) -> String {
 pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     let out = &opts.out;
     check_replaceable(out)?;
-    let files = render_to_memory(data, opts)?;
+    let (theme, pages, files) = prepare(data, opts)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -221,7 +242,10 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
         .unwrap_or_else(|| "site".into());
     let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
     let previous = out.join(MARKER).is_file().then_some(out.as_path());
-    let result = timed("write", || write_all(&tmp, &files, previous)).and_then(|report| {
+    let result = timed("render and write", || {
+        write_all(&tmp, &theme.tera, pages, &files, previous)
+    })
+    .and_then(|report| {
         timed("swap", || swap_into_place(&tmp, out))?;
         Ok(report)
     });
@@ -288,23 +312,20 @@ fn write_file(path: &Path, bytes: &[u8], old: Option<PathBuf>) -> std::io::Resul
 
 fn write_all(
     dir: &Path,
+    tera: &tera::Tera,
+    pages: Vec<Page>,
     files: &BTreeMap<String, Vec<u8>>,
     previous: Option<&Path>,
 ) -> Result<BuildReport> {
-    if let Some(bad) = files.keys().find(|p| {
+    let all_paths = || files.keys().chain(pages.iter().map(|p| &p.path));
+    if let Some(bad) = all_paths().find(|p| {
         !Path::new(p)
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)))
     }) {
         bail!("refusing to write {bad:?} outside the output directory");
     }
-    let mut report = BuildReport {
-        pages: 0,
-        files: 0,
-        bytes: 0,
-    };
-    let mut dirs: Vec<PathBuf> = files
-        .keys()
+    let mut dirs: Vec<PathBuf> = all_paths()
         .filter_map(|p| Path::new(p).parent().map(|d| dir.join(d)))
         .collect();
     dirs.sort();
@@ -312,18 +333,38 @@ fn write_all(
     for d in dirs {
         std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
     }
+    let write = |p: &str, b: &[u8]| -> Result<()> {
+        let path = dir.join(p);
+        write_file(&path, b, previous.map(|prev| prev.join(p)))
+            .with_context(|| format!("writing {}", path.display()))
+    };
+    let mut report = BuildReport {
+        pages: 0,
+        files: 0,
+        bytes: 0,
+    };
+    // Pages are written as they are rendered, so the site is never held in
+    // memory as a whole.
+    let sizes: Vec<(bool, u64)> = pages
+        .into_par_iter()
+        .map(|p| {
+            let (path, bytes) = render_page(tera, p)?;
+            write(&path, &bytes)?;
+            Ok((path.ends_with(".html"), bytes.len() as u64))
+        })
+        .collect::<Result<_>>()?;
     files
         .par_iter()
-        .map(|(p, b)| {
-            let path = dir.join(p);
-            write_file(&path, b, previous.map(|prev| prev.join(p)))
-                .with_context(|| format!("writing {}", path.display()))
-        })
+        .map(|(p, b)| write(p, b))
         .collect::<Result<()>>()?;
-    for (p, b) in files {
+    for (html, len) in sizes.into_iter().chain(
+        files
+            .iter()
+            .map(|(p, b)| (p.ends_with(".html"), b.len() as u64)),
+    ) {
         report.files += 1;
-        report.bytes += b.len() as u64;
-        if p.ends_with(".html") {
+        report.bytes += len;
+        if html {
             report.pages += 1;
         }
     }
