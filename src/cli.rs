@@ -62,16 +62,9 @@ pub struct ServeArgs {
     /// A theme directory overriding themes/default file by file (watched too).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
-    /// Repository URL for "view source" and "edit" links.
-    #[arg(
-        long,
-        value_name = "URL",
-        default_value = "https://github.com/kubernetes/enhancements"
-    )]
-    pub repo_url: String,
-    /// Branch for source links.
-    #[arg(long, default_value = "master")]
-    pub branch: String,
+    #[command(flatten)]
+    /// Where links into the repository go.
+    pub links: RepoLinks,
     /// Leave out the git history (stage timelines on KEP pages).
     #[arg(long)]
     pub no_history: bool,
@@ -110,16 +103,9 @@ pub struct ReportArgs {
     /// Link KEPs to their pages on a kepsite portal at this URL (default: the repository).
     #[arg(long, value_name = "URL")]
     pub site_url: Option<String>,
-    /// Repository URL for KEP, issue and commit links.
-    #[arg(
-        long,
-        value_name = "URL",
-        default_value = "https://github.com/kubernetes/enhancements"
-    )]
-    pub repo_url: String,
-    /// Branch for KEP links into the repository.
-    #[arg(long, default_value = "master")]
-    pub branch: String,
+    #[command(flatten)]
+    /// Where links into the repository go.
+    pub links: RepoLinks,
     /// Leave out the git history (last change dates).
     #[arg(long)]
     pub no_history: bool,
@@ -146,16 +132,9 @@ pub struct BuildArgs {
     /// A theme directory overriding themes/default file by file.
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
-    /// Repository URL for "view source" and "edit" links.
-    #[arg(
-        long,
-        value_name = "URL",
-        default_value = "https://github.com/kubernetes/enhancements"
-    )]
-    pub repo_url: String,
-    /// Branch for source links.
-    #[arg(long, default_value = "master")]
-    pub branch: String,
+    #[command(flatten)]
+    /// Where links into the repository go.
+    pub links: RepoLinks,
     /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
     #[arg(long)]
     pub no_history: bool,
@@ -165,6 +144,21 @@ pub struct BuildArgs {
     /// Do not read or write the highlighted-code cache.
     #[arg(long)]
     pub no_cache: bool,
+}
+
+/// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
+#[derive(Debug, Clone, Args)]
+pub struct RepoLinks {
+    /// Repository URL for "view source" and "edit" links, issues and commits.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for links into the repository.
+    #[arg(long, default_value = "master")]
+    pub branch: String,
 }
 
 /// Where to read the enhancements repository from.
@@ -200,24 +194,7 @@ impl InputArgs {
     /// (`None` for a plain directory or the embedded sample). A walk that
     /// fails is reported on stderr and treated as no history.
     pub fn history(&self, cache_dir: &Path) -> Option<crate::analysis::history::History> {
-        let root = self.root();
-        let is_repo =
-            git2::Repository::open(&root).is_ok_and(|r| !r.is_bare() || self.rev.is_some());
-        if !is_repo {
-            return None;
-        }
-        let rev = self.rev.as_deref().unwrap_or("HEAD");
-        let opts = crate::analysis::history::HistoryOptions {
-            cache_dir: Some(cache_dir.to_path_buf()),
-            progress: std::io::stderr().is_terminal(),
-        };
-        match crate::analysis::history::walk(&root, rev, &opts) {
-            Ok(h) => Some(h),
-            Err(e) => {
-                eprintln!("warning: no history for {}: {e:#}", root.display());
-                None
-            }
-        }
+        crate::analysis::history::walk_if_git(&self.root(), self.rev.as_deref(), cache_dir)
     }
 }
 
@@ -396,8 +373,8 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         bind: a.bind,
         port: a.port,
         open: a.open,
-        repo_url: a.repo_url.clone(),
-        branch: a.branch.clone(),
+        repo_url: a.links.repo_url.clone(),
+        branch: a.links.branch.clone(),
         history: (!a.no_history)
             .then(|| input.history(&a.cache_dir))
             .flatten(),
@@ -511,8 +488,8 @@ fn build(a: &BuildArgs) -> Result<i32> {
         out: a.out.clone(),
         base_url: base,
         theme: a.theme.clone(),
-        repo_url: a.repo_url.trim_end_matches('/').to_string(),
-        branch: a.branch.clone(),
+        repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
+        branch: a.links.branch.clone(),
         cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
     };
     let report = crate::site::build(&data, &opts)?;
@@ -542,12 +519,7 @@ fn export(a: &ExportArgs) -> Result<i32> {
         };
         let h = crate::analysis::history::walk(&root, rev, &opts)
             .with_context(|| format!("walking the history of {}", root.display()))?;
-        let now = h
-            .keps
-            .values()
-            .map(|k| k.last.time)
-            .max()
-            .unwrap_or_default();
+        let now = h.newest_time();
         Some((h, now))
     } else {
         None
@@ -577,8 +549,8 @@ fn report(a: &ReportArgs) -> Result<i32> {
         freeze: a.freeze.clone(),
         today: a.today.clone(),
         site_url: a.site_url.clone(),
-        repo_url: a.repo_url.clone(),
-        branch: a.branch.clone(),
+        repo_url: a.links.repo_url.clone(),
+        branch: a.links.branch.clone(),
         history: !a.no_history,
         cache_dir: a.cache_dir.clone(),
         theme: a.theme.clone(),

@@ -3,7 +3,6 @@
 //! history (when the input is a git repository), the `--since` baseline and
 //! the issues file, and validates all of it before anything is written.
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -12,7 +11,7 @@ use super::render::{self, Format};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, Links, Options, build, check_release, issues};
 use crate::analysis::analyze;
-use crate::analysis::history::{self, HistoryOptions};
+use crate::analysis::history;
 use crate::model;
 use crate::repo::EMBEDDED_ROOT;
 
@@ -59,11 +58,6 @@ fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
         .transpose()
 }
 
-/// Whether `root` is the top of a git working tree (history needs one).
-fn git_root(root: &Path) -> bool {
-    root != Path::new(EMBEDDED_ROOT) && git2::Repository::open(root).is_ok()
-}
-
 /// Build and render the report.
 pub fn run(req: &Request) -> Result<String> {
     let freeze = date("--freeze", &req.freeze)?;
@@ -99,18 +93,8 @@ pub fn run(req: &Request) -> Result<String> {
         }
         None => None,
     };
-    let hist = if req.history && git_root(&req.root) {
-        let opts = HistoryOptions {
-            cache_dir: Some(req.cache_dir.clone()),
-            progress: std::io::stderr().is_terminal(),
-        };
-        match history::walk(&req.root, req.rev.as_deref().unwrap_or("HEAD"), &opts) {
-            Ok(h) => Some(h),
-            Err(e) => {
-                eprintln!("warning: no history in the report: {e:#}");
-                None
-            }
-        }
+    let hist = if req.history {
+        history::walk_if_git(&req.root, req.rev.as_deref(), &req.cache_dir)
     } else {
         None
     };

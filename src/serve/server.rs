@@ -551,21 +551,6 @@ fn events_response(site: &Site, since: u64) -> Response<Cursor<Body>> {
     )
 }
 
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 const RELOAD_SCRIPT: &str = include_str!("reload.js");
 
 /// The page with the reload script (and the overlay, when there are
@@ -604,8 +589,8 @@ pub fn overlay(problems: &[Problem]) -> String {
     for p in problems {
         s.push_str(&format!(
             "<p style=\"margin:.75rem 0 .25rem;color:#ffd479\">{}</p><pre style=\"margin:0;white-space:pre-wrap;color:inherit;background:none;border:0;padding:0\">{}</pre>",
-            escape(&p.subject),
-            escape(&p.message)
+            crate::site::theme::escape(&p.subject),
+            crate::site::theme::escape(&p.message)
         ));
     }
     s.push_str("</div>\n");

@@ -48,12 +48,8 @@ struct Used {
 
 /// FNV-1a over the language, a separator and the code.
 fn key(lang: &str, code: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in lang.bytes().chain([0u8]).chain(code.bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h ^ (code.len() as u64).rotate_left(32)
+    super::fnv1a(lang.bytes().chain([0u8]).chain(code.bytes()))
+        ^ (code.len() as u64).rotate_left(32)
 }
 
 fn parse_cache(bytes: &[u8]) -> Option<HashMap<u64, String>> {

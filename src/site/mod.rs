@@ -65,15 +65,18 @@ impl SiteData {
 
     /// Add the git history (stage timelines, stale KEPs, the Atom feed).
     pub fn with_history(mut self, history: History) -> Self {
-        self.now = history
-            .keps
-            .values()
-            .map(|k| k.last.time)
-            .max()
-            .unwrap_or_default();
+        self.now = history.newest_time();
         self.history = Some(history);
         self
     }
+}
+
+/// 64-bit FNV-1a: a small hash that is stable across Rust releases (unlike
+/// `DefaultHasher`), for cache keys and content-hashed file names.
+pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The file every build writes at its root; only directories holding it are replaced.

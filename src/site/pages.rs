@@ -473,20 +473,10 @@ const FEED_ENTRIES: usize = 50;
 
 /// `YYYY-MM-DDThh:mm:ssZ` for a unix time.
 pub fn rfc3339(t: i64) -> String {
-    let days = t.div_euclid(86_400);
     let secs = t.rem_euclid(86_400);
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        "{}T{:02}:{:02}:{:02}Z",
+        crate::analysis::history::format_date(t),
         secs / 3600,
         secs % 3600 / 60,
         secs % 60

@@ -127,11 +127,7 @@ impl Theme {
 /// bytes (stable across Rust releases, unlike `DefaultHasher`, so builds stay
 /// byte-identical).
 fn hashed_name(name: &str, bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = super::fnv1a(bytes.iter().copied());
     let hash = format!("{:010x}", h >> 24);
     let (dir, file) = match name.rsplit_once('/') {
         Some((d, f)) => (format!("{d}/"), f),
@@ -145,7 +141,7 @@ fn hashed_name(name: &str, bytes: &[u8]) -> String {
 
 /// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default
 /// and which makes every URL unreadable in the source).
-fn escape(input: &str) -> String {
+pub(crate) fn escape(input: &str) -> String {
     let mut out = String::with_capacity(input.len() + 16);
     for c in input.chars() {
         match c {

@@ -36,6 +36,19 @@ pub struct History {
     pub keps: BTreeMap<u32, KepHistory>,
 }
 
+impl History {
+    /// The newest commit time of any KEP (unix seconds; 0 when empty): the
+    /// "now" that history is judged against, so outputs of one revision are
+    /// reproducible.
+    pub fn newest_time(&self) -> i64 {
+        self.keps
+            .values()
+            .map(|k| k.last.time)
+            .max()
+            .unwrap_or_default()
+    }
+}
+
 /// One KEP's history.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KepHistory {
@@ -109,6 +122,29 @@ impl KepHistory {
     /// The latest recorded change, if the KEP ever had metadata.
     pub fn current(&self) -> Option<&Change> {
         self.changes.last()
+    }
+}
+
+/// The history of `root` at `rev` (default HEAD) when `root` is the top of a
+/// git repository (a bare one only with a `rev`), with a progress bar on a
+/// terminal; `None` for a plain directory or the embedded sample. A walk that
+/// fails is reported on stderr as a warning and treated as no history.
+pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: &Path) -> Option<History> {
+    use std::io::IsTerminal as _;
+    let is_repo = git2::Repository::open(root).is_ok_and(|r| !r.is_bare() || rev.is_some());
+    if !is_repo {
+        return None;
+    }
+    let opts = HistoryOptions {
+        cache_dir: Some(cache_dir.to_path_buf()),
+        progress: std::io::stderr().is_terminal(),
+    };
+    match walk(root, rev.unwrap_or("HEAD"), &opts) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            eprintln!("warning: no history for {}: {e:#}", root.display());
+            None
+        }
     }
 }
 
