@@ -141,7 +141,8 @@ pub struct BuildArgs {
     /// Where the history walk and highlighted code are cached between runs.
     #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
     pub cache_dir: PathBuf,
-    /// Do not read or write the highlighted-code cache.
+    /// Use no cache: neither the highlighted-code cache nor the previous
+    /// build kept beside `--out` (`.<out>.kepsite-stage`), which is deleted.
     #[arg(long)]
     pub no_cache: bool,
 }
@@ -491,6 +492,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
         cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
+        reuse_previous: !a.no_cache,
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(

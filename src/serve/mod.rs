@@ -91,6 +91,7 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
             repo_url: opts.repo_url.trim_end_matches('/').to_string(),
             branch: opts.branch.clone(),
             cache_dir: None,
+            reuse_previous: false,
         },
         history: opts.history.clone(),
     };

@@ -10,6 +10,7 @@ pub mod assets;
 pub mod charts;
 pub mod highlight;
 pub mod markdown;
+pub mod output;
 pub mod pages;
 pub mod plan;
 pub mod search;
@@ -17,9 +18,9 @@ pub mod theme;
 pub mod view;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use crate::analysis::history::History;
@@ -97,6 +98,9 @@ pub struct SiteOptions {
     pub branch: String,
     /// Where to keep the highlighted-code cache between builds (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
+    /// Keep the replaced site beside `out` and reuse it as the next build's
+    /// staging tree, so that a rebuild rewrites only what changed.
+    pub reuse_previous: bool,
 }
 
 impl Default for SiteOptions {
@@ -108,6 +112,7 @@ impl Default for SiteOptions {
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             branch: "master".into(),
             cache_dir: None,
+            reuse_previous: true,
         }
     }
 }
@@ -228,190 +233,11 @@ fn chain(e: &dyn std::error::Error) -> String {
 
 /// Build the site into `opts.out`.
 ///
-/// The files are written into a temporary directory beside `out` and swapped
-/// in when complete. A non-empty `out` without the [`MARKER`] file is refused.
+/// The files are written into a staging tree beside `out` and swapped in when
+/// complete (see [`output`]). A non-empty `out` without the [`MARKER`] file is
+/// refused.
 pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
-    let out = &opts.out;
-    check_replaceable(out)?;
+    output::check_replaceable(&opts.out)?;
     let (theme, pages, files) = prepare(data, opts)?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "site".into());
-    let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?;
-    let previous = out.join(MARKER).is_file().then_some(out.as_path());
-    let result = timed("render and write", || {
-        write_all(&tmp, &theme.tera, pages, &files, previous)
-    })
-    .and_then(|report| {
-        timed("swap", || swap_into_place(&tmp, out))?;
-        Ok(report)
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
-}
-
-fn check_replaceable(out: &Path) -> Result<()> {
-    if !out.exists() {
-        return Ok(());
-    }
-    if !out.is_dir() {
-        bail!("{} exists and is not a directory", out.display());
-    }
-    let empty = std::fs::read_dir(out)
-        .with_context(|| format!("reading {}", out.display()))?
-        .next()
-        .is_none();
-    if !empty && !out.join(MARKER).is_file() {
-        bail!(
-            "{} is not empty and was not built by kepsite (no {MARKER}); refusing to replace it",
-            out.display()
-        );
-    }
-    Ok(())
-}
-
-fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
-    for i in 0..1000u32 {
-        let p = parent.join(format!("{stem}-{}-{i}", std::process::id()));
-        match std::fs::create_dir(&p) {
-            Ok(()) => return Ok(p),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("creating {}", p.display())),
-        }
-    }
-    bail!(
-        "could not create a temporary directory in {}",
-        parent.display()
-    )
-}
-
-/// Whether `old` is a regular file (not a symlink) holding exactly `bytes`.
-fn same_file(old: &Path, bytes: &[u8]) -> bool {
-    std::fs::symlink_metadata(old)
-        .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64)
-        && std::fs::read(old).is_ok_and(|b| b == bytes)
-}
-
-/// Write one output file. A file identical to the one in the previous build
-/// is hard-linked instead: no data is written, and deleting the previous site
-/// later frees nothing, which makes unchanged rebuilds cheap.
-fn write_file(path: &Path, bytes: &[u8], old: Option<PathBuf>) -> std::io::Result<()> {
-    if let Some(old) = old
-        && same_file(&old, bytes)
-        && std::fs::hard_link(&old, path).is_ok()
-    {
-        return Ok(());
-    }
-    std::fs::write(path, bytes)
-}
-
-fn write_all(
-    dir: &Path,
-    tera: &tera::Tera,
-    pages: Vec<Page>,
-    files: &BTreeMap<String, Vec<u8>>,
-    previous: Option<&Path>,
-) -> Result<BuildReport> {
-    let all_paths = || files.keys().chain(pages.iter().map(|p| &p.path));
-    if let Some(bad) = all_paths().find(|p| {
-        !Path::new(p)
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)))
-    }) {
-        bail!("refusing to write {bad:?} outside the output directory");
-    }
-    let mut dirs: Vec<PathBuf> = all_paths()
-        .filter_map(|p| Path::new(p).parent().map(|d| dir.join(d)))
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    for d in dirs {
-        std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
-    }
-    let write = |p: &str, b: &[u8]| -> Result<()> {
-        let path = dir.join(p);
-        write_file(&path, b, previous.map(|prev| prev.join(p)))
-            .with_context(|| format!("writing {}", path.display()))
-    };
-    let mut report = BuildReport {
-        pages: 0,
-        files: 0,
-        bytes: 0,
-    };
-    // Pages are written as they are rendered, so the site is never held in
-    // memory as a whole.
-    let sizes: Vec<(bool, u64)> = pages
-        .into_par_iter()
-        .map(|p| {
-            let (path, bytes) = render_page(tera, p)?;
-            write(&path, &bytes)?;
-            Ok((path.ends_with(".html"), bytes.len() as u64))
-        })
-        .collect::<Result<_>>()?;
-    files
-        .par_iter()
-        .map(|(p, b)| write(p, b))
-        .collect::<Result<()>>()?;
-    for (html, len) in sizes.into_iter().chain(
-        files
-            .iter()
-            .map(|(p, b)| (p.ends_with(".html"), b.len() as u64)),
-    ) {
-        report.files += 1;
-        report.bytes += len;
-        if html {
-            report.pages += 1;
-        }
-    }
-    std::fs::write(dir.join(MARKER), b"built by kepsite\n")
-        .with_context(|| format!("writing {MARKER}"))?;
-    report.files += 1;
-    Ok(report)
-}
-
-/// Replace `out` with `tmp`: move the old site aside, move the new one in,
-/// then delete the old one. If the second rename fails the old site is restored.
-fn swap_into_place(tmp: &Path, out: &Path) -> Result<()> {
-    if !out.exists() {
-        return std::fs::rename(tmp, out)
-            .with_context(|| format!("moving the new site to {}", out.display()));
-    }
-    let old = tmp.with_extension("old");
-    std::fs::rename(out, &old)
-        .with_context(|| format!("moving the previous site {} aside", out.display()))?;
-    if let Err(e) = std::fs::rename(tmp, out) {
-        let _ = std::fs::rename(&old, out);
-        return Err(e).with_context(|| format!("moving the new site to {}", out.display()));
-    }
-    remove_tree(&old).with_context(|| format!("removing the previous site at {}", old.display()))
-}
-
-/// `remove_dir_all`, with the files of each directory removed in parallel
-/// (a real site has thousands; one by one this dominated rebuilds).
-fn remove_tree(dir: &Path) -> std::io::Result<()> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let e = e?;
-            if e.file_type()?.is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push(e.path());
-            }
-        }
-    }
-    files
-        .par_iter()
-        .map(std::fs::remove_file)
-        .collect::<std::io::Result<()>>()?;
-    std::fs::remove_dir_all(dir)
+    output::write_site(&opts.out, &theme.tera, pages, &files, opts.reuse_previous)
 }

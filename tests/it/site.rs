@@ -269,15 +269,16 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
     );
     let before = files(&out);
 
+    // The third build reuses the first build's tree, whose files the live
+    // site shares (hard links). Its pages all change (another base URL) and
+    // are written before the last one, the sitemap, fails: the live site must
+    // not see any of them.
     let theme = tmp.path().join("theme/templates");
     std::fs::create_dir_all(&theme).unwrap();
-    std::fs::write(
-        theme.join("kep.html"),
-        "{% extends \"base.html\" %}{% block main %}{{ kep.no_such | length }}{% endblock main %}",
-    )
-    .unwrap();
+    std::fs::write(theme.join("sitemap.xml"), "{{ no_such | length }}").unwrap();
     let broken = SiteOptions {
         theme: Some(tmp.path().join("theme")),
+        base_url: "/elsewhere/".into(),
         ..opts(&out)
     };
     assert!(site::build(&d, &broken).is_err());
@@ -286,6 +287,7 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
         before,
         "a failed build leaves the site untouched"
     );
+    assert!(read(&out, "index.html").contains("href=\"/keps/\""));
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -512,4 +514,88 @@ fn history_feeds_the_timeline_stale_list_and_atom_feed() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!read(&out, "keps/4470/index.html").contains(r#"<ol class="timeline">"#));
     assert!(read(&out, "feed.xml").contains("by their last-updated date"));
+}
+
+#[test]
+fn rebuilds_reuse_the_replaced_tree() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let stage = tmp.path().join(".public.kepsite-stage");
+    let d = data();
+    let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
+    site::build(&d, &opts(&out)).unwrap();
+    assert!(!stage.exists(), "nothing is kept beside a first build");
+    let first_dir = std::fs::metadata(out.join("keps/1480")).unwrap().ino();
+    let first_page = ino("keps/1480/index.html");
+    site::build(&d, &opts(&out)).unwrap();
+    assert!(
+        stage.join(site::MARKER).is_file(),
+        "the replaced site is kept"
+    );
+    assert_ne!(
+        ino("keps"),
+        std::fs::metadata(stage.join("keps")).unwrap().ino()
+    );
+    site::build(&d, &opts(&out)).unwrap();
+    // the third build filled the first build's tree: same directories, and
+    // the same file for a page that did not change
+    assert_eq!(
+        std::fs::metadata(out.join("keps/1480")).unwrap().ino(),
+        first_dir
+    );
+    assert_eq!(ino("keps/1480/index.html"), first_page);
+    let names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "only the site and its staging tree: {names:?}"
+    );
+
+    // --no-cache: a fresh tree, and nothing kept
+    let no_reuse = SiteOptions {
+        reuse_previous: false,
+        ..opts(&out)
+    };
+    site::build(&d, &no_reuse).unwrap();
+    assert!(!stage.exists());
+    assert_ne!(
+        std::fs::metadata(out.join("keps/1480")).unwrap().ino(),
+        first_dir
+    );
+}
+
+#[test]
+fn a_reused_tree_is_checked_file_by_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("public");
+    let d = data();
+    site::build(&d, &opts(&out)).unwrap();
+    let expected = files(&out);
+    // Tamper with the live site; the next build moves it aside as the
+    // staging tree, and the one after reuses it.
+    std::fs::write(out.join("stale.html"), "old").unwrap();
+    std::fs::create_dir_all(out.join("old-dir/deep")).unwrap();
+    std::fs::write(out.join("old-dir/deep/x.html"), "old").unwrap();
+    std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
+    std::fs::remove_file(out.join("static/site.css")).unwrap();
+    std::fs::create_dir_all(out.join("static/site.css/inside")).unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::remove_dir_all(out.join("sigs")).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("sigs")).unwrap();
+    site::build(&d, &opts(&out)).unwrap();
+    assert_eq!(files(&out), expected, "the build after the tampering");
+    site::build(&d, &opts(&out)).unwrap();
+    assert_eq!(files(&out), expected, "the build reusing the tampered tree");
+    assert!(
+        std::fs::symlink_metadata(out.join("sigs"))
+            .unwrap()
+            .is_dir(),
+        "the symlink was replaced, not followed"
+    );
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
 }
