@@ -66,10 +66,12 @@ impl Bench {
             self.budget,
             &log,
             // the first run starts with no previous output and no kepsite
-            // cache (history walk, highlighted code); warm runs keep both
+            // cache (history walk, highlighted code, the staging tree kept
+            // beside --out); warm runs keep them
             |first| {
                 if first {
                     support::remove_dir(&out)?;
+                    support::remove_dir(&site::output::stage_path(&out))?;
                     support::remove_dir(&kepsite_cache)?;
                 }
                 Ok(())

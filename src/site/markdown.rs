@@ -3,8 +3,9 @@
 //!
 //! The event stream is rewritten before HTML is emitted: headings get
 //! GitHub-style ids, fenced code is highlighted into CSS classes, and links to
-//! other KEPs or repository files are pointed at their pages. The HTML is then
-//! cleaned with ammonia, so nothing the README author wrote can run script.
+//! other KEPs or repository files are pointed at their pages, link and image
+//! destinations are checked, and raw HTML goes through [`super::sanitize`], so
+//! nothing the README author wrote can run script.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -12,6 +13,7 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser
 use serde::Serialize;
 
 use super::highlight::Highlighter;
+use super::sanitize::{Sanitizer, is_image, safe_url};
 
 /// One table-of-contents entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -168,31 +170,25 @@ fn is_comment_only(html: &str) -> bool {
     true
 }
 
-/// URL schemes a README link may use.
-const SCHEMES: &[&str] = &["http", "https", "mailto"];
-
 /// A link or image destination made safe: relative paths resolved (to KEP
-/// pages, copied assets or the repository), other schemes dropped.
+/// pages, copied assets or the repository), schemes other than http, https
+/// and mailto dropped.
 fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
-    let dest = dest.trim();
-    if let Some(i) = dest.find(':')
-        && has_scheme(dest)
-        && !SCHEMES.iter().any(|s| dest[..i].eq_ignore_ascii_case(s))
-    {
-        return String::new();
+    match safe_url(dest) {
+        Some(url) => links.resolve(from, &url, image),
+        None => String::new(),
     }
-    links.resolve(from, dest, image)
 }
 
 /// Render `markdown` (the file at repository path `from`).
 ///
 /// Markdown alone cannot produce script: the only URLs are link and image
 /// destinations, which [`safe_dest`] rewrites, and heading attributes are
-/// dropped. So the HTML goes through the (slower) ammonia sanitizer only when
-/// the README contains raw HTML other than comments.
+/// dropped. Raw HTML is rewritten by a [`Sanitizer`] that sees the markdown
+/// elements around it.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
-    // An HTML block arrives one line per event; join them so a comment that
-    // spans lines is judged (and dropped) whole, not line by line.
+    // An HTML block arrives one line per event; join them so a comment or a
+    // tag that spans lines is judged whole, not line by line.
     let mut events: Vec<Event> = Vec::new();
     for ev in Parser::new_ext(markdown, options()) {
         if let (Event::Html(h), Some(Event::Html(prev))) = (&ev, events.last_mut()) {
@@ -202,13 +198,12 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         events.push(ev);
     }
     events.retain(|e| !matches!(e, Event::Html(h) | Event::InlineHtml(h) if is_comment_only(h)));
-    let raw_html = events
-        .iter()
-        .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)));
     let toc = anchor_headings(&mut events);
     let (summary, text) = plain_text(&events);
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
     let mut code: Option<(String, String)> = None;
+    let mut san = Sanitizer::new();
+    let resolve = |url: &str, image: bool| links.resolve(from, url, image);
     for ev in events {
         if let Some((lang, buf)) = code.as_mut() {
             match ev {
@@ -232,47 +227,65 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
                 };
                 code = Some((lang, String::new()));
             }
-            Event::Start(Tag::Heading {
-                level, id, classes, ..
-            }) => out.push(Event::Start(Tag::Heading {
-                level,
-                id,
-                classes,
-                attrs: Vec::new(),
-            })),
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) if !raw_html => out.push(Event::Start(Tag::Link {
-                link_type,
-                dest_url: safe_dest(links, from, &dest_url, is_image(&dest_url)).into(),
-                title,
-                id,
-            })),
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) if !raw_html => out.push(Event::Start(Tag::Image {
-                link_type,
-                dest_url: safe_dest(links, from, &dest_url, true).into(),
-                title,
-                id,
-            })),
+            // an HTML block is not an element: raw HTML may open an element
+            // in one block and close it in a later one
+            Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => out.push(ev),
+            Event::Start(tag) => {
+                san.markdown_start();
+                out.push(Event::Start(match tag {
+                    Tag::Heading {
+                        level, id, classes, ..
+                    } => Tag::Heading {
+                        level,
+                        id,
+                        classes,
+                        attrs: Vec::new(),
+                    },
+                    Tag::Link {
+                        link_type,
+                        dest_url,
+                        title,
+                        id,
+                    } => Tag::Link {
+                        link_type,
+                        dest_url: safe_dest(links, from, &dest_url, is_image(&dest_url)).into(),
+                        title,
+                        id,
+                    },
+                    Tag::Image {
+                        link_type,
+                        dest_url,
+                        title,
+                        id,
+                    } => Tag::Image {
+                        link_type,
+                        dest_url: safe_dest(links, from, &dest_url, true).into(),
+                        title,
+                        id,
+                    },
+                    tag => tag,
+                }));
+            }
+            Event::End(tag) => {
+                let closing = san.markdown_end();
+                if !closing.is_empty() {
+                    out.push(Event::Html(closing.into()));
+                }
+                out.push(Event::End(tag));
+            }
+            Event::Html(h) => out.push(Event::Html(san.html(&h, &resolve).into())),
+            Event::InlineHtml(h) => out.push(Event::InlineHtml(san.html(&h, &resolve).into())),
             ev => out.push(ev),
         }
+    }
+    let closing = san.finish();
+    if !closing.is_empty() {
+        out.push(Event::Html(closing.into()));
     }
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
     Rendered {
-        html: if raw_html {
-            sanitize(&html, links, from)
-        } else {
-            html
-        },
+        html,
         toc,
         summary,
         text,
@@ -360,58 +373,6 @@ fn plain_text(events: &[Event]) -> (String, String) {
     (squash(&summary), text)
 }
 
-/// Clean README HTML, resolving every relative URL (from markdown or raw HTML)
-/// against the file at `from`.
-fn sanitize<'a>(html: &str, links: &'a Links<'a>, from: &'a str) -> String {
-    let mut b = sanitizer();
-    b.url_relative(ammonia::UrlRelative::Custom(Box::new(Resolver {
-        links,
-        from,
-    })));
-    b.clean(html).to_string()
-}
-
-struct Resolver<'a> {
-    links: &'a Links<'a>,
-    from: &'a str,
-}
-
-impl<'a> ammonia::UrlRelativeEvaluate<'a> for Resolver<'a> {
-    fn evaluate<'url>(&self, url: &'url str) -> Option<std::borrow::Cow<'url, str>> {
-        Some(self.links.resolve(self.from, url, is_image(url)).into())
-    }
-}
-
-fn is_image(url: &str) -> bool {
-    let path = url
-        .split(['#', '?'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    [".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"]
-        .iter()
-        .any(|e| path.ends_with(e))
-}
-
-/// The sanitizer for README HTML: ids and classes kept (anchors, highlighting),
-/// task-list checkboxes kept, only http(s)/mailto and relative URLs.
-pub fn sanitizer<'a>() -> ammonia::Builder<'a> {
-    let mut b = ammonia::Builder::default();
-    b.add_generic_attributes(["id", "class", "align"])
-        .add_tags(["input"])
-        .add_tag_attributes("input", ["type", "checked", "disabled"])
-        .add_tag_attributes("pre", ["data-lang"])
-        .url_schemes(["http", "https", "mailto"].into_iter().collect())
-        .url_relative(ammonia::UrlRelative::PassThrough)
-        .attribute_filter(|el, attr, value| {
-            if el == "input" && attr == "type" && value != "checkbox" {
-                return None;
-            }
-            Some(value.into())
-        });
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,7 +401,7 @@ mod tests {
     }
 
     #[test]
-    fn markdown_without_raw_html_is_made_safe_without_ammonia() {
+    fn markdown_is_made_safe_in_the_event_stream() {
         for (md, bad) in [
             ("[a](javascript:alert(1))", "javascript"),
             ("[a](JavaScript:alert(1))", "alert"),

@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod output;
 pub mod pages;
 pub mod plan;
+pub mod sanitize;
 pub mod search;
 pub mod theme;
 pub mod view;

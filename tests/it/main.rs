@@ -11,6 +11,7 @@ mod history;
 mod load;
 mod query;
 mod report;
+mod sanitize;
 mod serve;
 mod site;
 mod site_corpus;

@@ -143,3 +143,33 @@ fn refresh_target(html: &str) -> Option<String> {
     let url = content.split_once("url=")?.1;
     Some(url.replace("&#x2F;", "/").replace("&amp;", "&"))
 }
+
+/// Every README of the real corpus, rendered, is safe as a browser parses it,
+/// and raw HTML leaves the page's structure alone.
+#[test]
+fn corpus_readmes_render_to_safe_html() {
+    let model = kepsite::model::load(corpus(), None, None).expect("the corpus loads");
+    let mut with_raw_html = 0;
+    for kep in &model.keps {
+        if kep.readme.contains("</") || kep.readme.contains("<img") {
+            with_raw_html += 1;
+        }
+        let html = crate::sanitize::render_readme(&kep.readme);
+        let problems = crate::sanitize::dom_problems(&html);
+        assert!(problems.is_empty(), "{}: {problems:?}", kep.path);
+        for tag in ["div", "details", "table", "p"] {
+            let opens = html.matches(&format!("<{tag}>")).count()
+                + html.matches(&format!("<{tag} ")).count();
+            let closes = html.matches(&format!("</{tag}>")).count();
+            assert!(
+                closes <= opens,
+                "{}: {closes} </{tag}> for {opens} <{tag}>",
+                kep.path
+            );
+        }
+    }
+    assert!(
+        with_raw_html > 100,
+        "only {with_raw_html} READMEs with raw HTML"
+    );
+}
