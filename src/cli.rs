@@ -473,11 +473,11 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
-    let model = a.input.load()?;
+    let model = crate::timing::timed("load", || a.input.load())?;
     let keps = model.keps.len();
     let mut data = crate::site::SiteData::new(model);
     if !a.no_history
-        && let Some(h) = a.input.history(&a.cache_dir)
+        && let Some(h) = crate::timing::timed("history", || a.input.history(&a.cache_dir))
     {
         data = data.with_history(h);
     }

@@ -19,12 +19,27 @@ pub fn timed<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let cpu = cpu_ms();
     let out = f();
+    let (rss, peak) = memory_mb();
     eprintln!(
-        "timing: {phase:<24} {:>8.1} ms wall {:>7} ms cpu",
+        "timing: {phase:<24} {:>8.1} ms wall {:>7} ms cpu {rss:>6} MB rss {peak:>6} MB peak",
         t.elapsed().as_secs_f64() * 1e3,
         cpu_ms().saturating_sub(cpu)
     );
     out
+}
+
+/// Resident and peak resident memory of the process in MB, from /proc
+/// (Linux; zeros elsewhere).
+fn memory_mb() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// CPU time of the whole process (user + system) in ms, from /proc (Linux;

@@ -32,7 +32,9 @@ fn safe_relative(path: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_)))
 }
 
-fn read_worktree(root: &Path, path: &str) -> Option<Vec<u8>> {
+/// One file of a working tree, if it is a regular file inside it, reached
+/// through no symlink and not too large.
+pub(crate) fn read_worktree(root: &Path, path: &str) -> Option<Vec<u8>> {
     if !safe_relative(path) {
         return None;
     }

@@ -140,7 +140,13 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 
 /// Render the whole site into memory: output path → bytes.
 pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
-    let (theme, pages, files) = prepare(data, opts)?;
+    let Prepared {
+        theme,
+        pages,
+        mut files,
+        assets,
+    } = prepare(data, opts)?;
+    read_assets(data, assets, &mut files)?;
     let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
         pages
             .into_par_iter()
@@ -152,14 +158,35 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
     Ok(out)
 }
 
-/// The theme, the pages still to render, and every other output file.
-type Prepared = (theme::Theme, Vec<Page>, BTreeMap<String, Vec<u8>>);
+/// Read `assets` (output path, repository path) into `files`.
+fn read_assets(
+    data: &SiteData,
+    assets: Vec<(String, String)>,
+    files: &mut BTreeMap<String, Vec<u8>>,
+) -> Result<()> {
+    let repo_paths: Vec<String> = assets.iter().map(|(_, r)| r.clone()).collect();
+    let mut bytes = timed("assets", || assets::read(&data.model.source, &repo_paths))?;
+    for (out_path, repo_path) in assets {
+        if let Some(b) = bytes.remove(&repo_path) {
+            files.insert(out_path, b);
+        }
+    }
+    Ok(())
+}
 
-/// Plan the site: the theme, the pages still to render, and every other
-/// output file (search index, JSON, static files, assets). No path appears
-/// in both; a file wins over a page, as a static file wins over both.
+/// A planned site: the theme, the pages still to render, every other output
+/// file, and the KEP directories' assets still to copy (output path,
+/// repository path).
+struct Prepared {
+    theme: theme::Theme,
+    pages: Vec<Page>,
+    files: BTreeMap<String, Vec<u8>>,
+    assets: Vec<(String, String)>,
+}
+
+/// Plan the site. No path appears twice: a file wins over a page and an
+/// asset, as a static file wins over all.
 fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
-    let model = &data.model;
     let opts = normalized(opts);
     let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
     theme
@@ -184,19 +211,17 @@ fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
     pages.retain(|p| !files.contains_key(&p.path));
     let page_paths: std::collections::BTreeSet<&str> =
         pages.iter().map(|p| p.path.as_str()).collect();
-    let repo_paths: Vec<String> = plan.assets.values().cloned().collect();
-    let bytes = timed("assets", || assets::read(&model.source, &repo_paths))?;
-    let mut extra = Vec::new();
-    for (out_path, repo_path) in plan.assets {
-        if let Some(b) = bytes.get(&repo_path)
-            && !page_paths.contains(out_path.as_str())
-            && !files.contains_key(&out_path)
-        {
-            extra.push((out_path, b.clone()));
-        }
-    }
-    files.extend(extra);
-    Ok((theme, pages, files))
+    let assets = plan
+        .assets
+        .into_iter()
+        .filter(|(out, _)| !page_paths.contains(out.as_str()) && !files.contains_key(out))
+        .collect();
+    Ok(Prepared {
+        theme,
+        pages,
+        files,
+        assets,
+    })
 }
 
 /// Render one planned page through the theme's templates (or as JSON): its path and bytes.
@@ -239,6 +264,30 @@ fn chain(e: &dyn std::error::Error) -> String {
 /// refused.
 pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
-    let (theme, pages, files) = prepare(data, opts)?;
-    output::write_site(&opts.out, &theme.tera, pages, &files, opts.reuse_previous)
+    let Prepared {
+        theme,
+        pages,
+        mut files,
+        assets,
+    } = prepare(data, opts)?;
+    // From a working tree, assets are copied as the pages are written, never
+    // all held in memory; from a revision they are read from git first.
+    let copies = match &data.model.source.commit {
+        None => assets,
+        Some(_) => {
+            read_assets(data, assets, &mut files)?;
+            Vec::new()
+        }
+    };
+    output::write_site(
+        &opts.out,
+        &theme.tera,
+        pages,
+        &files,
+        &output::Copies {
+            root: &data.model.source.root,
+            files: &copies,
+        },
+        opts.reuse_previous,
+    )
 }

@@ -77,14 +77,28 @@ fn parent_and_name(out: &Path) -> (PathBuf, String) {
 /// `out`. With `reuse`, the previous build's staging tree is reused and the
 /// replaced site kept as the next one; without, a fresh tree is written and
 /// the replaced site deleted.
+/// Files copied from the repository's working tree into the site.
+pub(crate) struct Copies<'a> {
+    /// The working tree.
+    pub root: &'a Path,
+    /// Output path, repository path.
+    pub files: &'a [(String, String)],
+}
+
 pub(crate) fn write_site(
     out: &Path,
     tera: &tera::Tera,
     pages: Vec<Page>,
     files: &BTreeMap<String, Vec<u8>>,
+    copies: &Copies<'_>,
     reuse: bool,
 ) -> Result<BuildReport> {
-    let all_paths = || files.keys().chain(pages.iter().map(|p| &p.path));
+    let all_paths = || {
+        files
+            .keys()
+            .chain(pages.iter().map(|p| &p.path))
+            .chain(copies.files.iter().map(|(o, _)| o))
+    };
     if let Some(bad) = all_paths().find(|p| !Path::new(p).components().all(is_normal)) {
         bail!("refusing to write {bad:?} outside the output directory");
     }
@@ -118,7 +132,7 @@ pub(crate) fn write_site(
                 _ => {}
             }
         }
-        write_all(&tmp, tera, pages, files, previous)
+        write_all(&tmp, tera, pages, files, copies, previous)
     })
     .and_then(|report| {
         timed("swap", || swap(&tmp, out))?;
@@ -248,6 +262,7 @@ fn write_all(
     tera: &tera::Tera,
     pages: Vec<Page>,
     files: &BTreeMap<String, Vec<u8>>,
+    copies: &Copies<'_>,
     previous: Option<&Path>,
 ) -> Result<BuildReport> {
     let write = |p: &str, b: &[u8]| -> Result<()> {
@@ -269,16 +284,39 @@ fn write_all(
         .par_iter()
         .map(|(p, b)| write(p, b))
         .collect::<Result<()>>()?;
+    let copied: Vec<u64> = copies
+        .files
+        .par_iter()
+        .map(
+            |(out, repo)| match super::assets::read_worktree(copies.root, repo) {
+                Some(b) => write(out, &b).map(|()| b.len() as u64),
+                // unreadable or refused: skipped (and not kept from a reused tree)
+                None => {
+                    let _ = std::fs::remove_file(dir.join(out));
+                    Ok(u64::MAX)
+                }
+            },
+        )
+        .collect::<Result<_>>()?;
     let mut report = BuildReport {
         pages: 0,
         files: 0,
         bytes: 0,
     };
-    for (html, len) in sizes.into_iter().chain(
-        files
-            .iter()
-            .map(|(p, b)| (p.ends_with(".html"), b.len() as u64)),
-    ) {
+    for (html, len) in sizes
+        .into_iter()
+        .chain(
+            files
+                .iter()
+                .map(|(p, b)| (p.ends_with(".html"), b.len() as u64)),
+        )
+        .chain(
+            copied
+                .into_iter()
+                .filter(|&n| n != u64::MAX)
+                .map(|n| (false, n)),
+        )
+    {
         report.files += 1;
         report.bytes += len;
         if html {

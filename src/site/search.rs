@@ -33,7 +33,7 @@ impl std::hash::Hasher for FxHasher {
         }
     }
     fn write_u8(&mut self, b: u8) {
-        self.write(&[b]);
+        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
     fn finish(&self) -> u64 {
         self.0
@@ -82,9 +82,26 @@ pub type SearchIndex = BTreeMap<String, Vec<u8>>;
 /// Split ASCII-alphanumeric words of already-lowercased text; very short and
 /// very long words are dropped.
 fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
-    lower
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 2 && w.len() <= 32)
+    // byte-wise, slicing at ASCII boundaries (no UTF-8 decoding or checks)
+    let b = lower.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i == b.len() {
+                return None;
+            }
+            let start = i;
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if (2..=32).contains(&(i - start)) {
+                return Some(&lower[start..i]);
+            }
+        }
+    })
 }
 
 /// Whether a body word is worth indexing (not a hash or a long number).
@@ -93,56 +110,117 @@ fn keep_body_word(w: &str) -> bool {
     digits == 0 || (digits == w.len() && w.len() <= 5) || (digits * 3 <= w.len())
 }
 
-/// Call `emit(term, weight)` once per distinct term of `d`.
-fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
-    let title = d.title.to_ascii_lowercase();
-    let summary = d.summary.to_ascii_lowercase();
-    let body = d.body.to_ascii_lowercase();
-    let gates: Vec<String> = d.gates.iter().map(|g| g.to_ascii_lowercase()).collect();
-    let authors: Vec<String> = d.authors.iter().map(|a| a.to_ascii_lowercase()).collect();
-    let number = d.number.map(|n| n.to_string());
-    let mut w: FxMap<&str, u32> = FxMap::default();
-    let mut body_tf: FxMap<&str, u32> = FxMap::default();
-    for t in words(&body).filter(|t| keep_body_word(t)) {
-        *body_tf.entry(t).or_insert(0) += 1;
+/// The lowercased texts of one doc, which its terms borrow from.
+struct Lowered {
+    title: String,
+    summary: String,
+    body: String,
+    gates: Vec<String>,
+    authors: Vec<String>,
+    number: Option<String>,
+}
+
+fn lower(d: &SearchDoc) -> Lowered {
+    Lowered {
+        title: d.title.to_ascii_lowercase(),
+        summary: d.summary.to_ascii_lowercase(),
+        body: d.body.to_ascii_lowercase(),
+        gates: d.gates.iter().map(|g| g.to_ascii_lowercase()).collect(),
+        authors: d.authors.iter().map(|a| a.to_ascii_lowercase()).collect(),
+        number: d.number.map(|n| n.to_string()),
     }
-    for (t, n) in body_tf {
-        w.insert(t, n.min(W_BODY_MAX));
+}
+
+/// Each distinct term of a doc with its weight (in no particular order).
+fn terms(l: &Lowered) -> Vec<(&str, u32)> {
+    let mut w: FxMap<&str, u32> = FxMap::default();
+    w.reserve(l.body.len() / 32);
+    for t in words(&l.body).filter(|t| keep_body_word(t)) {
+        let n = w.entry(t).or_insert(0);
+        *n = (*n + 1).min(W_BODY_MAX);
     }
     let mut extra: Vec<(&str, u32)> = Vec::new();
-    extra.extend(words(&title).map(|t| (t, W_TITLE)));
-    if let Some(n) = &number {
+    extra.extend(words(&l.title).map(|t| (t, W_TITLE)));
+    if let Some(n) = &l.number {
         extra.push((n.as_str(), W_NUMBER));
     }
-    for g in &gates {
+    for g in &l.gates {
         if g.len() >= 2 && g.bytes().all(|b| b.is_ascii_alphanumeric()) {
             extra.push((g.as_str(), W_GATE));
         }
         extra.extend(words(g).map(|t| (t, W_GATE)));
     }
-    for a in &authors {
+    for a in &l.authors {
         extra.extend(words(a).map(|t| (t, W_AUTHOR)));
     }
-    extra.extend(words(&summary).map(|t| (t, W_SUMMARY)));
+    extra.extend(words(&l.summary).map(|t| (t, W_SUMMARY)));
     for (t, weight) in extra {
         *w.entry(t).or_insert(0) += weight;
     }
-    for (t, n) in w {
-        emit(t, n.min(255));
+    w.into_iter().map(|(t, n)| (t, n.min(255))).collect()
+}
+
+/// Call `emit(term, weight)` once per distinct term of `d`.
+fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
+    let l = lower(d);
+    for (t, w) in terms(&l) {
+        emit(t, w);
     }
 }
 
-type Postings = FxMap<String, Vec<(u32, u32)>>;
-type TermPostings = (String, Vec<(u32, u32)>);
+/// Postings of one shard: terms in order, each with postings sorted by doc id.
+type Shard<'a> = Vec<(&'a str, Vec<(u32, u32)>)>;
 
-fn merge(mut a: Postings, mut b: Postings) -> Postings {
-    if a.len() < b.len() {
-        std::mem::swap(&mut a, &mut b);
-    }
-    for (t, p) in b {
-        a.entry(t).or_default().extend(p);
-    }
-    a
+/// Index `docs` and hand every shard (its key and terms) to `f`, in parallel.
+///
+/// Terms are extracted per doc in parallel; the postings are then built in
+/// partitions of the shard keys, each by one task that reads every doc's terms
+/// and keeps its own, so no two tasks share or merge a map.
+fn shards<R: Send>(docs: &[SearchDoc], f: impl Fn(&str, Shard<'_>) -> R + Sync) -> Vec<R> {
+    let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
+    let parts = rayon::current_num_threads().clamp(1, 64) * 4;
+    // each term with its partition, computed once
+    let part_of = |t: &str| {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        (BuildHasherDefault::<FxHasher>::default().hash_one(shard_key(t)) % parts as u64) as u8
+    };
+    let lists: Vec<Vec<(u8, &str, u32)>> = lowered
+        .par_iter()
+        .map(|l| {
+            terms(l)
+                .into_iter()
+                .map(|(t, w)| (part_of(t), t, w))
+                .collect()
+        })
+        .collect();
+    let mut out: Vec<Vec<(String, R)>> = (0..parts)
+        .into_par_iter()
+        .map(|part| {
+            let mut map: FxMap<&str, Vec<(u32, u32)>> = FxMap::default();
+            for (id, list) in lists.iter().enumerate() {
+                for &(p, t, w) in list {
+                    if usize::from(p) == part {
+                        // docs in order: postings come out sorted by doc id
+                        map.entry(t).or_default().push((id as u32, w));
+                    }
+                }
+            }
+            let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
+            for (t, p) in map {
+                by_key.entry(shard_key(t)).or_default().push((t, p));
+            }
+            by_key
+                .into_iter()
+                .map(|(k, mut terms)| {
+                    terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                    (k.to_string(), f(k, terms))
+                })
+                .collect()
+        })
+        .collect();
+    let mut all: Vec<(String, R)> = out.drain(..).flatten().collect();
+    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 fn snippet(d: &SearchDoc) -> String {
@@ -170,44 +248,25 @@ fn snippet(d: &SearchDoc) -> String {
 
 /// Build the index files for `docs` (doc id = position).
 pub fn build(docs: &[SearchDoc]) -> SearchIndex {
-    let mut shards: BTreeMap<String, Vec<TermPostings>> = BTreeMap::new();
-    for (t, p) in postings(docs) {
-        let key = shard_key(&t).to_string();
-        shards.entry(key).or_default().push((t, p));
-    }
+    let (encoded, snippets) = rayon::join(
+        || {
+            shards(docs, |k, terms| {
+                (
+                    k.to_string(),
+                    encode_shard(terms.iter().map(|(t, p)| (*t, p.as_slice()))),
+                )
+            })
+        },
+        || encode_snippets(docs),
+    );
     let mut out = SearchIndex::new();
-    out.insert("search/meta.json".into(), encode_meta(docs, shards.keys()));
-    let encoded: Vec<(String, Vec<u8>)> = shards
-        .par_iter_mut()
-        .map(|(k, terms)| {
-            terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for (_, p) in terms.iter_mut() {
-                p.sort_unstable();
-            }
-            (
-                shard_path(k),
-                encode_shard(terms.iter().map(|(t, p)| (t, p))),
-            )
-        })
-        .collect();
-    out.extend(encoded);
-    out.extend(encode_snippets(docs));
+    out.insert(
+        "search/meta.json".into(),
+        encode_meta(docs, encoded.iter().map(|(k, _)| k)),
+    );
+    out.extend(encoded.into_iter().map(|(k, b)| (shard_path(&k), b)));
+    out.extend(snippets);
     out
-}
-
-fn postings(docs: &[SearchDoc]) -> Postings {
-    docs.par_iter()
-        .enumerate()
-        .fold(Postings::default, |mut map, (id, d)| {
-            doc_terms(d, |t, w| match map.get_mut(t) {
-                Some(p) => p.push((id as u32, w)),
-                None => {
-                    map.insert(t.to_string(), vec![(id as u32, w)]);
-                }
-            });
-            map
-        })
-        .reduce(Postings::default, merge)
 }
 
 fn shard_key(term: &str) -> &str {
@@ -232,14 +291,39 @@ fn meta_entry(d: &SearchDoc) -> serde_json::Value {
     json!([d.number, d.title, d.sig, d.stage, d.url])
 }
 
-/// A shard: terms in order, each with postings sorted by doc id.
-fn encode_shard<'a>(terms: impl Iterator<Item = (&'a String, &'a Vec<(u32, u32)>)>) -> Vec<u8> {
-    let mut obj = serde_json::Map::new();
-    for (t, p) in terms {
-        let flat: Vec<u32> = p.iter().flat_map(|(d, w)| [*d, *w]).collect();
-        obj.insert(t.clone(), json!(flat));
+/// A shard: terms in order, each with postings sorted by doc id, as compact
+/// JSON (`{"term":[doc,weight,...],...}`), written directly.
+fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [(u32, u32)])>) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = Vec::with_capacity(4096);
+    out.push(b'{');
+    for (n, (t, p)) in terms.enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        // terms are ASCII alphanumerics; anything else is encoded properly
+        if t.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            out.push(b'"');
+            out.extend_from_slice(t.as_bytes());
+            out.push(b'"');
+        } else {
+            out.extend(to_bytes(&t));
+        }
+        out.extend_from_slice(b":[");
+        for (i, (d, w)) in p.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = write!(out, "{d},{w}");
+        }
+        out.push(b']');
     }
-    to_bytes(&obj)
+    out.push(b'}');
+    out
+}
+
+fn encode_owned_shard(terms: &BTreeMap<String, Vec<(u32, u32)>>) -> Vec<u8> {
+    encode_shard(terms.iter().map(|(t, p)| (t.as_str(), p.as_slice())))
 }
 
 fn snippet_path(bucket: usize) -> String {
@@ -272,19 +356,19 @@ pub struct Index {
 impl Index {
     /// Index `docs` from scratch.
     pub fn new(docs: &[SearchDoc]) -> Index {
-        let mut shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>> = BTreeMap::new();
-        for (t, mut p) in postings(docs) {
-            p.sort_unstable();
-            shards
-                .entry(shard_key(&t).to_string())
-                .or_default()
-                .insert(t, p);
-        }
+        let shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>> =
+            shards(docs, |k, terms| {
+                let terms: BTreeMap<String, Vec<(u32, u32)>> =
+                    terms.into_iter().map(|(t, p)| (t.to_string(), p)).collect();
+                (k.to_string(), terms)
+            })
+            .into_iter()
+            .collect();
         let mut files = SearchIndex::new();
         files.insert("search/meta.json".into(), encode_meta(docs, shards.keys()));
         let encoded: Vec<(String, Vec<u8>)> = shards
             .par_iter()
-            .map(|(k, terms)| (shard_path(k), encode_shard(terms.iter())))
+            .map(|(k, terms)| (shard_path(k), encode_owned_shard(terms)))
             .collect();
         files.extend(encoded);
         files.extend(encode_snippets(docs));
@@ -356,7 +440,7 @@ impl Index {
                     if !self.files.contains_key(&path) {
                         meta_dirty = true;
                     }
-                    self.files.insert(path, encode_shard(terms.iter()));
+                    self.files.insert(path, encode_owned_shard(terms));
                 }
                 _ => {
                     self.shards.remove(&key);
