@@ -321,14 +321,5 @@ fn in_process(root: &Path) -> Result<()> {
         index.get("search/meta.json").map_or(0, Vec::len),
         index.get("search/t/ku.json").map_or(0, Vec::len),
     );
-    let docs = site::plan::plan(&data, &opts, &site::highlight::Highlighter::new()).search_docs;
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        let t = Instant::now();
-        std::hint::black_box(search::build(&docs));
-        times.push(t.elapsed());
-    }
-    times.sort();
-    println!("search index build (median of 5): {:?}", times[2]);
     Ok(())
 }

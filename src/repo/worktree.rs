@@ -74,6 +74,7 @@ pub(super) fn load(root: &Path) -> Result<RepoSnapshot> {
     ))
 }
 
+/// List `dir` recursively, in name order; subdirectories are listed in parallel.
 fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Entry>) {
     let rd = match fs::read_dir(dir) {
         Ok(rd) => rd,
@@ -88,26 +89,37 @@ fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Entry>) {
     };
     let mut children: Vec<_> = rd.filter_map(|e| e.ok()).collect();
     children.sort_by_key(|e| e.file_name());
-    for child in children {
-        let name = match child.file_name().into_string() {
-            Ok(n) => n,
-            Err(n) => {
-                out.push(Entry::Problem(LoadProblem {
-                    path: format!("{rel}/{}", n.to_string_lossy()),
-                    rule: "file-unreadable",
-                    message: "file name is not valid UTF-8".into(),
-                }));
-                continue;
+    let listed: Vec<Vec<Entry>> = children
+        .par_iter()
+        .map(|child| {
+            let mut out = Vec::new();
+            let name = match child.file_name().into_string() {
+                Ok(n) => n,
+                Err(n) => {
+                    out.push(Entry::Problem(LoadProblem {
+                        path: format!("{rel}/{}", n.to_string_lossy()),
+                        rule: "file-unreadable",
+                        message: "file name is not valid UTF-8".into(),
+                    }));
+                    return out;
+                }
+            };
+            let path = format!("{rel}/{name}");
+            let Ok(ft) = child.file_type() else {
+                return out;
+            };
+            if ft.is_dir() {
+                walk(canon_root, &child.path(), &path, &mut out);
+            } else if ft.is_file() {
+                // a regular file (the directory entry says so without a stat)
+                push_file(path, child.path(), &mut out);
+            } else {
+                classify(canon_root, &child.path(), path, &mut out);
             }
-        };
-        let path = format!("{rel}/{name}");
-        let Ok(ft) = child.file_type() else { continue };
-        if ft.is_dir() {
-            walk(canon_root, &child.path(), &path, out);
-        } else {
-            classify(canon_root, &child.path(), path, out);
-        }
-    }
+            out
+        })
+        .collect();
+    out.extend(listed.into_iter().flatten());
 }
 
 fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) {
@@ -155,11 +167,12 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
         }));
         return;
     }
+    push_file(path, disk.to_path_buf(), out);
+}
+
+fn push_file(path: String, disk: PathBuf, out: &mut Vec<Entry>) {
     if is_input(&path) {
-        out.push(Entry::Input {
-            path,
-            disk: disk.to_path_buf(),
-        });
+        out.push(Entry::Input { path, disk });
     } else {
         out.push(Entry::Asset(path));
     }

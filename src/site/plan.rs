@@ -48,8 +48,6 @@ pub struct Plan {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
-    /// What the search index was built from (kept for benchmarks and `serve`).
-    pub search_docs: Vec<SearchDoc>,
 }
 
 /// What a plan can reuse from an earlier one: rendered READMEs whose inputs
@@ -302,86 +300,101 @@ pub fn plan_cached(
     });
     plan.files
         .insert("keps.json".into(), join_json(&export_json));
-    let mut docs = Vec::with_capacity(model.keps.len());
-    for (i, (kep, r)) in model.keps.iter().zip(rendered).enumerate() {
-        let dir = &paths.dirs[i];
-        let url = urls.page(dir);
-        let kf = kep_findings(kep, findings);
-        let analysis = data.analysis.keps.get(i);
-        let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
-        for s in &mut v.participating_sigs {
-            if !sig_dirs.contains(s.label.as_str()) {
-                s.url.clear(); // no page: shown as text
+    // Each KEP's page, alias page, JSON file and search document, in parallel.
+    type PerKep = (Vec<Page>, (String, Vec<u8>), SearchDoc);
+    let per_kep: Vec<PerKep> = model
+        .keps
+        .par_iter()
+        .zip(rendered.into_par_iter())
+        .zip(export_json.par_iter_mut())
+        .enumerate()
+        .map(|(i, ((kep, r), json))| {
+            let dir = &paths.dirs[i];
+            let url = urls.page(dir);
+            let kf = kep_findings(kep, findings);
+            let analysis = data.analysis.keps.get(i);
+            let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
+            for s in &mut v.participating_sigs {
+                if !sig_dirs.contains(s.label.as_str()) {
+                    s.url.clear(); // no page: shown as text
+                }
             }
-        }
-        if let (Some(h), Some(n)) = (&data.history, kep.number())
-            && let Some(kh) = h.keps.get(&n)
-        {
-            v.history = serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
-        }
-        plan.files.insert(
-            format!("{dir}kep.json"),
-            std::mem::take(&mut export_json[i]),
-        );
-        let title = match kep.number() {
-            Some(n) => format!("KEP-{n}: {}", kep.title()),
-            None => kep.title().to_string(),
-        };
-        let ctx = Value::Object(serde_json::Map::from_iter([
-            (
-                "kep".to_string(),
-                serde_json::to_value(&v).unwrap_or_default(),
-            ),
-            ("body".to_string(), Value::String(r.html)),
-            (
-                "toc".to_string(),
-                serde_json::to_value(&r.toc).unwrap_or_default(),
-            ),
-            (
-                "json_url".to_string(),
-                Value::String(format!("{url}kep.json")),
-            ),
-        ]));
-        plan.pages.push(page(
-            format!("{dir}index.html"),
-            "kep.html",
-            &title,
-            "keps",
-            ctx,
-            &site,
-        ));
-        if let Some(alias) = &paths.aliases[i] {
-            let ctx = json!({ "target": url });
-            plan.pages.push(page(
-                format!("{alias}index.html"),
-                "redirect.html",
+            if let (Some(h), Some(n)) = (&data.history, kep.number())
+                && let Some(kh) = h.keps.get(&n)
+            {
+                v.history =
+                    serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
+            }
+            let json_file = (format!("{dir}kep.json"), std::mem::take(json));
+            let title = match kep.number() {
+                Some(n) => format!("KEP-{n}: {}", kep.title()),
+                None => kep.title().to_string(),
+            };
+            let ctx = Value::Object(serde_json::Map::from_iter([
+                (
+                    "kep".to_string(),
+                    serde_json::to_value(&v).unwrap_or_default(),
+                ),
+                ("body".to_string(), Value::String(r.html)),
+                (
+                    "toc".to_string(),
+                    serde_json::to_value(&r.toc).unwrap_or_default(),
+                ),
+                (
+                    "json_url".to_string(),
+                    Value::String(format!("{url}kep.json")),
+                ),
+            ]));
+            let mut pages = vec![page(
+                format!("{dir}index.html"),
+                "kep.html",
                 &title,
                 "keps",
                 ctx,
                 &site,
-            ));
-        }
-        docs.push(SearchDoc {
-            number: kep.number(),
-            title: kep.title().to_string(),
-            sig: kep.sig().to_string(),
-            stage: kep.meta.stage.clone(),
-            url: dir.clone(),
-            summary: r.summary,
-            body: r.text,
-            authors: kep.meta.authors.clone(),
-            gates: kep
-                .meta
-                .feature_gates
-                .iter()
-                .map(|g| g.name.clone())
-                .collect(),
-        });
+            )];
+            if let Some(alias) = &paths.aliases[i] {
+                let ctx = json!({ "target": url });
+                pages.push(page(
+                    format!("{alias}index.html"),
+                    "redirect.html",
+                    &title,
+                    "keps",
+                    ctx,
+                    &site,
+                ));
+            }
+            let doc = SearchDoc {
+                number: kep.number(),
+                title: kep.title().to_string(),
+                sig: kep.sig().to_string(),
+                stage: kep.meta.stage.clone(),
+                url: dir.clone(),
+                summary: r.summary,
+                body: r.text,
+                authors: kep.meta.authors.clone(),
+                gates: kep
+                    .meta
+                    .feature_gates
+                    .iter()
+                    .map(|g| g.name.clone())
+                    .collect(),
+            };
+            (pages, json_file, doc)
+        })
+        .collect();
+    let mut docs = Vec::with_capacity(model.keps.len());
+    for (pages, (path, json), doc) in per_kep {
+        plan.pages.extend(pages);
+        plan.files.insert(path, json);
+        docs.push(doc);
     }
-    // The search index and the listing pages are independent: build them side by side.
+    // The search index, then the listing pages. Each is parallel inside; run
+    // side by side (rayon::join) they were slower on two cores, and the
+    // search's scratch memory added to the listings' peak.
     let search_cache = &mut cache.search;
     let keep = cache.keep;
-    let (search_files, listings) = rayon::join(
+    let (search_files, listings) = one_then_other(
         || {
             crate::timing::timed("plan: search", || match (search_cache, keep) {
                 (Some(index), _) => index.update(&docs).clone(),
@@ -391,7 +404,7 @@ pub fn plan_cached(
                     *slot = Some(index);
                     files
                 }
-                (None, false) => search::build(&docs),
+                (None, false) => search::build(docs),
             })
         },
         || {
@@ -431,7 +444,6 @@ pub fn plan_cached(
         },
     );
     plan.files.extend(search_files);
-    plan.search_docs = docs;
     plan.pages.extend(listings);
 
     let mut html: Vec<String> = plan
@@ -479,4 +491,9 @@ fn join_json(items: &[Vec<u8>]) -> Vec<u8> {
     }
     out.extend_from_slice(b"]\n");
     out
+}
+
+fn one_then_other<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
+    let first = a();
+    (first, b())
 }

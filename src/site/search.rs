@@ -121,12 +121,21 @@ struct Lowered {
 }
 
 fn lower(d: &SearchDoc) -> Lowered {
+    into_lowered(d.clone())
+}
+
+/// Lowercase a doc's texts in place (no copy of its body).
+fn into_lowered(d: SearchDoc) -> Lowered {
+    let lowered = |mut s: String| {
+        s.make_ascii_lowercase();
+        s
+    };
     Lowered {
-        title: d.title.to_ascii_lowercase(),
-        summary: d.summary.to_ascii_lowercase(),
-        body: d.body.to_ascii_lowercase(),
-        gates: d.gates.iter().map(|g| g.to_ascii_lowercase()).collect(),
-        authors: d.authors.iter().map(|a| a.to_ascii_lowercase()).collect(),
+        title: lowered(d.title),
+        summary: lowered(d.summary),
+        body: lowered(d.body),
+        gates: d.gates.into_iter().map(lowered).collect(),
+        authors: d.authors.into_iter().map(lowered).collect(),
         number: d.number.map(|n| n.to_string()),
     }
 }
@@ -176,8 +185,7 @@ type Shard<'a> = Vec<(&'a str, Vec<(u32, u32)>)>;
 /// Terms are extracted per doc in parallel; the postings are then built in
 /// partitions of the shard keys, each by one task that reads every doc's terms
 /// and keeps its own, so no two tasks share or merge a map.
-fn shards<R: Send>(docs: &[SearchDoc], f: impl Fn(&str, Shard<'_>) -> R + Sync) -> Vec<R> {
-    let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
+fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync) -> Vec<R> {
     let parts = rayon::current_num_threads().clamp(1, 64) * 4;
     // each term with its partition, computed once
     let part_of = |t: &str| {
@@ -246,26 +254,24 @@ fn snippet(d: &SearchDoc) -> String {
     out
 }
 
-/// Build the index files for `docs` (doc id = position).
-pub fn build(docs: &[SearchDoc]) -> SearchIndex {
-    let (encoded, snippets) = rayon::join(
-        || {
-            shards(docs, |k, terms| {
-                (
-                    k.to_string(),
-                    encode_shard(terms.iter().map(|(t, p)| (*t, p.as_slice()))),
-                )
-            })
-        },
-        || encode_snippets(docs),
-    );
+/// Build the index files for `docs` (doc id = position). The docs are
+/// consumed: their texts are lowercased in place, not copied.
+pub fn build(docs: Vec<SearchDoc>) -> SearchIndex {
     let mut out = SearchIndex::new();
+    out.extend(encode_snippets(&docs));
+    let metas: Vec<serde_json::Value> = docs.iter().map(meta_entry).collect();
+    let lowered: Vec<Lowered> = docs.into_par_iter().map(into_lowered).collect();
+    let encoded = shards(&lowered, |k, terms| {
+        (
+            k.to_string(),
+            encode_shard(terms.iter().map(|(t, p)| (*t, p.as_slice()))),
+        )
+    });
     out.insert(
         "search/meta.json".into(),
-        encode_meta(docs, encoded.iter().map(|(k, _)| k)),
+        encode_meta_entries(metas, encoded.iter().map(|(k, _)| k)),
     );
     out.extend(encoded.into_iter().map(|(k, b)| (shard_path(&k), b)));
-    out.extend(snippets);
     out
 }
 
@@ -278,7 +284,13 @@ fn shard_path(key: &str) -> String {
 }
 
 fn encode_meta<'a>(docs: &[SearchDoc], shards: impl Iterator<Item = &'a String>) -> Vec<u8> {
-    let meta_docs: Vec<serde_json::Value> = docs.iter().map(meta_entry).collect();
+    encode_meta_entries(docs.iter().map(meta_entry).collect(), shards)
+}
+
+fn encode_meta_entries<'a>(
+    meta_docs: Vec<serde_json::Value>,
+    shards: impl Iterator<Item = &'a String>,
+) -> Vec<u8> {
     let meta = json!({
         "docs": meta_docs,
         "shards": shards.collect::<Vec<_>>(),
@@ -356,8 +368,9 @@ pub struct Index {
 impl Index {
     /// Index `docs` from scratch.
     pub fn new(docs: &[SearchDoc]) -> Index {
+        let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
         let shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>> =
-            shards(docs, |k, terms| {
+            shards(&lowered, |k, terms| {
                 let terms: BTreeMap<String, Vec<(u32, u32)>> =
                     terms.into_iter().map(|(t, p)| (t.to_string(), p)).collect();
                 (k.to_string(), terms)
@@ -525,7 +538,7 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let idx = build(&docs);
+        let idx = build(docs.clone());
         let ku: BTreeMap<String, Vec<u32>> =
             serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
         assert_eq!(ku["kubelet"], vec![0, W_TITLE, 1, 1]);
@@ -558,19 +571,19 @@ mod tests {
             })
             .collect();
         let mut ix = Index::new(&docs);
-        assert_eq!(ix.files(), &build(&docs));
+        assert_eq!(ix.files(), &build(docs.clone()));
         // A body edit that drops one term, adds a new shard, and changes a snippet.
         docs[3].body = "zebra quokka shared".into();
-        assert_eq!(ix.update(&docs), &build(&docs));
+        assert_eq!(ix.update(&docs), &build(docs.clone()));
         // A title edit changes meta.json; a term disappearing empties its shard.
         docs[3].title = "Renamed".into();
         docs[3].body = "shared".into();
-        assert_eq!(ix.update(&docs), &build(&docs));
+        assert_eq!(ix.update(&docs), &build(docs.clone()));
         assert!(!ix.files().contains_key("search/t/ze.json"));
         // No change: nothing to do, same files.
-        assert_eq!(ix.update(&docs), &build(&docs));
+        assert_eq!(ix.update(&docs), &build(docs.clone()));
         // A new document rebuilds.
         docs.push(doc(99, "New", "fresh"));
-        assert_eq!(ix.update(&docs), &build(&docs));
+        assert_eq!(ix.update(&docs), &build(docs.clone()));
     }
 }
