@@ -70,13 +70,15 @@ impl Series {
     }
 
     /// Highest peak RSS over every run, in MiB.
+    /// Peak RSS of the warm runs (MiB).
     pub fn peak_mib(&self) -> f64 {
-        let kib = std::iter::once(&self.first)
-            .chain(&self.warm)
-            .map(|r| r.max_rss_kib)
-            .max()
-            .unwrap_or(0);
+        let kib = self.warm.iter().map(|r| r.max_rss_kib).max().unwrap_or(0);
         kib as f64 / 1024.0
+    }
+
+    /// Peak RSS of the first run (MiB): no output and no cache yet.
+    pub fn first_peak_mib(&self) -> f64 {
+        self.first.max_rss_kib as f64 / 1024.0
     }
 }
 
