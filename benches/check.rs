@@ -3,17 +3,14 @@
 //!
 //! Run with `cargo bench --bench check`; prints the median of 7 warm runs.
 
-use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // each bench uses a part of it
+mod support;
 
 use kepsite::analysis::findings::check;
 use kepsite::model;
 
-const BUNDLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/enhancements.bundle"
-);
 const RUNS: usize = 7;
 
 fn median(mut f: impl FnMut()) -> Duration {
@@ -30,18 +27,7 @@ fn median(mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    assert!(
-        Path::new(BUNDLE).exists(),
-        "corpus bundle missing at {BUNDLE}"
-    );
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let repo = tmp.path().join("enhancements");
-    let ok = Command::new("git")
-        .args(["clone", "-q", BUNDLE])
-        .arg(&repo)
-        .status()
-        .expect("git clone");
-    assert!(ok.success());
+    let repo = support::corpus(&support::cache_dir().expect("bench cache")).expect("the corpus");
 
     let mut keps = 0;
     let mut findings = 0;

@@ -9,12 +9,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[allow(dead_code)] // each bench uses a part of it
+mod support;
+
 use kepsite::analysis::history::{HistoryOptions, walk};
 
-const BUNDLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/enhancements.bundle"
-);
 const RUNS: usize = 5;
 
 fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
@@ -92,22 +91,8 @@ fn median(mut f: impl FnMut()) -> (Duration, Duration, Duration) {
 }
 
 fn main() {
-    assert!(
-        Path::new(BUNDLE).exists(),
-        "corpus bundle missing: {BUNDLE}"
-    );
     let tmp = tempfile::tempdir().expect("temp dir");
-    let repo = tmp.path().join("enhancements");
-    let out = Command::new("git")
-        .args(["clone", "-q", BUNDLE])
-        .arg(&repo)
-        .output()
-        .expect("git clone");
-    assert!(
-        out.status.success(),
-        "clone failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let repo = support::corpus(&support::cache_dir().expect("bench cache")).expect("the corpus");
     let commits = String::from_utf8_lossy(&git(&repo, &["rev-list", "--count", "HEAD"]))
         .trim()
         .to_string();

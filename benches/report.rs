@@ -5,16 +5,14 @@
 //! Run with `cargo bench --bench report`; prints the median of 7 runs each.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // each bench uses a part of it
+mod support;
 
 use kepsite::report::render::Format;
 use kepsite::report::run::{Request, run};
 
-const BUNDLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/enhancements.bundle"
-);
 const RUNS: usize = 7;
 
 fn median(mut f: impl FnMut()) -> Duration {
@@ -50,22 +48,8 @@ fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> 
 }
 
 fn main() {
-    assert!(
-        Path::new(BUNDLE).exists(),
-        "corpus bundle missing: {BUNDLE}"
-    );
     let tmp = tempfile::tempdir().expect("temp dir");
-    let repo = tmp.path().join("enhancements");
-    let out = Command::new("git")
-        .args(["clone", "-q", BUNDLE])
-        .arg(&repo)
-        .output()
-        .expect("git clone");
-    assert!(
-        out.status.success(),
-        "clone failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let repo = support::corpus(&support::cache_dir().expect("bench cache")).expect("the corpus");
     let cache = tmp.path().join("cache");
 
     let start = Instant::now();
