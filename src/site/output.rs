@@ -232,13 +232,10 @@ fn same_file(path: &Path, bytes: &[u8]) -> bool {
 /// created. Whatever else is at `path` is unlinked first, never written
 /// through: it may be shared with the live site.
 fn put(path: &Path, bytes: &[u8], previous: Option<PathBuf>) -> std::io::Result<()> {
+    if same_file(path, bytes) {
+        return Ok(());
+    }
     match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() => {
-            if m.len() == bytes.len() as u64 && std::fs::read(path)? == bytes {
-                return Ok(());
-            }
-            std::fs::remove_file(path)?;
-        }
         Ok(m) if m.is_dir() => remove_tree(path)?,
         Ok(_) => std::fs::remove_file(path)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -392,56 +392,46 @@ pub fn plan_cached(
     // The search index, then the listing pages. Each is parallel inside; run
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
-    let search_cache = &mut cache.search;
-    let keep = cache.keep;
-    let (search_files, listings) = one_then_other(
-        || {
-            crate::timing::timed("plan: search", || match (search_cache, keep) {
-                (Some(index), _) => index.update(&docs).clone(),
-                (slot @ None, true) => {
-                    let index = search::Index::new(&docs);
-                    let files = index.files().clone();
-                    *slot = Some(index);
-                    files
-                }
-                (None, false) => search::build(docs),
+    let search_files =
+        crate::timing::timed("plan: search", || match (&mut cache.search, cache.keep) {
+            (Some(index), _) => index.update(&docs).clone(),
+            (slot @ None, true) => {
+                let index = search::Index::new(&docs);
+                let files = index.files().clone();
+                *slot = Some(index);
+                files
+            }
+            (None, false) => search::build(docs),
+        });
+    let refs: Vec<view::KepRef> = model
+        .keps
+        .iter()
+        .zip(&paths.dirs)
+        .zip(&data.analysis.keps)
+        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
+        .collect();
+    let ctx = pages::Ctx {
+        model,
+        analysis: &data.analysis,
+        history: data.history.as_ref(),
+        now: data.now,
+        findings,
+        refs: &refs,
+        urls: &urls,
+    };
+    let mut listings: Vec<Page> =
+        crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
+            .into_iter()
+            .map(|(path, template, title, section, value)| {
+                page(path, template, &title, section, value, &site)
             })
-        },
-        || {
-            let refs: Vec<view::KepRef> = model
-                .keps
-                .iter()
-                .zip(&paths.dirs)
-                .zip(&data.analysis.keps)
-                .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
-                .collect();
-            let ctx = pages::Ctx {
-                model,
-                analysis: &data.analysis,
-                history: data.history.as_ref(),
-                now: data.now,
-                findings,
-                refs: &refs,
-                urls: &urls,
-            };
-            let mut out: Vec<Page> =
-                crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
-                    .into_iter()
-                    .map(|(path, template, title, section, value)| {
-                        page(path, template, &title, section, value, &site)
-                    })
-                    .collect();
-            out.extend(
-                crate::timing::timed("plan: reports", || {
-                    crate::report::site::pages(data, base, &opts.repo_url, &opts.branch)
-                })
-                .into_iter()
-                .map(|(path, title, value)| {
-                    page(path, "report.html", &title, "releases", value, &site)
-                }),
-            );
-            out
-        },
+            .collect();
+    listings.extend(
+        crate::timing::timed("plan: reports", || {
+            crate::report::site::pages(data, base, &opts.repo_url, &opts.branch)
+        })
+        .into_iter()
+        .map(|(path, title, value)| page(path, "report.html", &title, "releases", value, &site)),
     );
     plan.files.extend(search_files);
     plan.pages.extend(listings);
@@ -491,9 +481,4 @@ fn join_json(items: &[Vec<u8>]) -> Vec<u8> {
     }
     out.extend_from_slice(b"]\n");
     out
-}
-
-fn one_then_other<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
-    let first = a();
-    (first, b())
 }
