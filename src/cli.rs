@@ -462,10 +462,13 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
     let model = a.input.load()?;
     let analysis = analyze(&model);
     let found = findings::check_with(&model, &analysis);
-    let views: Vec<_> = filters
-        .apply(&model, &analysis)
-        .into_iter()
-        .map(|k| crate::view::kep_view(&model, &analysis, k, &found))
+    let mut by_kep = crate::view::findings_by_kep(&model, &found);
+    let views: Vec<_> = model
+        .keps
+        .iter()
+        .zip(by_kep.iter_mut())
+        .filter(|(k, _)| filters.matches(&model, &analysis, k))
+        .map(|(k, f)| crate::view::kep_view(&model, &analysis, k, std::mem::take(f)))
         .collect();
     write_stdout(&query::render(&views, a.format)?)?;
     Ok(0)

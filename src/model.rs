@@ -1,7 +1,7 @@
 //! The loaded repository: [`RepoSnapshot`] (+ optional sigs.yaml) → [`Model`],
 //! every KEP, template, prod-readiness file and alias, immutable after load.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -41,6 +41,31 @@ pub struct Model {
     prr_index: BTreeMap<(String, u32), usize>,
     /// Number → first prod-readiness file with it, under any SIG directory.
     prr_by_number: BTreeMap<u32, usize>,
+    /// Lookups into `keps`, rebuilt whenever a KEP is replaced.
+    kep_index: KepIndex,
+}
+
+/// Number → first KEP with it, and README path → KEP, so that lookups stay
+/// constant-time on corpora of any size.
+#[derive(Debug, Clone, Default)]
+struct KepIndex {
+    by_number: HashMap<u32, usize>,
+    by_readme: HashMap<String, usize>,
+}
+
+impl KepIndex {
+    fn new(keps: &[Kep]) -> KepIndex {
+        let mut index = KepIndex::default();
+        for (i, k) in keps.iter().enumerate() {
+            if let Some(n) = k.number() {
+                index.by_number.entry(n).or_insert(i);
+            }
+            if let Some(r) = &k.readme_path {
+                index.by_readme.entry(r.clone()).or_insert(i);
+            }
+        }
+        index
+    }
 }
 
 impl PartialEq for Model {
@@ -162,6 +187,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         }
     }
     finding::sort(&mut load_findings);
+    let kep_index = KepIndex::new(&discovered.keps);
     Model {
         source: snapshot.source,
         keps: discovered.keps,
@@ -175,6 +201,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         yaml_texts,
         prr_index,
         prr_by_number,
+        kep_index,
     }
 }
 
@@ -197,10 +224,7 @@ impl Model {
         let text = match self.yaml_texts.get(path) {
             Some(t) => t.as_str(),
             None => {
-                let kep = self
-                    .keps
-                    .iter()
-                    .find(|k| k.readme_path.as_deref() == Some(path))?;
+                let kep = &self.keps[*self.kep_index.by_readme.get(path)?];
                 return kep
                     .readme
                     .lines()
@@ -217,10 +241,14 @@ impl Model {
             self.yaml_texts.insert(kep.metadata_path.clone(), text);
         }
         self.keps[index] = kep;
+        self.kep_index = KepIndex::new(&self.keps);
     }
 
     /// The KEP with this number (the first, if duplicated).
     pub fn kep(&self, number: u32) -> Option<&Kep> {
-        self.keps.iter().find(|k| k.number() == Some(number))
+        self.kep_index
+            .by_number
+            .get(&number)
+            .map(|&i| &self.keps[i])
     }
 }

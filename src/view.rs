@@ -6,7 +6,7 @@
 //! ...), so consumers of kepctl's output can switch. Keys come in a fixed
 //! order, so exports are byte-identical between runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -132,12 +132,12 @@ pub struct HistoryContext<'a> {
     pub stale_days: i64,
 }
 
-/// Build the view of one KEP; `findings` is the full list from `check`.
+/// Build the view of one KEP; `findings` are its own (see [`findings_of`]).
 pub fn kep_view<'a>(
     model: &'a Model,
     analysis: &'a Analysis,
     kep: &'a Kep,
-    findings: &'a [Finding],
+    findings: Vec<&'a Finding>,
 ) -> KepView<'a> {
     let m = &kep.meta;
     let name = kep.path.rsplit('/').next().unwrap_or(&kep.path);
@@ -190,7 +190,7 @@ pub fn kep_view<'a>(
         prr,
         analysis: analysis.of(model, kep),
         history: None,
-        findings: findings_of(kep, findings),
+        findings,
     }
 }
 
@@ -211,6 +211,51 @@ pub fn findings_of<'a>(kep: &Kep, findings: &'a [Finding]) -> Vec<&'a Finding> {
         .collect()
 }
 
+/// Every KEP's findings, in model order: for each KEP what [`findings_of`]
+/// picks, found in one pass over the findings instead of one pass per KEP.
+pub fn findings_by_kep<'a>(model: &Model, findings: &'a [Finding]) -> Vec<Vec<&'a Finding>> {
+    let mut files: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut dirs: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut numbers: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (i, k) in model.keps.iter().enumerate() {
+        files.entry(k.metadata_path.as_str()).or_default().push(i);
+        if let Some(r) = &k.readme_path
+            && *r != k.metadata_path
+        {
+            files.entry(r.as_str()).or_default().push(i);
+        }
+        if k.format == KepFormat::Directory {
+            dirs.entry(k.path.as_str()).or_default().push(i);
+        }
+        if let Some(n) = k.number() {
+            numbers.entry(n).or_default().push(i);
+        }
+    }
+    let mut out: Vec<Vec<&Finding>> = vec![Vec::new(); model.keps.len()];
+    let mut owners: Vec<usize> = Vec::new();
+    for f in findings {
+        owners.clear();
+        owners.extend(files.get(f.path.as_str()).into_iter().flatten());
+        // Every directory above the file: `a/b/c` is under `a/b` and `a`.
+        let mut p = f.path.as_str();
+        while let Some(slash) = p.rfind('/') {
+            p = &p[..slash];
+            owners.extend(dirs.get(p).into_iter().flatten());
+        }
+        if let Some(n) = f.kep
+            && f.path.starts_with("keps/prod-readiness/")
+        {
+            owners.extend(numbers.get(&n).into_iter().flatten());
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        for &i in &owners {
+            out[i].push(f);
+        }
+    }
+    out
+}
+
 /// Every KEP's view, in model order, with history when given.
 pub fn all<'a>(
     model: &'a Model,
@@ -221,8 +266,9 @@ pub fn all<'a>(
     model
         .keps
         .iter()
-        .map(|k| {
-            let mut v = kep_view(model, analysis, k, findings);
+        .zip(findings_by_kep(model, findings))
+        .map(|(k, found)| {
+            let mut v = kep_view(model, analysis, k, found);
             if let (Some(h), Some(n)) = (history, k.number())
                 && let Some(kh) = h.history.keps.get(&n)
             {
@@ -235,4 +281,50 @@ pub fn all<'a>(
             v
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model;
+
+    /// Findings on every kind of path a KEP owns (its files, any file under
+    /// its directory, a PRR file naming its number) and on paths nobody owns
+    /// are grouped exactly as the per-KEP filter picks them.
+    #[test]
+    fn grouping_findings_matches_the_per_kep_filter() {
+        let m = model::from_snapshot(crate::repo::load_embedded(), None);
+        let mut found = Vec::new();
+        for k in &m.keps {
+            found.push(Finding::warning("r", &k.metadata_path, "meta"));
+            found.push(Finding::warning(
+                "r",
+                &format!("{}/img/a.png", k.path),
+                "deep",
+            ));
+            found.push(Finding::warning(
+                "r",
+                &format!("{}-other/x.md", k.path),
+                "sibling",
+            ));
+            if let Some(n) = k.number() {
+                let prr = format!("keps/prod-readiness/any/{n}.yaml");
+                found.push(Finding::warning("r", &prr, "prr").kep(Some(n)));
+                found.push(Finding::warning("r", "keps/other.md", "named").kep(Some(n)));
+            }
+        }
+        found.push(Finding::warning("r", "OWNERS_ALIASES", "nobody's"));
+        crate::finding::sort(&mut found);
+        let grouped = findings_by_kep(&m, &found);
+        let mut deep = 0;
+        for (k, group) in m.keps.iter().zip(&grouped) {
+            assert_eq!(group, &findings_of(k, &found), "{}", k.path);
+            deep += group.iter().filter(|f| f.message == "deep").count();
+        }
+        assert!(
+            deep >= m.keps.len() / 2,
+            "{deep} findings under KEP directories"
+        );
+        assert!(grouped.iter().flatten().all(|f| f.message != "nobody's"));
+    }
 }

@@ -121,14 +121,6 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
     }
 }
 
-/// Findings about one KEP: those in its files and those about its PRR file.
-pub fn kep_findings(kep: &Kep, findings: &[Finding]) -> Vec<Finding> {
-    crate::view::findings_of(kep, findings)
-        .into_iter()
-        .cloned()
-        .collect()
-}
-
 /// Common context: the site's name and URLs.
 pub fn site_context(opts: &SiteOptions) -> Value {
     json!({
@@ -186,16 +178,24 @@ pub fn plan_cached(
 
     let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
     let mut plan = Plan::default();
+    // Each asset belongs to every directory KEP above it (nested KEP
+    // directories share their children).
+    let mut kep_dirs: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, kep) in model.keps.iter().enumerate() {
-        if kep.format != KepFormat::Directory {
-            continue;
+        if kep.format == KepFormat::Directory {
+            kep_dirs.entry(kep.path.as_str()).or_default().push(i);
         }
-        let prefix = format!("{}/", kep.path);
-        for a in model.assets.iter().filter(|a| a.starts_with(&prefix)) {
-            let rel = &a[prefix.len()..];
-            local_assets[i].insert(rel.to_string());
-            plan.assets
-                .insert(format!("{}{rel}", paths.dirs[i]), a.clone());
+    }
+    for a in &model.assets {
+        let mut dir = a.as_str();
+        while let Some(slash) = dir.rfind('/') {
+            dir = &dir[..slash];
+            for &i in kep_dirs.get(dir).into_iter().flatten() {
+                let rel = &a[dir.len() + 1..];
+                local_assets[i].insert(rel.to_string());
+                plan.assets
+                    .insert(format!("{}{rel}", paths.dirs[i]), a.clone());
+            }
         }
     }
 
@@ -302,16 +302,18 @@ pub fn plan_cached(
         .insert("keps.json".into(), join_json(&export_json));
     // Each KEP's page, alias page, JSON file and search document, in parallel.
     type PerKep = (Vec<Page>, (String, Vec<u8>), SearchDoc);
+    let by_kep = crate::view::findings_by_kep(model, findings);
     let per_kep: Vec<PerKep> = model
         .keps
         .par_iter()
         .zip(rendered.into_par_iter())
         .zip(export_json.par_iter_mut())
+        .zip(by_kep.into_par_iter())
         .enumerate()
-        .map(|(i, ((kep, r), json))| {
+        .map(|(i, (((kep, r), json), kf))| {
             let dir = &paths.dirs[i];
             let url = urls.page(dir);
-            let kf = kep_findings(kep, findings);
+            let kf: Vec<Finding> = kf.into_iter().cloned().collect();
             let analysis = data.analysis.keps.get(i);
             let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
             for s in &mut v.participating_sigs {

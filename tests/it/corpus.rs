@@ -124,3 +124,28 @@ fn sigs_yaml_validates_owning_sigs() {
     let unknown_owning = f.iter().filter(|x| x.rule == "owning-sig-unknown").count();
     assert!(unknown_owning < 5, "{unknown_owning} owning SIGs unknown");
 }
+
+/// The one-pass grouping of findings by KEP picks, for every KEP of the real
+/// corpus (nested directories, PRR files, duplicated numbers), exactly what
+/// the per-KEP filter picks, in the same order; and number lookups agree with
+/// a scan.
+#[test]
+fn findings_grouped_by_kep_match_the_per_kep_filter() {
+    let m = head();
+    let found = check(m);
+    let grouped = kepsite::view::findings_by_kep(m, &found);
+    assert_eq!(grouped.len(), m.keps.len());
+    let mut nonempty = 0;
+    for (kep, group) in m.keps.iter().zip(&grouped) {
+        let expected = kepsite::view::findings_of(kep, &found);
+        assert_eq!(group, &expected, "findings of {}", kep.path);
+        nonempty += usize::from(!group.is_empty());
+    }
+    assert!(nonempty > 100, "only {nonempty} KEPs have findings");
+    for kep in &m.keps {
+        let n = kep.number().unwrap();
+        let first = m.keps.iter().find(|k| k.number() == Some(n)).unwrap();
+        assert_eq!(m.kep(n).map(|k| &k.path), Some(&first.path));
+    }
+    assert!(m.kep(99_999).is_none());
+}
