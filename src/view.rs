@@ -299,12 +299,12 @@ mod tests {
             found.push(Finding::warning("r", &k.metadata_path, "meta"));
             found.push(Finding::warning(
                 "r",
-                &format!("{}/img/a.png", k.path),
+                format!("{}/img/a.png", k.path),
                 "deep",
             ));
             found.push(Finding::warning(
                 "r",
-                &format!("{}-other/x.md", k.path),
+                format!("{}-other/x.md", k.path),
                 "sibling",
             ));
             if let Some(n) = k.number() {
