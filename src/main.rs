@@ -12,7 +12,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let cli = kepsite::cli::Cli::parse();
     match kepsite::cli::run(&cli) {
-        Ok(code) => std::process::exit(code),
+        Ok(code) => exit_now(code),
         Err(err) => {
             eprintln!("error: {err}");
             for cause in err.chain().skip(1) {
@@ -21,4 +21,21 @@ fn main() {
             std::process::exit(2);
         }
     }
+}
+
+/// Flush stdout and stderr and end the process without running exit
+/// handlers: the allocator's would hand every freed page back to the kernel
+/// first, work the kernel does anyway when the process ends.
+fn exit_now(code: i32) -> ! {
+    use std::io::Write;
+    let flushed = std::io::stdout().flush().is_ok() && std::io::stderr().flush().is_ok();
+    let code = if flushed { code } else { 2 };
+    #[cfg(target_os = "linux")]
+    // SAFETY: `_exit` only ends the process. `run` has returned, so every
+    // file it wrote is closed, and standard output was flushed above.
+    unsafe {
+        libc::_exit(code)
+    }
+    #[cfg(not(target_os = "linux"))]
+    std::process::exit(code)
 }

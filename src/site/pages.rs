@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::charts::{self, Series};
@@ -207,18 +208,35 @@ impl Ctx<'_> {
     }
 }
 
-/// Every listing page.
+/// Every listing page. The home and index pages, the SIG pages, the release
+/// pages and the rest are built side by side.
 pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
-    let mut out: Vec<Listing> = Vec::new();
-    let u = c.urls;
     let newest = c.newest();
+    let sigs = c.sigs();
+    let ((mut out, by_sig), (by_release, rest)) = rayon::join(
+        || {
+            rayon::join(
+                || home_pages(c, newest, &sigs),
+                || sig_pages(c, newest, &sigs),
+            )
+        },
+        || rayon::join(|| release_pages(c, newest), || other_pages(c)),
+    );
+    out.extend(by_sig);
+    out.extend(by_release);
+    out.extend(rest);
+    out
+}
+
+/// The home page, the KEP index and the SIG index.
+fn home_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>) -> Vec<Listing> {
+    let mut out: Vec<Listing> = Vec::new();
     let releases: Vec<String> = c
         .releases()
         .into_iter()
         .rev()
         .map(|v| v.release())
         .collect();
-    let sigs = c.sigs();
     let sig_names: Vec<&str> = sigs.keys().copied().collect();
     let keps = &c.model.keps;
 
@@ -276,67 +294,87 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
         "sigs",
         json!({ "sigs": sig_list, "newest": newest.map(|v| v.release()) }),
     ));
-    for (sig, idx) in &sigs {
-        let numbers: BTreeSet<Option<u32>> = idx.iter().map(|&i| keps[i].number()).collect();
-        let gaps: Vec<&Finding> = c
-            .findings
-            .iter()
-            .filter(|f| {
-                f.rule.starts_with("prr-")
-                    && (f.path.starts_with(&format!("keps/{sig}/"))
-                        || f.path.starts_with(&format!("keps/prod-readiness/{sig}/"))
-                        || (f.kep.is_some() && numbers.contains(&f.kep)))
-            })
-            .collect();
-        let incomplete: Vec<Value> = idx
-            .iter()
-            .filter(|&&i| {
-                prr_required(&keps[i])
-                    && !is_done(&keps[i].meta.status)
-                    && c.analysis.keps.get(i).and_then(|a| a.prr_complete_current) == Some(false)
-            })
-            .map(|&i| {
-                let a = &c.analysis.keps[i];
-                json!({ "kep": &c.refs[i], "missing": prr_gap(&keps[i].meta.stage, a) })
-            })
-            .collect();
-        let mut stale: Vec<(i64, Value)> = idx
-            .iter()
-            .filter(|&&i| !is_done(&keps[i].meta.status))
-            .filter_map(|&i| {
-                let h = c.history?.keps.get(&keps[i].number()?)?;
-                h.is_stale(c.now, super::STALE_DAYS).then(|| {
-                    let days = h.days_since_last_change(c.now);
-                    (
-                        days,
-                        json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }),
-                    )
-                })
-            })
-            .collect();
-        stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
-        out.push((
-            format!("sigs/{sig}/index.html"),
-            "sig.html",
-            sig.to_string(),
-            "sigs",
-            json!({
-                "sig": sig,
-                "group": groups.and_then(|g| g.get(sig)),
-                "count": idx.len(),
-                "by_status": c.group_refs(idx, |i| keps[i].meta.status.clone()),
-                "by_stage": c.group_refs(idx, |i| keps[i].meta.stage.clone()),
-                "in_flight": c.in_flight(newest, Some(sig)),
-                "newest": newest.map(|v| v.release()),
-                "prr_gaps": gaps,
-                "prr_incomplete": incomplete,
-                "history": c.history.is_some(),
-                "stale": stale.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
-                "stale_days": super::STALE_DAYS,
-            }),
-        ));
-    }
+    out
+}
 
+/// One page per SIG, in parallel.
+fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>) -> Vec<Listing> {
+    let keps = &c.model.keps;
+    let groups = c.model.sigs.as_ref();
+    sigs.par_iter()
+        .map(|(sig, idx)| {
+            let numbers: BTreeSet<Option<u32>> = idx.iter().map(|&i| keps[i].number()).collect();
+            let (dir, prr_dir) = (
+                format!("keps/{sig}/"),
+                format!("keps/prod-readiness/{sig}/"),
+            );
+            let gaps: Vec<&Finding> = c
+                .findings
+                .iter()
+                .filter(|f| {
+                    f.rule.starts_with("prr-")
+                        && (f.path.starts_with(&dir)
+                            || f.path.starts_with(&prr_dir)
+                            || (f.kep.is_some() && numbers.contains(&f.kep)))
+                })
+                .collect();
+            let incomplete: Vec<Value> = idx
+                .iter()
+                .filter(|&&i| {
+                    prr_required(&keps[i])
+                        && !is_done(&keps[i].meta.status)
+                        && c.analysis.keps.get(i).and_then(|a| a.prr_complete_current)
+                            == Some(false)
+                })
+                .map(|&i| {
+                    let a = &c.analysis.keps[i];
+                    json!({ "kep": &c.refs[i], "missing": prr_gap(&keps[i].meta.stage, a) })
+                })
+                .collect();
+            let mut stale: Vec<(i64, Value)> = idx
+                .iter()
+                .filter(|&&i| !is_done(&keps[i].meta.status))
+                .filter_map(|&i| {
+                    let h = c.history?.keps.get(&keps[i].number()?)?;
+                    h.is_stale(c.now, super::STALE_DAYS).then(|| {
+                        let days = h.days_since_last_change(c.now);
+                        (
+                            days,
+                            json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }),
+                        )
+                    })
+                })
+                .collect();
+            stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+            (
+                format!("sigs/{sig}/index.html"),
+                "sig.html",
+                sig.to_string(),
+                "sigs",
+                json!({
+                    "sig": sig,
+                    "group": groups.and_then(|g| g.get(sig)),
+                    "count": idx.len(),
+                    "by_status": c.group_refs(idx, |i| keps[i].meta.status.clone()),
+                    "by_stage": c.group_refs(idx, |i| keps[i].meta.stage.clone()),
+                    "in_flight": c.in_flight(newest, Some(sig)),
+                    "newest": newest.map(|v| v.release()),
+                    "prr_gaps": gaps,
+                    "prr_incomplete": incomplete,
+                    "history": c.history.is_some(),
+                    "stale": stale.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
+                    "stale_days": super::STALE_DAYS,
+                }),
+            )
+        })
+        .collect()
+}
+
+/// One page per release, and the release index.
+fn release_pages(c: &Ctx, newest: Option<Version>) -> Vec<Listing> {
+    let mut out: Vec<Listing> = Vec::new();
+    let u = c.urls;
+    let keps = &c.model.keps;
     let mut rel_list = Vec::new();
     for rel in tracking::releases(c.model, c.analysis).into_iter().rev() {
         let name = rel.release.clone();
@@ -392,6 +430,13 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
         json!({ "releases": rel_list, "stages": STAGES }),
     ));
 
+    out
+}
+
+/// The feature-gate index, the people index and the Atom feed.
+fn other_pages(c: &Ctx) -> Vec<Listing> {
+    let mut out: Vec<Listing> = Vec::new();
+    let keps = &c.model.keps;
     let mut gates: BTreeMap<String, (BTreeSet<String>, Vec<&KepRef>)> = BTreeMap::new();
     for (k, r) in keps.iter().zip(c.refs) {
         for g in &k.meta.feature_gates {
