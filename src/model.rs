@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use rayon::prelude::*;
 
 use crate::finding::{self, Finding};
 use crate::kep::prr::{OwnersAliases, PrrFile, SigList, parse_prr};
@@ -109,7 +110,27 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
 
 /// Build the model from a snapshot.
 pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
-    let discovered = kep::discover(&snapshot);
+    let is_prr = |f: &&repo::RepoFile| {
+        f.path.starts_with("keps/prod-readiness/")
+            && f.path.ends_with(".yaml")
+            // not keps/prod-readiness/OWNERS-like files at other depths
+            && f.path.matches('/').count() == 3
+    };
+    // KEPs and prod-readiness files are parsed side by side, each in parallel.
+    let (discovered, parsed_prr) = rayon::join(
+        || kep::discover(&snapshot),
+        || {
+            snapshot
+                .files
+                .par_iter()
+                .filter(is_prr)
+                .map(|f| {
+                    let (text, bad) = decode(f);
+                    (f, parse_prr(&f.path, &text), bad)
+                })
+                .collect::<Vec<_>>()
+        },
+    );
     let mut load_findings = discovered.findings;
     for p in &snapshot.problems {
         let n = p
@@ -137,27 +158,23 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
             )
         })
         .collect();
+    for (f, prr, bad) in parsed_prr {
+        load_findings.extend(bad);
+        if let Some(e) = &prr.error {
+            load_findings.push(
+                Finding::error(
+                    "prr-file-parse",
+                    &f.path,
+                    format!("prod-readiness file does not parse: {}", e.message),
+                )
+                .at(e.line)
+                .kep(prr.file_number),
+            );
+        }
+        prr_files.push(prr);
+    }
     for f in &snapshot.files {
-        if f.path.starts_with("keps/prod-readiness/") && f.path.ends_with(".yaml") {
-            if f.path.matches('/').count() != 3 {
-                continue; // e.g. keps/prod-readiness/OWNERS-like files at other depths
-            }
-            let (text, bad) = decode(f);
-            load_findings.extend(bad);
-            let prr = parse_prr(&f.path, &text);
-            if let Some(e) = &prr.error {
-                load_findings.push(
-                    Finding::error(
-                        "prr-file-parse",
-                        &f.path,
-                        format!("prod-readiness file does not parse: {}", e.message),
-                    )
-                    .at(e.line)
-                    .kep(prr.file_number),
-                );
-            }
-            prr_files.push(prr);
-        } else if f.path == "OWNERS_ALIASES" {
+        if f.path == "OWNERS_ALIASES" {
             let (text, bad) = decode(f);
             load_findings.extend(bad);
             aliases = OwnersAliases::parse(&text);

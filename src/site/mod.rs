@@ -188,17 +188,25 @@ struct Prepared {
 /// asset, as a static file wins over all.
 fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
     let opts = normalized(opts);
-    let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
-    theme
-        .statics
-        .entry("highlight.css".into())
-        .or_insert_with(|| highlight::stylesheet().into_bytes());
-    let hashed = theme.fingerprint(&opts.base_url);
     let hl = match &opts.cache_dir {
         Some(dir) => highlight::Highlighter::with_cache(dir),
         None => highlight::Highlighter::new(),
     };
-    let plan = timed("plan", || plan::plan(data, &opts, &hl));
+    // The plan never looks at the theme: parsing the templates (single
+    // threaded) runs beside it.
+    let (theme, plan) = rayon::join(
+        || {
+            let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+            theme
+                .statics
+                .entry("highlight.css".into())
+                .or_insert_with(|| highlight::stylesheet().into_bytes());
+            let hashed = theme.fingerprint(&opts.base_url);
+            anyhow::Ok((theme, hashed))
+        },
+        || timed("plan", || plan::plan(data, &opts, &hl)),
+    );
+    let (mut theme, hashed) = theme?;
     if let Err(e) = hl.save() {
         eprintln!("warning: could not save the highlight cache: {e}");
     }
