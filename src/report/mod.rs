@@ -417,7 +417,7 @@ pub struct Inputs<'a> {
 }
 
 /// Page URLs per KEP (model order).
-fn kep_urls(model: &Model, opts: &Options) -> Vec<String> {
+pub fn kep_urls(model: &Model, opts: &Options) -> Vec<String> {
     match &opts.links {
         Links::Site(base) => {
             let paths = crate::site::plan::kep_paths(model, base);
@@ -433,10 +433,15 @@ fn kep_urls(model: &Model, opts: &Options) -> Vec<String> {
 
 /// Build the report.
 pub fn build(inputs: &Inputs, opts: &Options) -> Report {
+    build_with_urls(inputs, opts, &kep_urls(inputs.model, opts))
+}
+
+/// Build the report with each KEP's link already worked out (one per KEP, in
+/// model order, as `opts.links` asks), so that many reports share one list.
+pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Report {
     let model = inputs.model;
     let release = opts.release.as_str();
     let selected = select(model, inputs.analysis, release);
-    let urls = kep_urls(model, opts);
     let issue_index = inputs.issues.map(issues::index);
 
     let mut rows: Vec<Row> = selected

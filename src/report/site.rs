@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::{Inputs, Links, Options, build, releases, render};
+use super::{Inputs, Links, Options, build_with_urls, kep_urls, releases, render};
 use crate::site::SiteData;
 
 /// `(output path, title, context)` of every release's report page.
@@ -16,6 +16,7 @@ pub fn pages(
     branch: &str,
 ) -> Vec<(String, String, Value)> {
     let model = &data.model;
+    let urls = kep_urls(model, &site_options(String::new(), base, repo_url, branch));
     releases(model)
         .par_iter()
         .map(|release| {
@@ -26,15 +27,8 @@ pub fn pages(
                 since: None,
                 issues: None,
             };
-            let opts = Options {
-                release: release.clone(),
-                links: Links::Site(base.to_string()),
-                repo_url: repo_url.to_string(),
-                branch: branch.to_string(),
-                freeze: None,
-                today: None,
-            };
-            let report = build(&inputs, &opts);
+            let opts = site_options(release.clone(), base, repo_url, branch);
+            let report = build_with_urls(&inputs, &opts, &urls);
             (
                 format!("releases/{release}/report/index.html"),
                 format!("Enhancements status: {release}"),
@@ -42,4 +36,16 @@ pub fn pages(
             )
         })
         .collect()
+}
+
+/// The options of the report on `release`'s site page.
+fn site_options(release: String, base: &str, repo_url: &str, branch: &str) -> Options {
+    Options {
+        release,
+        links: Links::Site(base.to_string()),
+        repo_url: repo_url.to_string(),
+        branch: branch.to_string(),
+        freeze: None,
+        today: None,
+    }
 }
