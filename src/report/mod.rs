@@ -512,7 +512,7 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
     let since = inputs
         .since
         .as_ref()
-        .map(|b| since::diff(b, model, &selected, &rows, release, &urls, opts));
+        .map(|b| since::diff(b, model, &selected, &rows, release, urls, opts));
     let issue_summary = match (inputs.issues, &issue_index) {
         (Some(list), Some(idx)) => Some(issues::summarize(list, idx, model, &rows, release)),
         _ => None,
