@@ -2,9 +2,11 @@
 //! ([`render_to_memory`], for `serve`) or on disk ([`build`] → [`BuildReport`]).
 //!
 //! [`plan::plan`] describes every output as data; the pages are rendered in
-//! parallel through the theme, then written into a temporary directory beside
-//! `--out` and renamed into place only once complete, so a failed build leaves
-//! the previous site untouched.
+//! parallel through the theme, then written into a staging tree beside
+//! `--out` that is swapped in only once complete, so a failed build leaves
+//! the previous site untouched. On disk, each KEP's pages are rendered and
+//! written as soon as they are planned ([`plan::plan_streaming`]), so the
+//! READMEs' HTML is never all held at once.
 
 pub mod assets;
 pub mod charts;
@@ -140,12 +142,14 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 
 /// Render the whole site into memory: output path → bytes.
 pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
-    let Prepared {
+    let (
         theme,
-        pages,
-        mut files,
-        assets,
-    } = prepare(data, opts)?;
+        Prepared {
+            pages,
+            mut files,
+            assets,
+        },
+    ) = prepare(data, opts)?;
     read_assets(data, assets, &mut files)?;
     let rendered: Vec<(String, Vec<u8>)> = timed("templates", || {
         pages
@@ -174,42 +178,58 @@ fn read_assets(
     Ok(())
 }
 
-/// A planned site: the theme, the pages still to render, every other output
-/// file, and the KEP directories' assets still to copy (output path,
-/// repository path).
+/// A planned site: the pages still to render, every other output file, and
+/// the KEP directories' assets still to copy (output path, repository path).
 struct Prepared {
-    theme: theme::Theme,
     pages: Vec<Page>,
     files: BTreeMap<String, Vec<u8>>,
     assets: Vec<(String, String)>,
 }
 
-/// Plan the site. No path appears twice: a file wins over a page and an
-/// asset, as a static file wins over all.
-fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
-    let opts = normalized(opts);
-    let hl = match &opts.cache_dir {
+/// The theme with the highlighting stylesheet among its static files, and
+/// the content-hashed copies of those files (by output path).
+fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<u8>>)> {
+    let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
+    theme
+        .statics
+        .entry("highlight.css".into())
+        .or_insert_with(|| highlight::stylesheet().into_bytes());
+    let hashed = theme.fingerprint(&opts.base_url);
+    Ok((theme, hashed))
+}
+
+fn highlighter(opts: &SiteOptions) -> highlight::Highlighter {
+    match &opts.cache_dir {
         Some(dir) => highlight::Highlighter::with_cache(dir),
         None => highlight::Highlighter::new(),
-    };
-    // The plan never looks at the theme: parsing the templates (single
-    // threaded) runs beside it.
-    let (theme, plan) = rayon::join(
-        || {
-            let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
-            theme
-                .statics
-                .entry("highlight.css".into())
-                .or_insert_with(|| highlight::stylesheet().into_bytes());
-            let hashed = theme.fingerprint(&opts.base_url);
-            anyhow::Ok((theme, hashed))
-        },
-        || timed("plan", || plan::plan(data, &opts, &hl)),
-    );
-    let (mut theme, hashed) = theme?;
+    }
+}
+
+fn save_highlights(hl: &highlight::Highlighter) {
     if let Err(e) = hl.save() {
         eprintln!("warning: could not save the highlight cache: {e}");
     }
+}
+
+/// Plan the site into memory, the theme parsed beside the plan (which never
+/// looks at it).
+fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<(theme::Theme, Prepared)> {
+    let opts = normalized(opts);
+    let hl = highlighter(&opts);
+    let (theme, plan) = rayon::join(
+        || load_theme(&opts),
+        || timed("plan", || plan::plan(data, &opts, &hl)),
+    );
+    let (mut theme, hashed) = theme?;
+    save_highlights(&hl);
+    let prepared = arrange(plan, &mut theme, hashed);
+    Ok((theme, prepared))
+}
+
+/// Every output of `plan` and the theme, with no path twice: a file wins
+/// over a page and an asset, as a static file wins over all; a page (kept or
+/// already written) wins over an asset.
+fn arrange(plan: Plan, theme: &mut theme::Theme, hashed: BTreeMap<String, Vec<u8>>) -> Prepared {
     let mut files = plan.files;
     for (name, bytes) in std::mem::take(&mut theme.statics) {
         files.insert(format!("static/{name}"), bytes);
@@ -217,19 +237,21 @@ fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<Prepared> {
     files.extend(hashed);
     let mut pages = plan.pages;
     pages.retain(|p| !files.contains_key(&p.path));
-    let page_paths: std::collections::BTreeSet<&str> =
-        pages.iter().map(|p| p.path.as_str()).collect();
+    let page_paths: std::collections::BTreeSet<&str> = pages
+        .iter()
+        .map(|p| p.path.as_str())
+        .chain(plan.streamed.iter().map(String::as_str))
+        .collect();
     let assets = plan
         .assets
         .into_iter()
         .filter(|(out, _)| !page_paths.contains(out.as_str()) && !files.contains_key(out))
         .collect();
-    Ok(Prepared {
-        theme,
+    Prepared {
         pages,
         files,
         assets,
-    })
+    }
 }
 
 /// Render one planned page through the theme's templates (or as JSON): its path and bytes.
@@ -269,15 +291,52 @@ fn chain(e: &dyn std::error::Error) -> String {
 ///
 /// The files are written into a staging tree beside `out` and swapped in when
 /// complete (see [`output`]). A non-empty `out` without the [`MARKER`] file is
-/// refused.
+/// refused. Each KEP's pages are rendered and written as soon as they are
+/// planned; the rest once the plan is complete.
 pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
+    let opts = normalized(opts);
+    let (theme, hashed) = load_theme(&opts)?;
+    let stage = timed("stage", || {
+        output::Stage::open(&opts.out, opts.reuse_previous)
+    })?;
+    match write_into(&stage, data, &opts, theme, hashed) {
+        Ok(()) => stage.finish(),
+        Err(e) => {
+            stage.abandon();
+            Err(e)
+        }
+    }
+}
+
+/// Plan, render and write the whole site into `stage`.
+fn write_into(
+    stage: &output::Stage,
+    data: &SiteData,
+    opts: &SiteOptions,
+    mut theme: theme::Theme,
+    hashed: BTreeMap<String, Vec<u8>>,
+) -> Result<()> {
+    let hl = highlighter(opts);
+    let failed: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    let sink = |page: Page| {
+        if let Err(e) = render_page(&theme.tera, page).and_then(|(p, b)| stage.write(&p, &b)) {
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    let plan = timed("plan", || plan::plan_streaming(data, opts, &hl, &sink));
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    save_highlights(&hl);
     let Prepared {
-        theme,
         pages,
         mut files,
         assets,
-    } = prepare(data, opts)?;
+    } = arrange(plan, &mut theme, hashed);
     // From a working tree, assets are copied as the pages are written, never
     // all held in memory; from a revision they are read from git first.
     let copies = match &data.model.source.commit {
@@ -287,15 +346,15 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
             Vec::new()
         }
     };
-    output::write_site(
-        &opts.out,
-        &theme.tera,
-        pages,
-        &files,
-        &output::Copies {
+    timed("render and write", || {
+        pages.into_par_iter().try_for_each(|p| {
+            let (path, bytes) = render_page(&theme.tera, p)?;
+            stage.write(&path, &bytes)
+        })?;
+        files.par_iter().try_for_each(|(p, b)| stage.write(p, b))?;
+        stage.copy(&output::Copies {
             root: &data.model.source.root,
             files: &copies,
-        },
-        opts.reuse_previous,
-    )
+        })
+    })
 }

@@ -15,15 +15,14 @@
 //! never followed or kept. Files are never rewritten in place (the two trees
 //! share the inodes of files that did not change), only unlinked and created.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use super::plan::Page;
-use super::{BuildReport, MARKER, render_page};
+use super::{BuildReport, MARKER};
 use crate::timing::timed;
 
 /// Refuse `out` unless it is missing, empty, or a site kepsite built.
@@ -73,10 +72,6 @@ fn parent_and_name(out: &Path) -> (PathBuf, String) {
     (parent, name)
 }
 
-/// Write `pages` (rendered here, in parallel) and `files` as the new site at
-/// `out`. With `reuse`, the previous build's staging tree is reused and the
-/// replaced site kept as the next one; without, a fresh tree is written and
-/// the replaced site deleted.
 /// Files copied from the repository's working tree into the site.
 pub(crate) struct Copies<'a> {
     /// The working tree.
@@ -85,70 +80,216 @@ pub(crate) struct Copies<'a> {
     pub files: &'a [(String, String)],
 }
 
-pub(crate) fn write_site(
-    out: &Path,
-    tera: &tera::Tera,
-    pages: Vec<Page>,
-    files: &BTreeMap<String, Vec<u8>>,
-    copies: &Copies<'_>,
+/// A site being written: a staging tree beside `out` that files are put into
+/// (from any thread) and that [`Stage::finish`] swaps in.
+///
+/// Opening it scrubs a reused tree of every symlink and special file before
+/// anything is written, so no write can follow one; what the build does not
+/// write is removed when it finishes.
+pub(crate) struct Stage {
+    tmp: PathBuf,
+    out: PathBuf,
     reuse: bool,
-) -> Result<BuildReport> {
-    let all_paths = || {
-        files
-            .keys()
-            .chain(pages.iter().map(|p| &p.path))
-            .chain(copies.files.iter().map(|(o, _)| o))
-    };
-    if let Some(bad) = all_paths().find(|p| !Path::new(p).components().all(is_normal)) {
-        bail!("refusing to write {bad:?} outside the output directory");
-    }
-    let (parent, name) = parent_and_name(out);
-    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
-    let stage = stage_path(out);
-    let tmp = match reuse.then(|| claim(&stage, &parent, &name)).flatten() {
-        Some(tmp) => tmp,
-        None => tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?,
-    };
-    let previous = marked(out).then_some(out);
-    let keep: BTreeSet<String> = all_paths().cloned().collect();
-    let mut dirs: BTreeSet<String> = BTreeSet::new();
-    for p in &keep {
-        let mut d = Path::new(p.as_str()).parent();
-        while let Some(dir) = d.and_then(Path::to_str).filter(|s| !s.is_empty()) {
-            if !dirs.insert(dir.to_owned()) {
-                break;
-            }
-            d = Path::new(dir).parent();
-        }
-    }
-    let result = timed("render and write", || {
-        prune(&tmp, &tmp, &keep, &dirs)?;
-        for d in &dirs {
-            let d = tmp.join(d);
-            match std::fs::create_dir(&d) {
-                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                    return Err(e).with_context(|| format!("creating {}", d.display()));
-                }
-                _ => {}
-            }
-        }
-        write_all(&tmp, tera, pages, files, copies, previous)
-    })
-    .and_then(|report| {
-        timed("swap", || swap(&tmp, out))?;
-        Ok(report)
-    });
-    match &result {
-        // `tmp` now holds the replaced site (or nothing, on a first build)
-        Ok(_) if reuse && marked(&tmp) && std::fs::rename(&tmp, &stage).is_ok() => {}
-        _ => {
+    /// The live site, when kepsite built it: unchanged files are hard-linked from it.
+    previous: Option<PathBuf>,
+    /// Regular files and directories found in the reused tree (relative paths).
+    found: Vec<(String, bool)>,
+    /// Directories known to exist in the tree.
+    dirs: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// What was written: (is HTML, bytes).
+    written: std::sync::Mutex<BTreeMap<String, (bool, u64)>>,
+}
+
+impl Stage {
+    /// Claim the staging tree for a build of `out` (the kept one with
+    /// `reuse`, else a fresh one).
+    pub(crate) fn open(out: &Path, reuse: bool) -> Result<Stage> {
+        let (parent, name) = parent_and_name(out);
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+        let stage = stage_path(out);
+        let tmp = match reuse.then(|| claim(&stage, &parent, &name)).flatten() {
+            Some(tmp) => tmp,
+            None => tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?,
+        };
+        let mut found = Vec::new();
+        if let Err(e) = scrub(&tmp, &tmp, &mut found) {
             let _ = remove_tree(&tmp);
+            return Err(e);
         }
+        let dirs = found
+            .iter()
+            .filter(|(_, dir)| *dir)
+            .map(|(p, _)| p.clone())
+            .collect();
+        Ok(Stage {
+            tmp,
+            out: out.to_path_buf(),
+            reuse,
+            previous: marked(out).then(|| out.to_path_buf()),
+            found,
+            dirs: std::sync::Mutex::new(dirs),
+            written: std::sync::Mutex::new(BTreeMap::new()),
+        })
     }
-    if result.is_ok() && !reuse && marked(&stage) {
-        let _ = remove_tree(&stage);
+
+    /// Put `bytes` at `rel` in the tree, creating its directories. A file
+    /// already there with those bytes is kept; one identical in the live
+    /// site is hard-linked; anything else there is unlinked first, never
+    /// written through.
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.make_parents(rel)?;
+        let path = self.tmp.join(rel);
+        put(
+            &path,
+            bytes,
+            self.previous.as_ref().map(|prev| prev.join(rel)),
+        )
+        .with_context(|| format!("writing {}", path.display()))?;
+        self.lock_written().insert(
+            rel.to_string(),
+            (rel.ends_with(".html"), bytes.len() as u64),
+        );
+        Ok(())
     }
-    result
+
+    /// Copy each working-tree file of `copies` into the tree; an unreadable
+    /// or refused one is skipped.
+    pub(crate) fn copy(&self, copies: &Copies<'_>) -> Result<()> {
+        copies.files.par_iter().try_for_each(|(out, repo)| {
+            match super::assets::read_worktree(copies.root, repo) {
+                Some(b) => self.write(out, &b),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn lock_written(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, (bool, u64)>> {
+        self.written.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Create the directories above `rel` that do not exist yet; a file where
+    /// a directory belongs is removed.
+    fn make_parents(&self, rel: &str) -> Result<()> {
+        if !Path::new(rel).components().all(is_normal) {
+            bail!("refusing to write {rel:?} outside the output directory");
+        }
+        let mut dir = String::new();
+        let mut parts = rel.split('/').peekable();
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                break; // the file itself
+            }
+            if !dir.is_empty() {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            let mut dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner());
+            if dirs.contains(&dir) {
+                continue;
+            }
+            let path = self.tmp.join(&dir);
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    std::fs::remove_file(&path)
+                        .and_then(|()| std::fs::create_dir(&path))
+                        .with_context(|| format!("creating {}", path.display()))?;
+                }
+                Err(_) => std::fs::create_dir(&path)
+                    .with_context(|| format!("creating {}", path.display()))?,
+            }
+            dirs.insert(dir.clone());
+        }
+        Ok(())
+    }
+
+    /// Remove what this build did not write, mark the tree as a build and
+    /// swap it in. The replaced site is kept as the next staging tree (with
+    /// `reuse`) or deleted.
+    pub(crate) fn finish(self) -> Result<BuildReport> {
+        let result = timed("prune", || self.prune()).and_then(|report| {
+            put(&self.tmp.join(MARKER), b"built by kepsite\n", None)
+                .with_context(|| format!("writing {MARKER}"))?;
+            timed("swap", || swap(&self.tmp, &self.out))?;
+            Ok(BuildReport {
+                files: report.files + 1,
+                ..report
+            })
+        });
+        let stage = stage_path(&self.out);
+        match &result {
+            // `tmp` now holds the replaced site (or nothing, on a first build)
+            Ok(_)
+                if self.reuse
+                    && marked(&self.tmp)
+                    && std::fs::rename(&self.tmp, &stage).is_ok() => {}
+            _ => {
+                let _ = remove_tree(&self.tmp);
+            }
+        }
+        if result.is_ok() && !self.reuse && marked(&stage) {
+            let _ = remove_tree(&stage);
+        }
+        result
+    }
+
+    /// Give up: delete the tree.
+    pub(crate) fn abandon(self) {
+        let _ = remove_tree(&self.tmp);
+    }
+
+    /// Remove the files and directories found in the reused tree that this
+    /// build did not write, and count what it did.
+    fn prune(&self) -> Result<BuildReport> {
+        let written = self.lock_written();
+        let mut keep_dirs: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for p in written.keys() {
+            let mut d = p.as_str();
+            while let Some(i) = d.rfind('/') {
+                d = &d[..i];
+                if !keep_dirs.insert(d) {
+                    break;
+                }
+            }
+        }
+        // A path found as a file may now be a directory of this build, and
+        // the other way round: either way it is kept.
+        self.found
+            .par_iter()
+            .filter(|(p, _)| !keep_dirs.contains(p.as_str()) && !written.contains_key(p))
+            .try_for_each(|(p, dir)| {
+                let path = self.tmp.join(p);
+                let removed = match dir {
+                    true => remove_tree(&path),
+                    false => std::fs::remove_file(&path),
+                };
+                match removed {
+                    // already gone with a directory above it, or that
+                    // directory was replaced by a file
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                        ) =>
+                    {
+                        Ok(())
+                    }
+                    r => r.with_context(|| format!("removing {}", path.display())),
+                }
+            })?;
+        let mut report = BuildReport {
+            pages: 0,
+            files: 0,
+            bytes: 0,
+        };
+        for &(html, len) in written.values() {
+            report.files += 1;
+            report.bytes += len;
+            report.pages += usize::from(html);
+        }
+        Ok(report)
+    }
 }
 
 fn is_normal(c: Component<'_>) -> bool {
@@ -179,30 +320,45 @@ fn claim(stage: &Path, parent: &Path, name: &str) -> Option<PathBuf> {
     None
 }
 
-/// Remove from `dir` (below `root`) everything this build does not write:
-/// files not in `keep`, directories not in `dirs`, and every symlink or
-/// special file, without following any.
-fn prune(root: &Path, dir: &Path, keep: &BTreeSet<String>, dirs: &BTreeSet<String>) -> Result<()> {
+/// Remove every symlink and special file from `dir` (below `root`), without
+/// following any, and list the regular files and directories left (relative
+/// to `root`).
+fn scrub(root: &Path, dir: &Path, found: &mut Vec<(String, bool)>) -> Result<()> {
     let entries: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .collect::<std::io::Result<_>>()
         .with_context(|| format!("reading {}", dir.display()))?;
-    entries.par_iter().try_for_each(|e| -> Result<()> {
-        let path = e.path();
-        let rel = path.strip_prefix(root).ok().and_then(Path::to_str);
-        let ft = e.file_type()?;
-        let removed = if ft.is_dir() {
-            if rel.is_some_and(|r| dirs.contains(r)) {
-                return prune(root, &path, keep, dirs);
+    let lists: Vec<Vec<(String, bool)>> = entries
+        .par_iter()
+        .map(|e| -> Result<Vec<(String, bool)>> {
+            let path = e.path();
+            let ft = e.file_type()?;
+            let rel = path
+                .strip_prefix(root)
+                .ok()
+                .and_then(Path::to_str)
+                .map(str::to_string);
+            match rel {
+                Some(rel) if ft.is_dir() => {
+                    let mut below = vec![(rel, true)];
+                    scrub(root, &path, &mut below)?;
+                    Ok(below)
+                }
+                Some(rel) if ft.is_file() => Ok(vec![(rel, false)]),
+                // symlinks, special files, names that are not UTF-8
+                _ => {
+                    let removed = match ft.is_dir() {
+                        true => remove_tree(&path),
+                        false => std::fs::remove_file(&path),
+                    };
+                    removed.with_context(|| format!("removing {}", path.display()))?;
+                    Ok(Vec::new())
+                }
             }
-            remove_tree(&path)
-        } else if ft.is_file() && rel.is_some_and(|r| keep.contains(r)) {
-            return Ok(());
-        } else {
-            std::fs::remove_file(&path)
-        };
-        removed.with_context(|| format!("removing {}", path.display()))
-    })
+        })
+        .collect::<Result<_>>()?;
+    found.extend(lists.into_iter().flatten());
+    Ok(())
 }
 
 fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
@@ -252,78 +408,6 @@ fn put(path: &Path, bytes: &[u8], previous: Option<PathBuf>) -> std::io::Result<
         .create_new(true)
         .open(path)?
         .write_all(bytes)
-}
-
-fn write_all(
-    dir: &Path,
-    tera: &tera::Tera,
-    pages: Vec<Page>,
-    files: &BTreeMap<String, Vec<u8>>,
-    copies: &Copies<'_>,
-    previous: Option<&Path>,
-) -> Result<BuildReport> {
-    let write = |p: &str, b: &[u8]| -> Result<()> {
-        let path = dir.join(p);
-        put(&path, b, previous.map(|prev| prev.join(p)))
-            .with_context(|| format!("writing {}", path.display()))
-    };
-    // Pages are written as they are rendered, so the site is never held in
-    // memory as a whole.
-    let sizes: Vec<(bool, u64)> = pages
-        .into_par_iter()
-        .map(|p| {
-            let (path, bytes) = render_page(tera, p)?;
-            write(&path, &bytes)?;
-            Ok((path.ends_with(".html"), bytes.len() as u64))
-        })
-        .collect::<Result<_>>()?;
-    files
-        .par_iter()
-        .map(|(p, b)| write(p, b))
-        .collect::<Result<()>>()?;
-    let copied: Vec<u64> = copies
-        .files
-        .par_iter()
-        .map(
-            |(out, repo)| match super::assets::read_worktree(copies.root, repo) {
-                Some(b) => write(out, &b).map(|()| b.len() as u64),
-                // unreadable or refused: skipped (and not kept from a reused tree)
-                None => {
-                    let _ = std::fs::remove_file(dir.join(out));
-                    Ok(u64::MAX)
-                }
-            },
-        )
-        .collect::<Result<_>>()?;
-    let mut report = BuildReport {
-        pages: 0,
-        files: 0,
-        bytes: 0,
-    };
-    for (html, len) in sizes
-        .into_iter()
-        .chain(
-            files
-                .iter()
-                .map(|(p, b)| (p.ends_with(".html"), b.len() as u64)),
-        )
-        .chain(
-            copied
-                .into_iter()
-                .filter(|&n| n != u64::MAX)
-                .map(|n| (false, n)),
-        )
-    {
-        report.files += 1;
-        report.bytes += len;
-        if html {
-            report.pages += 1;
-        }
-    }
-    put(&dir.join(MARKER), b"built by kepsite\n", None)
-        .with_context(|| format!("writing {MARKER}"))?;
-    report.files += 1;
-    Ok(report)
 }
 
 /// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site

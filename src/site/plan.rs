@@ -44,6 +44,8 @@ pub struct Page {
 pub struct Plan {
     /// Rendered outputs.
     pub pages: Vec<Page>,
+    /// Paths of the pages handed to a [`Sink`] instead of kept in `pages`.
+    pub streamed: Vec<String>,
     /// Ready bytes (search index), by output path.
     pub files: BTreeMap<String, Vec<u8>>,
     /// Asset copies: output path → repository path.
@@ -153,9 +155,20 @@ fn page(
     }
 }
 
+/// Where a build hands each KEP's pages as soon as they are planned (to be
+/// rendered and written at once), so that the pages of every KEP, with their
+/// READMEs, are never all held in memory.
+pub type Sink<'a> = &'a (dyn Fn(Page) + Sync);
+
 /// Plan the whole site.
 pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
     plan_cached(data, opts, hl, &mut PlanCache::default())
+}
+
+/// Plan the whole site, handing the KEP pages (each KEP's page and its alias)
+/// to `sink` instead of keeping them in [`Plan::pages`].
+pub fn plan_streaming(data: &SiteData, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
+    plan_inner(data, opts, hl, &mut PlanCache::default(), Some(sink))
 }
 
 /// Plan the whole site, reusing what `cache` holds from an earlier plan.
@@ -164,6 +177,16 @@ pub fn plan_cached(
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
+) -> Plan {
+    plan_inner(data, opts, hl, cache, None)
+}
+
+fn plan_inner(
+    data: &SiteData,
+    opts: &SiteOptions,
+    hl: &Highlighter,
+    cache: &mut PlanCache,
+    sink: Option<Sink>,
 ) -> Plan {
     let model = &data.model;
     let findings = &data.findings[..];
@@ -301,7 +324,8 @@ pub fn plan_cached(
     plan.files
         .insert("keps.json".into(), join_json(&export_json));
     // Each KEP's page, alias page, JSON file and search document, in parallel.
-    type PerKep = (Vec<Page>, (String, Vec<u8>), SearchDoc);
+    // pages kept, or the paths of pages handed to the sink
+    type PerKep = (Result<Vec<Page>, Vec<String>>, (String, Vec<u8>), SearchDoc);
     let by_kep = crate::view::findings_by_kep(model, findings);
     let per_kep: Vec<PerKep> = model
         .keps
@@ -382,12 +406,28 @@ pub fn plan_cached(
                     .map(|g| g.name.clone())
                     .collect(),
             };
+            let pages = match sink {
+                Some(sink) => {
+                    let paths = pages.iter().map(|p| p.path.clone()).collect();
+                    pages.into_iter().for_each(sink);
+                    Err(paths)
+                }
+                None => Ok(pages),
+            };
             (pages, json_file, doc)
         })
         .collect();
     let mut docs = Vec::with_capacity(model.keps.len());
+    let mut streamed_html = Vec::new();
     for (pages, (path, json), doc) in per_kep {
-        plan.pages.extend(pages);
+        match pages {
+            Ok(pages) => plan.pages.extend(pages),
+            Err(paths) => {
+                // the first is the KEP's page, the rest redirects
+                streamed_html.extend(paths.first().cloned());
+                plan.streamed.extend(paths);
+            }
+        }
         plan.files.insert(path, json);
         docs.push(doc);
     }
@@ -441,13 +481,11 @@ pub fn plan_cached(
     let mut html: Vec<String> = plan
         .pages
         .iter()
-        .filter(|p| p.template != Template::Tera("redirect.html") && p.path.ends_with("index.html"))
-        .map(|p| {
-            format!(
-                "{base}{}",
-                p.path.strip_suffix("index.html").unwrap_or(&p.path)
-            )
-        })
+        .filter(|p| p.template != Template::Tera("redirect.html"))
+        .map(|p| &p.path)
+        .chain(&streamed_html)
+        .filter_map(|p| p.strip_suffix("index.html"))
+        .map(|p| format!("{base}{p}"))
         .collect();
     html.sort();
     plan.pages.push(page(

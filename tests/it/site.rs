@@ -587,6 +587,13 @@ fn a_reused_tree_is_checked_file_by_file() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::remove_dir_all(out.join("sigs")).unwrap();
     std::os::unix::fs::symlink(&outside, out.join("sigs")).unwrap();
+    std::fs::remove_dir_all(out.join("feature-gates")).unwrap();
+    std::fs::write(
+        out.join("feature-gates"),
+        "a file where a directory belongs",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("keps/1480/link")).unwrap();
     site::build(&d, &opts(&out)).unwrap();
     assert_eq!(files(&out), expected, "the build after the tampering");
     site::build(&d, &opts(&out)).unwrap();
@@ -596,6 +603,11 @@ fn a_reused_tree_is_checked_file_by_file() {
             .unwrap()
             .is_dir(),
         "the symlink was replaced, not followed"
+    );
+    assert!(std::fs::symlink_metadata(out.join("keps/1480/link")).is_err());
+    assert!(
+        std::fs::symlink_metadata(kepsite::site::output::stage_path(&out).join("keps/1480/link"))
+            .is_err()
     );
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
 }
