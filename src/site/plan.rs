@@ -227,55 +227,30 @@ fn plan_inner(
         (&paths.by_path, &opts.repo_url, &opts.branch).hash(&mut h);
         h.finish()
     };
-    let rendered: Vec<(Arc<Rendered>, bool)> = crate::timing::timed("plan: markdown", || {
-        model
-            .keps
-            .par_iter()
-            .zip(local_assets.par_iter())
-            .map(|(kep, local)| {
-                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-                if let Some((inputs, r)) = cache.markdown.get(&kep.path)
-                    && inputs.links == links_key
-                    && inputs.readme == kep.readme
-                    && inputs.from == from
-                    && &inputs.local_assets == local
-                {
-                    return (r.clone(), true);
-                }
-                let links = Links {
-                    keps: &paths.by_path,
-                    local_assets: local,
-                    repo_url: &opts.repo_url,
-                    branch: &opts.branch,
-                };
-                (
-                    Arc::new(markdown::render(&kep.readme, from, &links, hl)),
-                    false,
-                )
-            })
-            .collect()
-    });
-    if cache.keep {
-        let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
-        cache.markdown.retain(|p, _| live.contains(p.as_str()));
-        for ((kep, local), (r, hit)) in model.keps.iter().zip(&local_assets).zip(&rendered) {
-            if !hit {
-                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-                let inputs = MarkdownInputs {
-                    readme: kep.readme.clone(),
-                    from: from.to_string(),
-                    local_assets: local.clone(),
-                    links: links_key,
-                };
-                cache.markdown.insert(kep.path.clone(), (inputs, r.clone()));
-            }
+    // A README's rendering: from the cache when its inputs are unchanged.
+    let md_cache = &cache.markdown;
+    let keep_markdown = cache.keep;
+    let markdown_of = |kep: &Kep, local: &BTreeSet<String>| -> (Arc<Rendered>, bool) {
+        let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+        if let Some((inputs, r)) = md_cache.get(&kep.path)
+            && inputs.links == links_key
+            && inputs.readme == kep.readme
+            && inputs.from == from
+            && &inputs.local_assets == local
+        {
+            return (r.clone(), true);
         }
-    }
-    // Without a cache to share them with, the rendered READMEs are moved, not copied.
-    let rendered: Vec<Rendered> = rendered
-        .into_iter()
-        .map(|(r, _)| Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone()))
-        .collect();
+        let links = Links {
+            keps: &paths.by_path,
+            local_assets: local,
+            repo_url: &opts.repo_url,
+            branch: &opts.branch,
+        };
+        (
+            Arc::new(markdown::render(&kep.readme, from, &links, hl)),
+            false,
+        )
+    };
 
     let labels: BTreeMap<&str, String> = model
         .keps
@@ -325,101 +300,129 @@ fn plan_inner(
         .insert("keps.json".into(), join_json(&export_json));
     // Each KEP's page, alias page, JSON file and search document, in parallel.
     // pages kept, or the paths of pages handed to the sink
-    type PerKep = (Result<Vec<Page>, Vec<String>>, (String, Vec<u8>), SearchDoc);
+    // and the rendered README when the cache should keep it
+    type PerKep = (
+        Result<Vec<Page>, Vec<String>>,
+        (String, Vec<u8>),
+        SearchDoc,
+        Option<Arc<Rendered>>,
+    );
     let by_kep = crate::view::findings_by_kep(model, findings);
-    let per_kep: Vec<PerKep> = model
-        .keps
-        .par_iter()
-        .zip(rendered.into_par_iter())
-        .zip(export_json.par_iter_mut())
-        .zip(by_kep.into_par_iter())
-        .enumerate()
-        .map(|(i, (((kep, r), json), kf))| {
-            let dir = &paths.dirs[i];
-            let url = urls.page(dir);
-            let kf: Vec<Finding> = kf.into_iter().cloned().collect();
-            let analysis = data.analysis.keps.get(i);
-            let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
-            for s in &mut v.participating_sigs {
-                if !sig_dirs.contains(s.label.as_str()) {
-                    s.url.clear(); // no page: shown as text
+    let per_kep: Vec<PerKep> = crate::timing::timed("plan: KEP pages", || {
+        model
+            .keps
+            .par_iter()
+            .zip(local_assets.par_iter())
+            .zip(export_json.par_iter_mut())
+            .zip(by_kep.into_par_iter())
+            .enumerate()
+            .map(|(i, (((kep, local), json), kf))| {
+                let (r, hit) = markdown_of(kep, local);
+                let for_cache = (keep_markdown && !hit).then(|| r.clone());
+                // Without a cache to share it with, the rendered README is moved, not copied.
+                let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
+                let dir = &paths.dirs[i];
+                let url = urls.page(dir);
+                let kf: Vec<Finding> = kf.into_iter().cloned().collect();
+                let analysis = data.analysis.keps.get(i);
+                let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
+                for s in &mut v.participating_sigs {
+                    if !sig_dirs.contains(s.label.as_str()) {
+                        s.url.clear(); // no page: shown as text
+                    }
                 }
-            }
-            if let (Some(h), Some(n)) = (&data.history, kep.number())
-                && let Some(kh) = h.keps.get(&n)
-            {
-                v.history =
-                    serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
-            }
-            let json_file = (format!("{dir}kep.json"), std::mem::take(json));
-            let title = match kep.number() {
-                Some(n) => format!("KEP-{n}: {}", kep.title()),
-                None => kep.title().to_string(),
-            };
-            let ctx = Value::Object(serde_json::Map::from_iter([
-                (
-                    "kep".to_string(),
-                    serde_json::to_value(&v).unwrap_or_default(),
-                ),
-                ("body".to_string(), Value::String(r.html)),
-                (
-                    "toc".to_string(),
-                    serde_json::to_value(&r.toc).unwrap_or_default(),
-                ),
-                (
-                    "json_url".to_string(),
-                    Value::String(format!("{url}kep.json")),
-                ),
-            ]));
-            let mut pages = vec![page(
-                format!("{dir}index.html"),
-                "kep.html",
-                &title,
-                "keps",
-                ctx,
-                &site,
-            )];
-            if let Some(alias) = &paths.aliases[i] {
-                let ctx = json!({ "target": url });
-                pages.push(page(
-                    format!("{alias}index.html"),
-                    "redirect.html",
+                if let (Some(h), Some(n)) = (&data.history, kep.number())
+                    && let Some(kh) = h.keps.get(&n)
+                {
+                    v.history =
+                        serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
+                }
+                let json_file = (format!("{dir}kep.json"), std::mem::take(json));
+                let title = match kep.number() {
+                    Some(n) => format!("KEP-{n}: {}", kep.title()),
+                    None => kep.title().to_string(),
+                };
+                let ctx = Value::Object(serde_json::Map::from_iter([
+                    (
+                        "kep".to_string(),
+                        serde_json::to_value(&v).unwrap_or_default(),
+                    ),
+                    ("body".to_string(), Value::String(r.html)),
+                    (
+                        "toc".to_string(),
+                        serde_json::to_value(&r.toc).unwrap_or_default(),
+                    ),
+                    (
+                        "json_url".to_string(),
+                        Value::String(format!("{url}kep.json")),
+                    ),
+                ]));
+                let mut pages = vec![page(
+                    format!("{dir}index.html"),
+                    "kep.html",
                     &title,
                     "keps",
                     ctx,
                     &site,
-                ));
-            }
-            let doc = SearchDoc {
-                number: kep.number(),
-                title: kep.title().to_string(),
-                sig: kep.sig().to_string(),
-                stage: kep.meta.stage.clone(),
-                url: dir.clone(),
-                summary: r.summary,
-                body: r.text,
-                authors: kep.meta.authors.clone(),
-                gates: kep
-                    .meta
-                    .feature_gates
-                    .iter()
-                    .map(|g| g.name.clone())
-                    .collect(),
-            };
-            let pages = match sink {
-                Some(sink) => {
-                    let paths = pages.iter().map(|p| p.path.clone()).collect();
-                    pages.into_iter().for_each(sink);
-                    Err(paths)
+                )];
+                if let Some(alias) = &paths.aliases[i] {
+                    let ctx = json!({ "target": url });
+                    pages.push(page(
+                        format!("{alias}index.html"),
+                        "redirect.html",
+                        &title,
+                        "keps",
+                        ctx,
+                        &site,
+                    ));
                 }
-                None => Ok(pages),
-            };
-            (pages, json_file, doc)
-        })
-        .collect();
+                let doc = SearchDoc {
+                    number: kep.number(),
+                    title: kep.title().to_string(),
+                    sig: kep.sig().to_string(),
+                    stage: kep.meta.stage.clone(),
+                    url: dir.clone(),
+                    summary: r.summary,
+                    body: r.text,
+                    authors: kep.meta.authors.clone(),
+                    gates: kep
+                        .meta
+                        .feature_gates
+                        .iter()
+                        .map(|g| g.name.clone())
+                        .collect(),
+                };
+                let pages = match sink {
+                    Some(sink) => {
+                        let paths = pages.iter().map(|p| p.path.clone()).collect();
+                        pages.into_iter().for_each(sink);
+                        Err(paths)
+                    }
+                    None => Ok(pages),
+                };
+                (pages, json_file, doc, for_cache)
+            })
+            .collect()
+    });
+    if cache.keep {
+        let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
+        cache.markdown.retain(|p, _| live.contains(p.as_str()));
+        for ((kep, local), (_, _, _, fresh)) in model.keps.iter().zip(&local_assets).zip(&per_kep) {
+            if let Some(r) = fresh {
+                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+                let inputs = MarkdownInputs {
+                    readme: kep.readme.clone(),
+                    from: from.to_string(),
+                    local_assets: local.clone(),
+                    links: links_key,
+                };
+                cache.markdown.insert(kep.path.clone(), (inputs, r.clone()));
+            }
+        }
+    }
     let mut docs = Vec::with_capacity(model.keps.len());
     let mut streamed_html = Vec::new();
-    for (pages, (path, json), doc) in per_kep {
+    for (pages, (path, json), doc, _) in per_kep {
         match pages {
             Ok(pages) => plan.pages.extend(pages),
             Err(paths) => {
