@@ -183,7 +183,7 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 /// Render `markdown` (the file at repository path `from`).
 ///
 /// Markdown alone cannot produce script: the only URLs are link and image
-/// destinations, which [`safe_dest`] rewrites, and heading attributes are
+/// destinations, which `safe_dest` rewrites, and heading attributes are
 /// dropped. Raw HTML is rewritten by a [`Sanitizer`] that sees the markdown
 /// elements around it.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
