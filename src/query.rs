@@ -206,15 +206,6 @@ impl Filters {
         }
         true
     }
-
-    /// The KEPs that pass, in model order.
-    pub fn apply<'a>(&self, model: &'a Model, analysis: &Analysis) -> Vec<&'a Kep> {
-        model
-            .keps
-            .iter()
-            .filter(|k| self.matches(model, analysis, k))
-            .collect()
-    }
 }
 
 /// Render KEP views in a format.

@@ -240,7 +240,7 @@ fn arrange(plan: Plan, theme: &mut theme::Theme, hashed: BTreeMap<String, Vec<u8
     let page_paths: std::collections::BTreeSet<&str> = pages
         .iter()
         .map(|p| p.path.as_str())
-        .chain(plan.streamed.iter().map(String::as_str))
+        .chain(plan.streamed.iter().map(|(p, _)| p.as_str()))
         .collect();
     let assets = plan
         .assets

@@ -44,8 +44,8 @@ pub struct Page {
 pub struct Plan {
     /// Rendered outputs.
     pub pages: Vec<Page>,
-    /// Paths of the pages handed to a [`Sink`] instead of kept in `pages`.
-    pub streamed: Vec<String>,
+    /// Path and template of each page handed to a [`Sink`] instead of kept in `pages`.
+    pub streamed: Vec<(String, Template)>,
     /// Ready bytes (search index), by output path.
     pub files: BTreeMap<String, Vec<u8>>,
     /// Asset copies: output path → repository path.
@@ -159,6 +159,12 @@ fn page(
 /// rendered and written at once), so that the pages of every KEP, with their
 /// READMEs, are never all held in memory.
 pub type Sink<'a> = &'a (dyn Fn(Page) + Sync);
+
+/// A KEP's pages: kept in the plan, or handed to a [`Sink`] (path and template).
+enum KepPages {
+    Kept(Vec<Page>),
+    Streamed(Vec<(String, Template)>),
+}
 
 /// Plan the whole site.
 pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
@@ -302,7 +308,7 @@ fn plan_inner(
     // pages kept, or the paths of pages handed to the sink
     // and the rendered README when the cache should keep it
     type PerKep = (
-        Result<Vec<Page>, Vec<String>>,
+        KepPages,
         (String, Vec<u8>),
         SearchDoc,
         Option<Arc<Rendered>>,
@@ -394,11 +400,14 @@ fn plan_inner(
                 };
                 let pages = match sink {
                     Some(sink) => {
-                        let paths = pages.iter().map(|p| p.path.clone()).collect();
+                        let handed = pages
+                            .iter()
+                            .map(|p| (p.path.clone(), p.template.clone()))
+                            .collect();
                         pages.into_iter().for_each(sink);
-                        Err(paths)
+                        KepPages::Streamed(handed)
                     }
-                    None => Ok(pages),
+                    None => KepPages::Kept(pages),
                 };
                 (pages, json_file, doc, for_cache)
             })
@@ -421,15 +430,10 @@ fn plan_inner(
         }
     }
     let mut docs = Vec::with_capacity(model.keps.len());
-    let mut streamed_html = Vec::new();
     for (pages, (path, json), doc, _) in per_kep {
         match pages {
-            Ok(pages) => plan.pages.extend(pages),
-            Err(paths) => {
-                // the first is the KEP's page, the rest redirects
-                streamed_html.extend(paths.first().cloned());
-                plan.streamed.extend(paths);
-            }
+            KepPages::Kept(pages) => plan.pages.extend(pages),
+            KepPages::Streamed(handed) => plan.streamed.extend(handed),
         }
         plan.files.insert(path, json);
         docs.push(doc);
@@ -484,10 +488,10 @@ fn plan_inner(
     let mut html: Vec<String> = plan
         .pages
         .iter()
-        .filter(|p| p.template != Template::Tera("redirect.html"))
-        .map(|p| &p.path)
-        .chain(&streamed_html)
-        .filter_map(|p| p.strip_suffix("index.html"))
+        .map(|p| (&p.path, &p.template))
+        .chain(plan.streamed.iter().map(|(p, t)| (p, t)))
+        .filter(|(_, t)| **t != Template::Tera("redirect.html"))
+        .filter_map(|(p, _)| p.strip_suffix("index.html"))
         .map(|p| format!("{base}{p}"))
         .collect();
     html.sort();
