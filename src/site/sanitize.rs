@@ -428,35 +428,34 @@ fn skip_past_end_tag<'s>(s: &'s str, name: &str) -> &'s str {
 /// Text between tags: `<` and `>` escaped; character references kept (they
 /// can only ever produce text).
 fn escape_text(out: &mut String, s: &str) {
-    let mut last = 0;
-    for (i, c) in s.char_indices() {
-        let rep = match c {
-            '<' => "&lt;",
-            '>' => "&gt;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
+    escape_with(out, s, |c| match c {
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        _ => None,
+    });
 }
 
 /// An attribute value, double-quoted.
 fn escape_attr(out: &mut String, s: &str) {
+    escape_with(out, s, |c| match c {
+        '&' => Some("&amp;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        _ => None,
+    });
+}
+
+/// Append `s` to `out` with each character `rep` names replaced.
+fn escape_with(out: &mut String, s: &str, rep: impl Fn(char) -> Option<&'static str>) {
     let mut last = 0;
     for (i, c) in s.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '"' => "&quot;",
-            '\'' => "&#39;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
+        if let Some(r) = rep(c) {
+            out.push_str(&s[last..i]);
+            out.push_str(r);
+            last = i + c.len_utf8();
+        }
     }
     out.push_str(&s[last..]);
 }
