@@ -11,6 +11,13 @@ fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var_os("KEPSITE_TIMINGS").is_some())
 }
 
+/// Print a count beside the timings, when they are on.
+pub fn note(what: &str, n: usize) {
+    if enabled() {
+        eprintln!("timing: {what}: {n}");
+    }
+}
+
 /// Run `f`, printing how long it took as `phase` when timings are on.
 pub fn timed<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     if !enabled() {

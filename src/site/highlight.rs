@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use syntect::highlighting::ThemeSet;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator, css_for_theme_with_class_style};
@@ -30,9 +30,10 @@ const CACHE_FILE: &str = "highlight-v1.bin";
 /// Syntect's syntaxes (loaded on first use) and the block cache.
 #[derive(Default)]
 pub struct Highlighter {
-    syntaxes: OnceLock<SyntaxSet>,
+    /// Loaded on first use; dropped by [`Highlighter::release`].
+    syntaxes: Mutex<Option<Arc<SyntaxSet>>>,
     /// Blocks from the cache file, by key.
-    cached: HashMap<u64, String>,
+    cached: RwLock<HashMap<u64, String>>,
     /// Keys used by this build, and blocks highlighted by it.
     used: Mutex<Used>,
     /// Where the cache lives, when it is on.
@@ -80,7 +81,7 @@ impl Highlighter {
             .and_then(|b| parse_cache(&b))
             .unwrap_or_default();
         Highlighter {
-            cached,
+            cached: RwLock::new(cached),
             cache_dir: Some(dir.to_path_buf()),
             ..Self::default()
         }
@@ -95,11 +96,11 @@ impl Highlighter {
         };
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         let Used { keys, fresh } = &*used;
-        if fresh.is_empty() && keys.len() == self.cached.len() {
+        let cached = self.cached.read().unwrap_or_else(|e| e.into_inner());
+        if fresh.is_empty() && keys.len() == cached.len() {
             return Ok(());
         }
-        let mut entries: Vec<(u64, &str)> = self
-            .cached
+        let mut entries: Vec<(u64, &str)> = cached
             .iter()
             .filter(|(k, _)| keys.contains(k))
             .map(|(k, v)| (*k, v.as_str()))
@@ -119,8 +120,29 @@ impl Highlighter {
         std::fs::rename(&tmp, dir.join(CACHE_FILE))
     }
 
-    fn syntaxes(&self) -> &SyntaxSet {
-        self.syntaxes.get_or_init(SyntaxSet::load_defaults_newlines)
+    /// Free syntect's grammars and the cached blocks (tens of MB once
+    /// grammars have run), after [`Highlighter::save`]: a build calls it
+    /// when its READMEs are rendered. A later block is highlighted anew.
+    pub fn release(&self) {
+        drop(
+            self.syntaxes
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
+        drop(std::mem::take(
+            &mut *self.cached.write().unwrap_or_else(|e| e.into_inner()),
+        ));
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used = Used::default();
+    }
+
+    fn syntaxes(&self) -> Arc<SyntaxSet> {
+        self.syntaxes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert_with(|| Arc::new(SyntaxSet::load_defaults_newlines()))
+            .clone()
     }
 
     /// A `<pre>` block for `code` in language `lang` ("" for none).
@@ -129,13 +151,19 @@ impl Highlighter {
             return plain(lang, code);
         }
         let k = key(lang, code);
-        if let Some(html) = self.cached.get(&k) {
+        let hit = self
+            .cached
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&k)
+            .cloned();
+        if let Some(html) = hit {
             self.used
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .keys
                 .insert(k);
-            return html.clone();
+            return html;
         }
         let html = self.highlight(lang, code);
         if self.cache_dir.is_some() {
@@ -157,7 +185,7 @@ impl Highlighter {
         let Some(syntax) = syntaxes.find_syntax_by_token(&token) else {
             return plain(lang, code);
         };
-        let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes, STYLE);
+        let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, &syntaxes, STYLE);
         for line in LinesWithEndings::from(code) {
             if generator
                 .parse_html_for_line_which_includes_newline(line)
@@ -235,14 +263,31 @@ mod tests {
         assert_eq!(first.block("yaml", code), fresh);
         first.save().unwrap();
         let second = Highlighter::with_cache(dir.path());
-        assert_eq!(second.cached.len(), 1);
+        assert_eq!(second.cached.read().unwrap().len(), 1);
         assert_eq!(second.block("yaml", code), fresh);
-        assert!(second.syntaxes.get().is_none(), "a hit needs no grammar");
+        let loaded = |h: &Highlighter| h.syntaxes.lock().unwrap().is_some();
+        assert!(!loaded(&second), "a hit needs no grammar");
+        // Released, the grammars and the cached blocks are gone; a block is
+        // highlighted anew, the same.
+        assert_eq!(
+            second.block("json", "{}"),
+            Highlighter::new().block("json", "{}")
+        );
+        assert!(loaded(&second));
+        second.release();
+        assert!(!loaded(&second) && second.cached.read().unwrap().is_empty());
+        assert_eq!(second.block("yaml", code), fresh);
         // A different language is a different block.
         assert_ne!(key("yaml", code), key("json", code));
         // A corrupt cache is an empty one.
         std::fs::write(dir.path().join(CACHE_FILE), b"garbage").unwrap();
-        assert!(Highlighter::with_cache(dir.path()).cached.is_empty());
+        assert!(
+            Highlighter::with_cache(dir.path())
+                .cached
+                .read()
+                .unwrap()
+                .is_empty()
+        );
         let mut truncated = CACHE_MAGIC.to_vec();
         truncated.extend_from_slice(&[1, 2, 3]);
         assert_eq!(parse_cache(&truncated), None);

@@ -11,6 +11,7 @@
 pub mod assets;
 pub mod charts;
 pub mod highlight;
+mod manifest;
 pub mod markdown;
 pub mod output;
 pub mod pages;
@@ -198,6 +199,16 @@ fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<
     Ok((theme, hashed))
 }
 
+/// Where the manifest of `opts.out`'s files lives: in the cache directory,
+/// named after the output directory's absolute path (none without a cache
+/// or without reuse).
+fn manifest_file(opts: &SiteOptions) -> Option<PathBuf> {
+    let dir = opts.cache_dir.as_ref().filter(|_| opts.reuse_previous)?;
+    let out = std::path::absolute(&opts.out).ok()?;
+    let key = fnv1a(out.as_os_str().as_encoded_bytes().iter().copied());
+    Some(dir.join(format!("site-{key:016x}.manifest")))
+}
+
 fn highlighter(opts: &SiteOptions) -> highlight::Highlighter {
     match &opts.cache_dir {
         Some(dir) => highlight::Highlighter::with_cache(dir),
@@ -298,7 +309,7 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     let opts = normalized(opts);
     let (theme, hashed) = load_theme(&opts)?;
     let stage = timed("stage", || {
-        output::Stage::open(&opts.out, opts.reuse_previous)
+        output::Stage::open(&opts.out, opts.reuse_previous, manifest_file(&opts))
     })?;
     match write_into(&stage, data, &opts, theme, hashed) {
         Ok(()) => stage.finish(),
@@ -331,7 +342,6 @@ fn write_into(
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    save_highlights(&hl);
     let Prepared {
         pages,
         mut files,

@@ -14,6 +14,8 @@
 //! new ones, anything the build does not write is removed, and symlinks are
 //! never followed or kept. Files are never rewritten in place (the two trees
 //! share the inodes of files that did not change), only unlinked and created.
+//! With a [`Manifest`] a file's bytes are vouched for by its inode, ctime and
+//! a hash recorded when it was written, and read back only when they are not.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -22,6 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
+use super::manifest::{self, Manifest};
 use super::{BuildReport, MARKER};
 use crate::timing::timed;
 
@@ -98,12 +101,14 @@ pub(crate) struct Stage {
     dirs: std::sync::Mutex<std::collections::HashSet<String>>,
     /// What was written: (is HTML, bytes).
     written: std::sync::Mutex<BTreeMap<String, (bool, u64)>>,
+    /// What the files of the last builds held, saved when the build is done.
+    manifest: Option<Manifest>,
 }
 
 impl Stage {
     /// Claim the staging tree for a build of `out` (the kept one with
-    /// `reuse`, else a fresh one).
-    pub(crate) fn open(out: &Path, reuse: bool) -> Result<Stage> {
+    /// `reuse`, else a fresh one), with the manifest kept in `manifest`.
+    pub(crate) fn open(out: &Path, reuse: bool, manifest: Option<PathBuf>) -> Result<Stage> {
         let (parent, name) = parent_and_name(out);
         std::fs::create_dir_all(&parent)
             .with_context(|| format!("creating {}", parent.display()))?;
@@ -130,6 +135,7 @@ impl Stage {
             found,
             dirs: std::sync::Mutex::new(dirs),
             written: std::sync::Mutex::new(BTreeMap::new()),
+            manifest: manifest.map(Manifest::load),
         })
     }
 
@@ -144,6 +150,7 @@ impl Stage {
             &path,
             bytes,
             self.previous.as_ref().map(|prev| prev.join(rel)),
+            self.manifest.as_ref(),
         )
         .with_context(|| format!("writing {}", path.display()))?;
         self.lock_written().insert(
@@ -207,9 +214,9 @@ impl Stage {
     /// Remove what this build did not write, mark the tree as a build and
     /// swap it in. The replaced site is kept as the next staging tree (with
     /// `reuse`) or deleted.
-    pub(crate) fn finish(self) -> Result<BuildReport> {
+    pub(crate) fn finish(mut self) -> Result<BuildReport> {
         let result = timed("prune", || self.prune()).and_then(|report| {
-            put(&self.tmp.join(MARKER), b"built by kepsite\n", None)
+            put(&self.tmp.join(MARKER), b"built by kepsite\n", None, None)
                 .with_context(|| format!("writing {MARKER}"))?;
             timed("swap", || swap(&self.tmp, &self.out))?;
             Ok(BuildReport {
@@ -230,6 +237,12 @@ impl Stage {
         }
         if result.is_ok() && !self.reuse && marked(&stage) {
             let _ = remove_tree(&stage);
+        }
+        if let (Ok(_), Some(m)) = (&result, self.manifest.take()) {
+            crate::timing::note("files vouched for by the manifest", m.vouched());
+            if let Err(e) = m.save() {
+                eprintln!("warning: could not save the site manifest: {e}");
+            }
         }
         result
     }
@@ -376,19 +389,58 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     )
 }
 
-/// Whether `path` is a regular file (not a symlink) holding exactly `bytes`.
-fn same_file(path: &Path, bytes: &[u8]) -> bool {
-    std::fs::symlink_metadata(path)
-        .is_ok_and(|m| m.file_type().is_file() && m.len() == bytes.len() as u64)
-        && std::fs::read(path).is_ok_and(|b| b == bytes)
+/// `bytes`, and their hash when a manifest wants it (computed once).
+struct Content<'a> {
+    bytes: &'a [u8],
+    manifest: Option<&'a Manifest>,
+    hash: std::cell::OnceCell<u128>,
+}
+
+impl Content<'_> {
+    fn hash(&self) -> u128 {
+        *self.hash.get_or_init(|| manifest::digest(self.bytes))
+    }
+
+    /// The metadata of `path` when it is a regular file (not a symlink)
+    /// holding exactly these bytes: vouched for by the manifest, or read.
+    fn found_at(&self, path: &Path) -> Option<std::fs::Metadata> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        if !m.file_type().is_file() || m.len() != self.bytes.len() as u64 {
+            return None;
+        }
+        let same = match self.manifest.and_then(|man| man.holds(&m, self.hash())) {
+            Some(known) => known,
+            None => std::fs::read(path).is_ok_and(|b| b == self.bytes),
+        };
+        same.then_some(m)
+    }
+
+    /// Tell the manifest that the file with metadata `m` holds these bytes.
+    fn record(&self, m: std::io::Result<std::fs::Metadata>) {
+        if let (Some(man), Ok(m)) = (self.manifest, m) {
+            man.record(&m, self.hash());
+        }
+    }
 }
 
 /// Make `path` hold `bytes`. A file already there with those bytes is kept;
 /// one identical in the previous build is hard-linked; otherwise a new file is
 /// created. Whatever else is at `path` is unlinked first, never written
-/// through: it may be shared with the live site.
-fn put(path: &Path, bytes: &[u8], previous: Option<PathBuf>) -> std::io::Result<()> {
-    if same_file(path, bytes) {
+/// through: it may be shared with the live site. With a `manifest`, what the
+/// file holds is recorded in it.
+fn put(
+    path: &Path,
+    bytes: &[u8],
+    previous: Option<PathBuf>,
+    manifest: Option<&Manifest>,
+) -> std::io::Result<()> {
+    let content = Content {
+        bytes,
+        manifest,
+        hash: std::cell::OnceCell::new(),
+    };
+    if let Some(m) = content.found_at(path) {
+        content.record(Ok(m));
         return Ok(());
     }
     match std::fs::symlink_metadata(path) {
@@ -398,16 +450,20 @@ fn put(path: &Path, bytes: &[u8], previous: Option<PathBuf>) -> std::io::Result<
         Err(e) => return Err(e),
     }
     if let Some(old) = previous
-        && same_file(&old, bytes)
+        && content.found_at(&old).is_some()
         && std::fs::hard_link(&old, path).is_ok()
     {
+        // the link moved the file's ctime
+        content.record(std::fs::symlink_metadata(path));
         return Ok(());
     }
-    std::fs::OpenOptions::new()
+    let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)?
-        .write_all(bytes)
+        .open(path)?;
+    file.write_all(bytes)?;
+    content.record(file.metadata());
+    Ok(())
 }
 
 /// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site
@@ -484,4 +540,57 @@ pub(crate) fn remove_tree(dir: &Path) -> std::io::Result<()> {
         .map(std::fs::remove_file)
         .collect::<std::io::Result<()>>()?;
     std::fs::remove_dir_all(dir)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// One build of `files` into `out` with the manifest in `manifest`:
+    /// how many files the manifest vouched for.
+    fn build(out: &Path, manifest: &Path, files: &[(&str, &str)]) -> usize {
+        let stage = Stage::open(out, true, Some(manifest.to_path_buf())).unwrap();
+        for (rel, text) in files {
+            stage.write(rel, text.as_bytes()).unwrap();
+        }
+        let vouched = stage.manifest.as_ref().map_or(0, Manifest::vouched);
+        stage.finish().unwrap();
+        vouched
+    }
+
+    #[test]
+    fn the_manifest_vouches_for_unchanged_files_and_not_for_edited_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (out, manifest) = (tmp.path().join("public"), tmp.path().join("m.bin"));
+        let files = [("index.html", "home"), ("keps/1/index.html", "kep one")];
+        assert_eq!(
+            build(&out, &manifest, &files),
+            0,
+            "nothing to vouch for yet"
+        );
+        // the second build links both files from the first
+        assert_eq!(build(&out, &manifest, &files), 2);
+        assert_eq!(build(&out, &manifest, &files), 2, "the reused tree");
+        // An edit of the same length, in place, reaches both trees (they
+        // share the inode): the entry no longer matches, the file is read
+        // and rewritten.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(out.join("keps/1/index.html"), "KEP ONE").unwrap();
+        assert_eq!(build(&out, &manifest, &files), 1);
+        assert_eq!(
+            std::fs::read_to_string(out.join("keps/1/index.html")).unwrap(),
+            "kep one"
+        );
+        let changed = [("index.html", "HOME"), ("keps/1/index.html", "kep one")];
+        build(&out, &manifest, &changed);
+        assert_eq!(
+            std::fs::read_to_string(out.join("index.html")).unwrap(),
+            "HOME"
+        );
+        assert_eq!(
+            std::fs::read_to_string(stage_path(&out).join("index.html")).unwrap(),
+            "home",
+            "the kept tree is the previous site, untouched"
+        );
+    }
 }

@@ -413,6 +413,12 @@ fn plan_inner(
             })
             .collect()
     });
+    if sink.is_some() {
+        // A build highlights nothing after the READMEs: its grammars (and
+        // their compiled regexes) go before the listings are built.
+        super::save_highlights(hl);
+        hl.release();
+    }
     if cache.keep {
         let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
         cache.markdown.retain(|p, _| live.contains(p.as_str()));

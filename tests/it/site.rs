@@ -570,13 +570,34 @@ fn rebuilds_reuse_the_replaced_tree() {
 
 #[test]
 fn a_reused_tree_is_checked_file_by_file() {
+    tampering_is_undone(false);
+}
+
+#[test]
+fn a_reused_tree_is_checked_against_the_manifest() {
+    tampering_is_undone(true);
+}
+
+/// Tamper with a built site in every way a tree can be damaged; the next two
+/// builds (the second reusing the damaged tree) write exactly the site again.
+/// With `cache`, the builds keep a manifest of what they wrote.
+fn tampering_is_undone(cache: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
     let d = data();
-    site::build(&d, &opts(&out)).unwrap();
+    let opts = SiteOptions {
+        cache_dir: cache.then(|| tmp.path().join("cache")),
+        ..opts(&out)
+    };
+    site::build(&d, &opts).unwrap();
     let expected = files(&out);
     // Tamper with the live site; the next build moves it aside as the
     // staging tree, and the one after reuses it.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let home = std::fs::read(out.join("index.html")).unwrap();
+    let same_length = home.iter().map(u8::to_ascii_uppercase).collect::<Vec<_>>();
+    assert_ne!(home, same_length);
+    std::fs::write(out.join("index.html"), same_length).unwrap();
     std::fs::write(out.join("stale.html"), "old").unwrap();
     std::fs::create_dir_all(out.join("old-dir/deep")).unwrap();
     std::fs::write(out.join("old-dir/deep/x.html"), "old").unwrap();
@@ -594,10 +615,20 @@ fn a_reused_tree_is_checked_file_by_file() {
     )
     .unwrap();
     std::os::unix::fs::symlink(&outside, out.join("keps/1480/link")).unwrap();
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(&d, &opts).unwrap();
     assert_eq!(files(&out), expected, "the build after the tampering");
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(&d, &opts).unwrap();
     assert_eq!(files(&out), expected, "the build reusing the tampered tree");
+    if cache {
+        let manifests = std::fs::read_dir(tmp.path().join("cache"))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().ends_with(".manifest")
+            })
+            .count();
+        assert_eq!(manifests, 1);
+    }
     assert!(
         std::fs::symlink_metadata(out.join("sigs"))
             .unwrap()

@@ -1,0 +1,253 @@
+//! What the files of the last builds held, by inode, so that a rebuild can
+//! tell whether a file it is about to write is already there from the file's
+//! metadata and a hash of the new bytes, without reading the old ones back.
+//!
+//! An entry says: the file with this device and inode number, last changed
+//! at this ctime and this long, held the bytes with this XXH3-128 hash when
+//! kepsite wrote or checked it. Every write to a file moves its ctime, which
+//! no system call can set back, so an entry that matches the file's metadata
+//! still describes its bytes. An entry that does not match is ignored and the
+//! file is compared byte by byte. The file lives in the cache directory, one
+//! per output directory, and keeps the entries of the last two builds: the
+//! staging tree a build reuses is the site from the build before last.
+
+use std::collections::HashMap;
+use std::fs::Metadata;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const MAGIC: &[u8] = b"kepsite site manifest v1\n";
+
+/// Which file, and its state when its bytes were hashed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    ctime: i64,
+    ctime_nsec: i64,
+}
+
+#[cfg(unix)]
+fn stamp(m: &Metadata) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    m.file_type().is_file().then(|| Stamp {
+        dev: m.dev(),
+        ino: m.ino(),
+        size: m.len(),
+        ctime: m.ctime(),
+        ctime_nsec: m.ctime_nsec(),
+    })
+}
+
+/// Elsewhere there is no ctime to trust: every file is read back.
+#[cfg(not(unix))]
+fn stamp(_: &Metadata) -> Option<Stamp> {
+    None
+}
+
+/// Entries by device and inode number.
+type Entries = HashMap<(u64, u64), Entry>;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    stamp: Stamp,
+    hash: u128,
+    generation: u64,
+}
+
+/// The hash a manifest keeps of a file's bytes.
+pub(crate) fn digest(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
+/// The manifest of an output directory: the entries of earlier builds, and
+/// those this build records.
+#[derive(Debug)]
+pub(crate) struct Manifest {
+    file: PathBuf,
+    generation: u64,
+    earlier: Entries,
+    recorded: Mutex<Vec<Entry>>,
+    /// Files the earlier entries vouched for (for tests and timings).
+    vouched: AtomicUsize,
+}
+
+impl Manifest {
+    /// The manifest in `file`; a missing or unreadable one is empty.
+    pub(crate) fn load(file: PathBuf) -> Manifest {
+        let (generation, earlier) = std::fs::read(&file)
+            .ok()
+            .and_then(|b| parse(&b))
+            .unwrap_or_default();
+        Manifest {
+            file,
+            generation: generation + 1,
+            earlier,
+            recorded: Mutex::new(Vec::new()),
+            vouched: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether the file with metadata `m` holds the bytes hashing to `hash`:
+    /// `None` when no entry describes the file as it is now.
+    pub(crate) fn holds(&self, m: &Metadata, hash: u128) -> Option<bool> {
+        let s = stamp(m)?;
+        let e = self.earlier.get(&(s.dev, s.ino))?;
+        (e.stamp == s).then(|| {
+            let same = e.hash == hash;
+            if same {
+                self.vouched.fetch_add(1, Ordering::Relaxed);
+            }
+            same
+        })
+    }
+
+    /// Note that the file with metadata `m` holds bytes hashing to `hash`.
+    pub(crate) fn record(&self, m: &Metadata, hash: u128) {
+        if let Some(stamp) = stamp(m) {
+            self.recorded
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(Entry {
+                    stamp,
+                    hash,
+                    generation: self.generation,
+                });
+        }
+    }
+
+    /// How many files earlier entries vouched for in this build.
+    pub(crate) fn vouched(&self) -> usize {
+        self.vouched.load(Ordering::Relaxed)
+    }
+
+    /// Write the entries of this build and of the one before it.
+    pub(crate) fn save(self) -> std::io::Result<()> {
+        let mut entries = self.earlier;
+        entries.retain(|_, e| e.generation + 1 >= self.generation);
+        for e in self
+            .recorded
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+        {
+            entries.insert((e.stamp.dev, e.stamp.ino), e);
+        }
+        let mut buf = Vec::with_capacity(MAGIC.len() + 8 + entries.len() * 64);
+        buf.extend_from_slice(MAGIC);
+        buf.extend_from_slice(&self.generation.to_le_bytes());
+        for e in entries.values() {
+            let s = e.stamp;
+            for n in [s.dev, s.ino, s.size, s.ctime as u64, s.ctime_nsec as u64] {
+                buf.extend_from_slice(&n.to_le_bytes());
+            }
+            buf.extend_from_slice(&e.hash.to_le_bytes());
+            buf.extend_from_slice(&e.generation.to_le_bytes());
+        }
+        write_atomically(&self.file, &buf)
+    }
+}
+
+fn parse(bytes: &[u8]) -> Option<(u64, Entries)> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (generation, mut rest) = rest.split_first_chunk::<8>()?;
+    let mut entries = HashMap::new();
+    while !rest.is_empty() {
+        let (record, r) = rest.split_first_chunk::<64>()?;
+        let word =
+            |i: usize| u64::from_le_bytes(record[i * 8..i * 8 + 8].try_into().unwrap_or_default());
+        let stamp = Stamp {
+            dev: word(0),
+            ino: word(1),
+            size: word(2),
+            ctime: word(3) as i64,
+            ctime_nsec: word(4) as i64,
+        };
+        let hash = u128::from_le_bytes(record[40..56].try_into().ok()?);
+        entries.insert(
+            (stamp.dev, stamp.ino),
+            Entry {
+                stamp,
+                hash,
+                generation: word(7),
+            },
+        );
+        rest = r;
+    }
+    Some((u64::from_le_bytes(*generation), entries))
+}
+
+fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, file)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_vouches_only_for_the_file_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("page.html");
+        std::fs::write(&file, "same length A").unwrap();
+        let m = Manifest::load(dir.path().join("manifest.bin"));
+        assert_eq!(
+            m.holds(&file.metadata().unwrap(), digest(b"same length A")),
+            None
+        );
+        m.record(&file.metadata().unwrap(), digest(b"same length A"));
+        m.save().unwrap();
+
+        let m = Manifest::load(dir.path().join("manifest.bin"));
+        let meta = file.metadata().unwrap();
+        assert_eq!(m.holds(&meta, digest(b"same length A")), Some(true));
+        assert_eq!(m.holds(&meta, digest(b"same length B")), Some(false));
+        assert_eq!(m.vouched(), 1);
+        // a write of the same length moves the ctime: the entry no longer applies
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&file, "same length B").unwrap();
+        assert_eq!(
+            m.holds(&file.metadata().unwrap(), digest(b"same length A")),
+            None
+        );
+    }
+
+    #[test]
+    fn entries_last_two_builds_and_a_damaged_file_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.bin");
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let m = Manifest::load(path.clone());
+        m.record(&file.metadata().unwrap(), digest(b"x"));
+        m.save().unwrap();
+        // one build that does not touch the file keeps its entry, two drop it
+        Manifest::load(path.clone()).save().unwrap();
+        assert_eq!(
+            Manifest::load(path.clone()).holds(&file.metadata().unwrap(), digest(b"x")),
+            Some(true)
+        );
+        Manifest::load(path.clone()).save().unwrap();
+        assert_eq!(
+            Manifest::load(path.clone()).holds(&file.metadata().unwrap(), digest(b"x")),
+            None
+        );
+
+        let m = Manifest::load(path.clone());
+        m.record(&file.metadata().unwrap(), digest(b"x"));
+        m.save().unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.truncate(bytes.len() - 3);
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(
+            Manifest::load(path).holds(&file.metadata().unwrap(), digest(b"x")),
+            None
+        );
+    }
+}
