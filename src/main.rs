@@ -5,12 +5,16 @@ use clap::Parser;
 /// mimalloc: a site build allocates millions of small values (markdown
 /// events, JSON contexts, search terms) across threads; with glibc's malloc
 /// the corpus build took 0.65–0.72 s, with mimalloc 0.58–0.61 s at about the
-/// same peak memory (huge pages are off, see `.cargo/config.toml`).
+/// same peak memory. mimalloc asks for transparent huge pages; `main` turns
+/// them off unless the command wants them ([`kepsite::cli::wants_huge_pages`]).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let cli = kepsite::cli::Cli::parse();
+    if !kepsite::cli::wants_huge_pages(&cli) {
+        no_huge_pages();
+    }
     match kepsite::cli::run(&cli) {
         Ok(code) => exit_now(code),
         Err(err) => {
@@ -20,6 +24,16 @@ fn main() {
             }
             std::process::exit(2);
         }
+    }
+}
+
+/// Turn transparent huge pages off for this process (from here on: the few
+/// faulted in while parsing arguments stay).
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag on the process.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 

@@ -88,7 +88,7 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
     let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
         repo::load_embedded()
     } else {
-        repo::load(root, rev)?
+        crate::timing::timed("load: read files", || repo::load(root, rev))?
     };
     let sigs = match sigs {
         Some(p) => {
@@ -105,7 +105,9 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
         }
         None => None,
     };
-    Ok(from_snapshot(snapshot, sigs))
+    Ok(crate::timing::timed("load: parse", || {
+        from_snapshot(snapshot, sigs)
+    }))
 }
 
 /// Build the model from a snapshot.

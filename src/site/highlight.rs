@@ -67,6 +67,11 @@ fn parse_cache(bytes: &[u8]) -> Option<HashMap<u64, String>> {
     Some(out)
 }
 
+/// Whether `dir` holds a highlight cache file with at least one block.
+pub fn cache_exists(dir: &Path) -> bool {
+    std::fs::metadata(dir.join(CACHE_FILE)).is_ok_and(|m| m.len() > CACHE_MAGIC.len() as u64)
+}
+
 impl Highlighter {
     /// A highlighter without a cache file.
     pub fn new() -> Self {
