@@ -7,7 +7,7 @@
 //! destinations are checked, and raw HTML goes through [`super::sanitize`], so
 //! nothing the README author wrote can run script.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -186,37 +186,213 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 /// destinations, which `safe_dest` rewrites, and heading attributes are
 /// dropped. Raw HTML is rewritten by a [`Sanitizer`] that sees the markdown
 /// elements around it.
+///
+/// The events stream from the parser to the HTML writer through [`Stream`];
+/// only a heading's events are held, until its anchor is known.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
-    // An HTML block arrives one line per event; join them so a comment or a
-    // tag that spans lines is judged whole, not line by line.
-    let mut events: Vec<Event> = Vec::new();
-    for ev in Parser::new_ext(markdown, options()) {
-        if let (Event::Html(h), Some(Event::Html(prev))) = (&ev, events.last_mut()) {
-            *prev = CowStr::from(format!("{prev}{h}"));
-            continue;
-        }
-        events.push(ev);
+    let mut stream = Stream {
+        parser: Parser::new_ext(markdown, options()),
+        pending: None,
+        out: VecDeque::new(),
+        after: None,
+        done: false,
+        from,
+        links,
+        hl,
+        code: None,
+        san: Sanitizer::new(),
+        seen: HashSet::new(),
+        toc: Vec::new(),
+        text: TextOf::default(),
+    };
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, &mut stream);
+    let TextOf { summary, text, .. } = stream.text;
+    Rendered {
+        html,
+        toc: stream.toc,
+        summary: summary.split_whitespace().collect::<Vec<_>>().join(" "),
+        text,
     }
-    events.retain(|e| !matches!(e, Event::Html(h) | Event::InlineHtml(h) if is_comment_only(h)));
-    let toc = anchor_headings(&mut events);
-    let (summary, text) = plain_text(&events);
-    let mut out: Vec<Event> = Vec::with_capacity(events.len());
-    let mut code: Option<(String, String)> = None;
-    let mut san = Sanitizer::new();
-    let resolve = |url: &str, image: bool| links.resolve(from, url, image);
-    for ev in events {
-        if let Some((lang, buf)) = code.as_mut() {
+}
+
+/// The parser's events made safe and anchored, one at a time: an HTML
+/// block's lines joined (so a comment or a tag spanning lines is judged
+/// whole), comments dropped, headings given ids, code highlighted, links
+/// resolved, raw HTML sanitized. The plain text is collected on the way.
+struct Stream<'a, 'l> {
+    parser: Parser<'a>,
+    /// An event read ahead while joining HTML lines.
+    pending: Option<Event<'a>>,
+    /// Events ready for the writer.
+    out: VecDeque<Event<'a>>,
+    /// The event [`Stream::emit`] puts after the one it returns.
+    after: Option<Event<'a>>,
+    done: bool,
+    from: &'l str,
+    links: &'l Links<'l>,
+    hl: &'l Highlighter,
+    /// Inside a code block: its language and text so far.
+    code: Option<(String, String)>,
+    san: Sanitizer,
+    /// Heading ids given so far.
+    seen: HashSet<String>,
+    toc: Vec<TocEntry>,
+    text: TextOf,
+}
+
+impl<'a> Iterator for Stream<'a, '_> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        loop {
+            if let Some(ev) = self.out.pop_front() {
+                return Some(ev);
+            }
+            if self.done {
+                return None;
+            }
+            match self.pull() {
+                Some(Event::Start(Tag::Heading {
+                    level, id, classes, ..
+                })) => self.heading(level, id, classes),
+                Some(ev) => {
+                    self.text.see(&ev);
+                    // most events come out as they are, past the queue
+                    if let Some(ev) = self.emit(ev) {
+                        self.out.extend(self.after.take());
+                        return Some(ev);
+                    }
+                }
+                None => {
+                    self.done = true;
+                    let closing = self.san.finish();
+                    if !closing.is_empty() {
+                        self.out.push_back(Event::Html(closing.into()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Stream<'a, '_> {
+    /// The next event with consecutive HTML lines joined, and without HTML
+    /// that is only comments.
+    fn pull(&mut self) -> Option<Event<'a>> {
+        loop {
+            let ev = match self.pending.take() {
+                Some(ev) => ev,
+                None => self.parser.next()?,
+            };
+            let ev = match ev {
+                Event::Html(first) => {
+                    let mut joined: Option<String> = None;
+                    loop {
+                        match self.parser.next() {
+                            Some(Event::Html(more)) => joined
+                                .get_or_insert_with(|| first.to_string())
+                                .push_str(&more),
+                            other => {
+                                self.pending = other;
+                                break;
+                            }
+                        }
+                    }
+                    Event::Html(joined.map_or(first, CowStr::from))
+                }
+                ev => ev,
+            };
+            match &ev {
+                Event::Html(h) | Event::InlineHtml(h) if is_comment_only(h) => {}
+                _ => return Some(ev),
+            }
+        }
+    }
+
+    /// A heading: its events up to its end are held until its text gives
+    /// the anchor id (its own `{#id}` or a GitHub slug, made unique); levels
+    /// 1–3 go into the table of contents.
+    fn heading(
+        &mut self,
+        level: HeadingLevel,
+        given: Option<CowStr<'a>>,
+        classes: Vec<CowStr<'a>>,
+    ) {
+        self.text.see(&Event::Start(Tag::Heading {
+            level,
+            id: None,
+            classes: Vec::new(),
+            attrs: Vec::new(),
+        }));
+        let mut inner = Vec::new();
+        let mut text = String::new();
+        let mut end = None;
+        while let Some(ev) = self.pull() {
+            if let Event::End(TagEnd::Heading(_)) = ev {
+                end = Some(ev);
+                break;
+            }
+            if let Event::Text(t) | Event::Code(t) = &ev {
+                text.push_str(t);
+            }
+            self.text.see(&ev);
+            inner.push(ev);
+        }
+        let base = given.map(|g| g.to_string()).unwrap_or_else(|| slug(&text));
+        let mut unique = base.clone();
+        let mut n = 0;
+        while !self.seen.insert(unique.clone()) {
+            n += 1;
+            unique = format!("{base}-{n}");
+        }
+        if level <= HeadingLevel::H3 && !text.trim().is_empty() {
+            self.toc.push(TocEntry {
+                level: level as u8,
+                id: unique.clone(),
+                text: text.trim().to_string(),
+            });
+        }
+        self.queue(Event::Start(Tag::Heading {
+            level,
+            id: Some(CowStr::from(unique)),
+            classes,
+            attrs: Vec::new(),
+        }));
+        for ev in inner {
+            self.queue(ev);
+        }
+        if let Some(ev) = end {
+            self.text.see(&ev);
+            self.queue(ev);
+        }
+    }
+
+    /// [`Stream::emit`] into the queue.
+    fn queue(&mut self, ev: Event<'a>) {
+        if let Some(ev) = self.emit(ev) {
+            self.out.push_back(ev);
+            self.out.extend(self.after.take());
+        }
+    }
+
+    /// Rewrite one event for the writer: the event to write next, if any.
+    /// An element's end may come out as the raw HTML closing inside it, with
+    /// the end itself in `after`.
+    fn emit(&mut self, ev: Event<'a>) -> Option<Event<'a>> {
+        if let Some((lang, buf)) = self.code.as_mut() {
             match ev {
                 Event::Text(t) => buf.push_str(&t),
                 Event::End(TagEnd::CodeBlock) => {
-                    let html = hl.block(lang, buf);
-                    out.push(Event::Html(html.into()));
-                    code = None;
+                    let html = self.hl.block(lang, buf);
+                    self.code = None;
+                    return Some(Event::Html(html.into()));
                 }
                 _ => {}
             }
-            continue;
+            return None;
         }
+        let (links, from) = (self.links, self.from);
         match ev {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
@@ -225,14 +401,15 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
                     }
                     CodeBlockKind::Indented => String::new(),
                 };
-                code = Some((lang, String::new()));
+                self.code = Some((lang, String::new()));
+                None
             }
             // an HTML block is not an element: raw HTML may open an element
             // in one block and close it in a later one
-            Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => out.push(ev),
+            Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => Some(ev),
             Event::Start(tag) => {
-                san.markdown_start();
-                out.push(Event::Start(match tag {
+                self.san.markdown_start();
+                Some(Event::Start(match tag {
                     Tag::Heading {
                         level, id, classes, ..
                     } => Tag::Heading {
@@ -264,113 +441,69 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
                         id,
                     },
                     tag => tag,
-                }));
+                }))
             }
             Event::End(tag) => {
-                let closing = san.markdown_end();
-                if !closing.is_empty() {
-                    out.push(Event::Html(closing.into()));
+                let closing = self.san.markdown_end();
+                if closing.is_empty() {
+                    return Some(Event::End(tag));
                 }
-                out.push(Event::End(tag));
+                self.after = Some(Event::End(tag));
+                Some(Event::Html(closing.into()))
             }
-            Event::Html(h) => out.push(Event::Html(san.html(&h, &resolve).into())),
-            Event::InlineHtml(h) => out.push(Event::InlineHtml(san.html(&h, &resolve).into())),
-            ev => out.push(ev),
+            Event::Html(h) => {
+                let resolve = |url: &str, image: bool| links.resolve(from, url, image);
+                Some(Event::Html(self.san.html(&h, &resolve).into()))
+            }
+            Event::InlineHtml(h) => {
+                let resolve = |url: &str, image: bool| links.resolve(from, url, image);
+                Some(Event::InlineHtml(self.san.html(&h, &resolve).into()))
+            }
+            ev => Some(ev),
         }
-    }
-    let closing = san.finish();
-    if !closing.is_empty() {
-        out.push(Event::Html(closing.into()));
-    }
-    let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    Rendered {
-        html,
-        toc,
-        summary,
-        text,
     }
 }
 
-/// Give every heading an id (its own `{#id}` or a GitHub slug, made unique)
-/// and return the level 1–3 entries for the table of contents.
-fn anchor_headings(events: &mut [Event]) -> Vec<TocEntry> {
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut toc = Vec::new();
-    let mut i = 0;
-    while i < events.len() {
-        let Event::Start(Tag::Heading { level, id, .. }) = &events[i] else {
-            i += 1;
-            continue;
-        };
-        let (level, given) = (*level, id.clone());
-        let mut text = String::new();
-        let mut j = i + 1;
-        while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
-            if let Event::Text(t) | Event::Code(t) = &events[j] {
-                text.push_str(t);
-            }
-            j += 1;
-        }
-        let base = given.map(|g| g.to_string()).unwrap_or_else(|| slug(&text));
-        let mut unique = base.clone();
-        let mut n = 0;
-        while !seen.insert(unique.clone()) {
-            n += 1;
-            unique = format!("{base}-{n}");
-        }
-        if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
-            *id = Some(CowStr::from(unique.clone()));
-        }
-        let lvl = level as u8;
-        if level <= HeadingLevel::H3 && !text.trim().is_empty() {
-            toc.push(TocEntry {
-                level: lvl,
-                id: unique,
-                text: text.trim().to_string(),
-            });
-        }
-        i = j + 1;
-    }
-    toc
+/// The plain text of the whole document and of its `Summary` section, from
+/// the events as they pass.
+#[derive(Default)]
+struct TextOf {
+    summary: String,
+    text: String,
+    in_summary: bool,
+    /// The text of the heading being read.
+    heading: Option<String>,
 }
 
-/// The plain text of the `Summary` section and of the whole document.
-fn plain_text(events: &[Event]) -> (String, String) {
-    let mut summary = String::new();
-    let mut text = String::new();
-    let mut in_summary = false;
-    let mut heading: Option<String> = None;
-    for ev in events {
+impl TextOf {
+    fn see(&mut self, ev: &Event) {
         match ev {
-            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Start(Tag::Heading { .. }) => self.heading = Some(String::new()),
             Event::End(TagEnd::Heading(_)) => {
-                if let Some(h) = heading.take() {
-                    in_summary = h.trim().eq_ignore_ascii_case("summary");
-                    text.push_str(&h);
-                    text.push('\n');
+                if let Some(h) = self.heading.take() {
+                    self.in_summary = h.trim().eq_ignore_ascii_case("summary");
+                    self.text.push_str(&h);
+                    self.text.push('\n');
                 }
             }
-            Event::Text(t) | Event::Code(t) => match heading.as_mut() {
+            Event::Text(t) | Event::Code(t) => match self.heading.as_mut() {
                 Some(h) => h.push_str(t),
                 None => {
-                    text.push_str(t);
-                    if in_summary {
-                        summary.push_str(t);
+                    self.text.push_str(t);
+                    if self.in_summary {
+                        self.summary.push_str(t);
                     }
                 }
             },
             Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph | TagEnd::Item) => {
-                text.push(' ');
-                if in_summary {
-                    summary.push(' ');
+                self.text.push(' ');
+                if self.in_summary {
+                    self.summary.push(' ');
                 }
             }
             _ => {}
         }
     }
-    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    (squash(&summary), text)
 }
 
 #[cfg(test)]
@@ -452,6 +585,33 @@ mod tests {
             "{html}"
         );
         assert!(html.contains(r#"src="img.png""#), "{html}");
+    }
+
+    #[test]
+    fn raw_html_left_open_closes_inside_its_markdown_element() {
+        let html = render_plain("## Title <b>bold\n\nText <i>open\n\n* item <span>x\n");
+        assert!(
+            html.contains(r#"<h2 id="title-bold">Title <b>bold</b></h2>"#),
+            "{html}"
+        );
+        assert!(html.contains("<p>Text <i>open</i></p>"), "{html}");
+        assert!(html.contains("<li>item <span>x</span></li>"), "{html}");
+        let r = render(
+            "# A\n\n## Summary\n\nThe *short* story.\n\n## A\n\n```yaml\nk: v\n```\n",
+            "keps/sig-a/2-y/README.md",
+            &Links {
+                keps: &BTreeMap::new(),
+                local_assets: &BTreeSet::new(),
+                repo_url: "https://github.com/k/e",
+                branch: "master",
+            },
+            &Highlighter::new(),
+        );
+        assert_eq!(r.summary, "The short story.");
+        let ids: Vec<&str> = r.toc.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["a", "summary", "a-1"]);
+        assert!(r.text.contains("k: v"), "{:?}", r.text);
+        assert!(r.html.contains(r#"data-lang="yaml""#), "{}", r.html);
     }
 
     #[test]
