@@ -177,6 +177,10 @@ fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
     }
 }
 
+/// A doc's terms and weights grouped by partition, and where each
+/// partition's group starts (one more entry than there are partitions).
+type Grouped<'a> = (Vec<(&'a str, u32)>, Vec<u32>);
+
 /// Postings of one shard: terms in order, each with postings sorted by doc id.
 type Shard<'a> = Vec<(&'a str, Vec<(u32, u32)>)>;
 
@@ -192,25 +196,39 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
         use std::hash::{BuildHasher, BuildHasherDefault};
         (BuildHasherDefault::<FxHasher>::default().hash_one(shard_key(t)) % parts as u64) as u8
     };
-    let lists: Vec<Vec<(u8, &str, u32)>> = lowered
+    // each doc's terms grouped by partition (a counting sort), with where
+    // each partition starts, so a partition task reads only its own terms
+    let lists: Vec<Grouped<'_>> = lowered
         .par_iter()
         .map(|l| {
-            terms(l)
-                .into_iter()
-                .map(|(t, w)| (part_of(t), t, w))
-                .collect()
+            let terms = terms(l);
+            let parts_of: Vec<u8> = terms.iter().map(|(t, _)| part_of(t)).collect();
+            let mut starts = vec![0u32; parts + 1];
+            for &p in &parts_of {
+                starts[usize::from(p) + 1] += 1;
+            }
+            for i in 1..=parts {
+                starts[i] += starts[i - 1];
+            }
+            let mut next = starts.clone();
+            let mut grouped = vec![("", 0u32); terms.len()];
+            for (&p, tw) in parts_of.iter().zip(terms) {
+                let slot = &mut next[usize::from(p)];
+                grouped[*slot as usize] = tw;
+                *slot += 1;
+            }
+            (grouped, starts)
         })
         .collect();
     let mut out: Vec<Vec<(String, R)>> = (0..parts)
         .into_par_iter()
         .map(|part| {
             let mut map: FxMap<&str, Vec<(u32, u32)>> = FxMap::default();
-            for (id, list) in lists.iter().enumerate() {
-                for &(p, t, w) in list {
-                    if usize::from(p) == part {
-                        // docs in order: postings come out sorted by doc id
-                        map.entry(t).or_default().push((id as u32, w));
-                    }
+            for (id, (list, starts)) in lists.iter().enumerate() {
+                let own = &list[starts[part] as usize..starts[part + 1] as usize];
+                for &(t, w) in own {
+                    // docs in order: postings come out sorted by doc id
+                    map.entry(t).or_default().push((id as u32, w));
                 }
             }
             let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
