@@ -47,6 +47,14 @@ pub struct TemplateSection {
     pub parent: Option<usize>,
     /// Title of the enclosing heading.
     pub parent_title: Option<String>,
+    /// The title normalised for matching (`normalize_heading`), computed once
+    /// rather than for every README.
+    #[serde(skip)]
+    pub norm: String,
+    /// `norm` without spaces: what README headings are matched by, so
+    /// `Non Goals`, `Non-Goals` and `NonGoals` agree.
+    #[serde(skip)]
+    pub key: String,
 }
 
 /// The template's headings in order.
@@ -141,8 +149,8 @@ impl Template {
                 stack.pop();
             }
             let parent = stack.last().copied();
-            let in_prr = normalize_heading(&title) == PRR_HEADING
-                || parent.is_some_and(|p| sections[p].in_prr);
+            let norm = normalize_heading(&title);
+            let in_prr = norm == PRR_HEADING || parent.is_some_and(|p| sections[p].in_prr);
             stack.push(sections.len());
             sections.push(TemplateSection {
                 parent_title: parent.map(|p| sections[p].title.clone()),
@@ -152,6 +160,8 @@ impl Template {
                 prr_stage,
                 in_prr,
                 parent,
+                key: norm.replace(' ', ""),
+                norm,
             });
         }
         Template { sections }

@@ -5,21 +5,12 @@
 //! between template versions (`How can a rollout fail?`), a word-overlap match
 //! among the headings below the matched parent.
 
-use super::normalize_heading;
 use crate::analysis::template::Template;
 use crate::kep::document::Document;
 
-/// Matching key: the normalised heading without spaces, so `Non Goals`,
-/// `Non-Goals` and `NonGoals` agree.
-pub(super) fn key(title: &str) -> String {
-    let mut k = normalize_heading(title);
-    k.retain(|c| c != ' ');
-    k
-}
-
 /// For each template section, the README section it matched. The template's
 /// level-1 title matches the README's first level-1 heading; other sections
-/// match by [`key`], preferring the first unused heading after the match of
+/// match by their key (the normalised heading without spaces), preferring the first unused heading after the match of
 /// the template parent, so repeated titles (`Story 1`, `Alpha`) pair up in order.
 pub(super) fn match_sections(
     doc: &Document,
@@ -40,8 +31,8 @@ pub(super) fn match_sections(
                 .parent
                 .and_then(|p| matched.get(p).copied().flatten())
                 .map_or(0, |di| doc.sections[di].line);
-            let k = key(&ts.title);
-            let start = by_key.partition_point(|(key, _)| *key < k.as_str());
+            let k = ts.key.as_str();
+            let start = by_key.partition_point(|(key, _)| *key < k);
             let mut free = by_key[start..]
                 .iter()
                 .take_while(|(key, _)| *key == k)
@@ -62,7 +53,7 @@ pub(super) fn match_sections(
         let Some(parent) = ts.parent.and_then(|p| matched[p]) else {
             continue;
         };
-        if let Some(i) = reworded(doc, norms, parent, &ts.title, &used) {
+        if let Some(i) = reworded(doc, norms, parent, &ts.norm, &used) {
             used[i] = true;
             matched[ti] = Some(i);
         }
@@ -77,17 +68,16 @@ const MIN_FUZZY_WORDS: usize = 4;
 /// Share of the template heading's words a reworded heading must contain.
 const MIN_OVERLAP: f64 = 0.7;
 
-/// The unused heading below `parent` sharing the most words with `title`, if
-/// it shares at least [`MIN_OVERLAP`] of them. `norms` are the README
-/// headings, normalised.
+/// The unused heading below `parent` sharing the most words with the
+/// template heading `norm` (normalised), if it shares at least
+/// [`MIN_OVERLAP`] of them. `norms` are the README headings, normalised.
 fn reworded(
     doc: &Document,
     norms: &[String],
     parent: usize,
-    title: &str,
+    norm: &str,
     used: &[bool],
 ) -> Option<usize> {
-    let norm = normalize_heading(title);
     let mut words: Vec<&str> = norm.split(' ').collect();
     words.sort_unstable();
     words.dedup();
