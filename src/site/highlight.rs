@@ -32,8 +32,10 @@ const CACHE_FILE: &str = "highlight-v1.bin";
 pub struct Highlighter {
     /// Loaded on first use; dropped by [`Highlighter::release`].
     syntaxes: Mutex<Option<Arc<SyntaxSet>>>,
-    /// Blocks from the cache file, by key.
-    cached: RwLock<HashMap<u64, String>>,
+    /// Blocks from the cache file, by key: read when the first block is
+    /// asked for (`None` until then), so a build whose READMEs all come from
+    /// their own cache never reads it.
+    cached: RwLock<Option<HashMap<u64, String>>>,
     /// Keys used by this build, and blocks highlighted by it.
     used: Mutex<Used>,
     /// Where the cache lives, when it is on.
@@ -67,6 +69,11 @@ fn parse_cache(bytes: &[u8]) -> Option<HashMap<u64, String>> {
     Some(out)
 }
 
+/// The cache key of a block, when it is one the cache keeps.
+pub fn cache_key(lang: &str, code: &str) -> Option<u64> {
+    (!lang.is_empty() && code.len() <= MAX_HIGHLIGHT_BYTES).then(|| key(lang, code))
+}
+
 /// Whether `dir` holds a highlight cache file with at least one block.
 pub fn cache_exists(dir: &Path) -> bool {
     std::fs::metadata(dir.join(CACHE_FILE)).is_ok_and(|m| m.len() > CACHE_MAGIC.len() as u64)
@@ -81,15 +88,31 @@ impl Highlighter {
     /// A highlighter using the cache file in `dir` (a missing or unreadable
     /// cache is an empty one).
     pub fn with_cache(dir: &Path) -> Self {
-        let cached = std::fs::read(dir.join(CACHE_FILE))
-            .ok()
-            .and_then(|b| parse_cache(&b))
-            .unwrap_or_default();
         Highlighter {
-            cached: RwLock::new(cached),
             cache_dir: Some(dir.to_path_buf()),
             ..Self::default()
         }
+    }
+
+    /// The cached block under `k`, reading the cache file first if needed.
+    fn cached_block(&self, k: u64) -> Option<String> {
+        {
+            let cached = self.cached.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(map) = &*cached {
+                return map.get(&k).cloned();
+            }
+        }
+        let mut cached = self.cached.write().unwrap_or_else(|e| e.into_inner());
+        cached
+            .get_or_insert_with(|| {
+                self.cache_dir
+                    .as_ref()
+                    .and_then(|dir| std::fs::read(dir.join(CACHE_FILE)).ok())
+                    .and_then(|b| parse_cache(&b))
+                    .unwrap_or_default()
+            })
+            .get(&k)
+            .cloned()
     }
 
     /// Write the blocks this build used back to the cache file (dropping
@@ -102,7 +125,11 @@ impl Highlighter {
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         let Used { keys, fresh } = &*used;
         let cached = self.cached.read().unwrap_or_else(|e| e.into_inner());
-        if fresh.is_empty() && keys.len() == cached.len() {
+        // never read (no block was asked for): the file stays as it is
+        let Some(cached) = &*cached else {
+            return Ok(());
+        };
+        if fresh.is_empty() && cached.keys().all(|k| keys.contains(k)) {
             return Ok(());
         }
         let mut entries: Vec<(u64, &str)> = cached
@@ -125,6 +152,16 @@ impl Highlighter {
         std::fs::rename(&tmp, dir.join(CACHE_FILE))
     }
 
+    /// Keep the cached blocks `keys` in the cache file as if this build had
+    /// used them: they belong to READMEs whose rendering was reused whole.
+    pub fn keep(&self, keys: &[u64]) {
+        if keys.is_empty() {
+            return;
+        }
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        used.keys.extend(keys.iter().copied());
+    }
+
     /// Free syntect's grammars and the cached blocks (tens of MB once
     /// grammars have run), after [`Highlighter::save`]: a build calls it
     /// when its READMEs are rendered. A later block is highlighted anew.
@@ -135,9 +172,12 @@ impl Highlighter {
                 .unwrap_or_else(|e| e.into_inner())
                 .take(),
         );
-        drop(std::mem::take(
-            &mut *self.cached.write().unwrap_or_else(|e| e.into_inner()),
-        ));
+        drop(
+            self.cached
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .replace(HashMap::new()),
+        );
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         *used = Used::default();
     }
@@ -152,17 +192,10 @@ impl Highlighter {
 
     /// A `<pre>` block for `code` in language `lang` ("" for none).
     pub fn block(&self, lang: &str, code: &str) -> String {
-        if lang.is_empty() || code.len() > MAX_HIGHLIGHT_BYTES {
+        let Some(k) = cache_key(lang, code) else {
             return plain(lang, code);
-        }
-        let k = key(lang, code);
-        let hit = self
-            .cached
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&k)
-            .cloned();
-        if let Some(html) = hit {
+        };
+        if let Some(html) = self.cached_block(k) {
             self.used
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -268,8 +301,10 @@ mod tests {
         assert_eq!(first.block("yaml", code), fresh);
         first.save().unwrap();
         let second = Highlighter::with_cache(dir.path());
-        assert_eq!(second.cached.read().unwrap().len(), 1);
+        let read = |h: &Highlighter| h.cached.read().unwrap().as_ref().map(HashMap::len);
+        assert_eq!(read(&second), None, "the file is read on first use");
         assert_eq!(second.block("yaml", code), fresh);
+        assert_eq!(read(&second), Some(1));
         let loaded = |h: &Highlighter| h.syntaxes.lock().unwrap().is_some();
         assert!(!loaded(&second), "a hit needs no grammar");
         // Released, the grammars and the cached blocks are gone; a block is
@@ -280,21 +315,47 @@ mod tests {
         );
         assert!(loaded(&second));
         second.release();
-        assert!(!loaded(&second) && second.cached.read().unwrap().is_empty());
+        assert!(!loaded(&second) && read(&second) == Some(0));
         assert_eq!(second.block("yaml", code), fresh);
         // A different language is a different block.
         assert_ne!(key("yaml", code), key("json", code));
         // A corrupt cache is an empty one.
         std::fs::write(dir.path().join(CACHE_FILE), b"garbage").unwrap();
-        assert!(
-            Highlighter::with_cache(dir.path())
-                .cached
-                .read()
-                .unwrap()
-                .is_empty()
-        );
+        let third = Highlighter::with_cache(dir.path());
+        assert_eq!(third.block("yaml", code), fresh);
+        assert_eq!(read(&third), Some(0));
         let mut truncated = CACHE_MAGIC.to_vec();
         truncated.extend_from_slice(&[1, 2, 3]);
         assert_eq!(parse_cache(&truncated), None);
+    }
+
+    #[test]
+    fn blocks_kept_for_reused_readmes_stay_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = ("x: 1\n", "y: 2\n");
+        let first = Highlighter::with_cache(dir.path());
+        first.block("yaml", a);
+        first.block("yaml", b);
+        first.save().unwrap();
+        let size = || {
+            std::fs::metadata(dir.path().join(CACHE_FILE))
+                .unwrap()
+                .len()
+        };
+        let full = size();
+        // a build that asks for `a` and keeps `b` (its README was reused) drops nothing
+        let second = Highlighter::with_cache(dir.path());
+        second.block("yaml", a);
+        second.keep(&[cache_key("yaml", b).unwrap()]);
+        second.save().unwrap();
+        assert_eq!(size(), full);
+        // one that neither asks for nor keeps `b` drops it
+        let third = Highlighter::with_cache(dir.path());
+        third.block("yaml", a);
+        third.save().unwrap();
+        assert!(size() < full);
+        // one that asks for nothing leaves the file alone
+        Highlighter::with_cache(dir.path()).save().unwrap();
+        assert!(size() < full && size() > CACHE_MAGIC.len() as u64);
     }
 }

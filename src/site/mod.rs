@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod output;
 pub mod pages;
 pub mod plan;
+mod readme_cache;
 pub mod sanitize;
 pub mod search;
 pub mod theme;

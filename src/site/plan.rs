@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::highlight::Highlighter;
 use super::markdown::{self, Links, Rendered, normalize};
 use super::pages;
+use super::readme_cache::ReadmeCache;
 use super::search::{self, SearchDoc};
 use super::view::{self, LinkView, Urls};
 use super::{SiteData, SiteOptions};
@@ -233,9 +234,13 @@ fn plan_inner(
         (&paths.by_path, &opts.repo_url, &opts.branch).hash(&mut h);
         h.finish()
     };
-    // A README's rendering: from the cache when its inputs are unchanged.
+    // A README's rendering: from the cache when its inputs are unchanged
+    // (`serve`'s, in memory), or from the one kept between builds.
     let md_cache = &cache.markdown;
     let keep_markdown = cache.keep;
+    let kept = sink
+        .and(opts.cache_dir.as_deref())
+        .and_then(ReadmeCache::open);
     let markdown_of = |kep: &Kep, local: &BTreeSet<String>| -> (Arc<Rendered>, bool) {
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = md_cache.get(&kep.path)
@@ -246,16 +251,26 @@ fn plan_inner(
         {
             return (r.clone(), true);
         }
+        let key = kept
+            .as_ref()
+            .map(|c| c.key(&kep.readme, from, links_key, local));
+        if let (Some(c), Some(k)) = (&kept, key)
+            && let Some(r) = c.get(k)
+        {
+            hl.keep(&r.code_keys);
+            return (Arc::new(r), false);
+        }
         let links = Links {
             keps: &paths.by_path,
             local_assets: local,
             repo_url: &opts.repo_url,
             branch: &opts.branch,
         };
-        (
-            Arc::new(markdown::render(&kep.readme, from, &links, hl)),
-            false,
-        )
+        let r = markdown::render(&kep.readme, from, &links, hl);
+        if let (Some(c), Some(k)) = (&kept, key) {
+            c.put(k, &r);
+        }
+        (Arc::new(r), false)
     };
 
     let labels: BTreeMap<&str, String> = model
@@ -418,6 +433,9 @@ fn plan_inner(
         // their compiled regexes) go before the listings are built.
         super::save_highlights(hl);
         hl.release();
+    }
+    if let Some(c) = &kept {
+        c.prune();
     }
     if cache.keep {
         let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();

@@ -669,3 +669,65 @@ fn huge_pages_only_for_a_build_with_a_warm_highlight_cache() {
     ]));
     assert!(!wants(&["kepsite", "check"]));
 }
+
+#[test]
+fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
+    let (_repo, root) = crate::support::content_copy();
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
+    let cache = tmp.path().join("cache");
+    let kept = cache.join("readmes-v1");
+    let build = |out: &Path, cached: bool| {
+        let mut args = vec!["build", "--repo", root.to_str().unwrap()];
+        args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
+        if cached {
+            args.extend(["--cache-dir", cache.to_str().unwrap()]);
+        } else {
+            args.push("--no-cache");
+        }
+        let r = kepsite(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        files(out)
+    };
+    let readme = root.join("keps/sig-apps/3100-job-retry-jitter/README.md");
+    // a link to a KEP directory that does not exist yet
+    let text = std::fs::read_to_string(&readme).unwrap()
+        + "\nSee [the follow-up](../9999-follow-up/README.md).\n";
+    std::fs::write(&readme, text).unwrap();
+    let first = build(&out, true);
+    let count = std::fs::read_dir(&kept).unwrap().count();
+    assert!(count >= 10, "one rendering per README: {count}");
+    assert_eq!(build(&out, true), first, "every README reused");
+    assert_eq!(
+        build(&fresh, false),
+        first,
+        "the same site without any cache"
+    );
+    let page = |site: &BTreeMap<String, Vec<u8>>| {
+        String::from_utf8(site["keps/3101/index.html"].clone()).unwrap()
+    };
+    assert!(page(&first).contains("blob/master/keps/sig-apps/9999-follow-up/README.md"));
+
+    // The README changes: its page follows, and its old rendering goes.
+    let text = std::fs::read_to_string(&readme).unwrap() + "\nA sentence added later.\n";
+    std::fs::write(&readme, text).unwrap();
+    let second = build(&out, true);
+    assert!(page(&second).contains("A sentence added later."));
+    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count);
+
+    // The KEP it links to appears: the unchanged README links to its page.
+    let new = root.join("keps/sig-apps/9999-follow-up");
+    std::fs::create_dir_all(&new).unwrap();
+    let yaml = std::fs::read_to_string(root.join("keps/sig-apps/3100-job-retry-jitter/kep.yaml"))
+        .unwrap()
+        .replace("kep-number: 3101", "kep-number: 9999");
+    std::fs::write(new.join("kep.yaml"), yaml).unwrap();
+    std::fs::write(new.join("README.md"), "# KEP-9999: Follow-up\n").unwrap();
+    let third = build(&out, true);
+    assert!(
+        page(&third).contains(r#"href="/keps/9999/""#),
+        "{}",
+        page(&third)
+    );
+    assert_eq!(build(&fresh, false), third);
+}

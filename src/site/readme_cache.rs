@@ -1,0 +1,254 @@
+//! Rendered READMEs kept between builds: `readmes-v1/` in the cache
+//! directory holds one file per rendering, named after the hash of
+//! everything the rendering depends on.
+//!
+//! The key covers the README's text, its repository path, where its links
+//! can go (every KEP's page, the repository URL and branch, the files copied
+//! beside it) and the kepsite binary itself (its size and modification
+//! time), so a new kepsite never reuses an older one's HTML. A missing,
+//! unreadable or damaged file is a miss: the README is rendered again and the
+//! file rewritten. The files a build did not use are removed when it ends.
+//!
+//! The highlighted-code cache is told which of its blocks a reused rendering
+//! contains ([`super::highlight::Highlighter::keep`]), so it keeps them.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::markdown::{Rendered, TocEntry};
+
+const DIR: &str = "readmes-v1";
+const MAGIC: &[u8] = b"kepsite rendered readme v1\n";
+
+/// The rendered-README cache of one build.
+#[derive(Debug)]
+pub(crate) struct ReadmeCache {
+    dir: PathBuf,
+    /// This binary's identity, part of every key.
+    binary: (u64, i128),
+    used: Mutex<HashSet<u128>>,
+}
+
+impl ReadmeCache {
+    /// The cache in `cache_dir`; `None` when this binary cannot be identified.
+    pub(crate) fn open(cache_dir: &Path) -> Option<ReadmeCache> {
+        let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+        let mtime = exe
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos() as i128;
+        Some(ReadmeCache {
+            dir: cache_dir.join(DIR),
+            binary: (exe.len(), mtime),
+            used: Mutex::new(HashSet::new()),
+        })
+    }
+
+    /// The key of rendering `readme` (at repository path `from`) with the
+    /// links described by `links_key` and the copied files `local`.
+    pub(crate) fn key(
+        &self,
+        readme: &str,
+        from: &str,
+        links_key: u64,
+        local: &BTreeSet<String>,
+    ) -> u128 {
+        let mut h = Xxh3Default::new();
+        let mut field = |b: &[u8]| {
+            h.update(&(b.len() as u64).to_le_bytes());
+            h.update(b);
+        };
+        field(MAGIC);
+        field(&self.binary.0.to_le_bytes());
+        field(&self.binary.1.to_le_bytes());
+        field(&links_key.to_le_bytes());
+        field(from.as_bytes());
+        field(readme.as_bytes());
+        for a in local {
+            field(a.as_bytes());
+        }
+        h.digest128()
+    }
+
+    fn file(&self, key: u128) -> PathBuf {
+        self.dir.join(format!("{key:032x}"))
+    }
+
+    /// The rendering kept under `key`, if there is a sound one.
+    pub(crate) fn get(&self, key: u128) -> Option<Rendered> {
+        self.used
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key);
+        decode(&std::fs::read(self.file(key)).ok()?)
+    }
+
+    /// Keep `r` under `key` (a failure only costs a rendering next time).
+    pub(crate) fn put(&self, key: u128, r: &Rendered) {
+        let path = self.file(key);
+        let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+        let written = std::fs::create_dir_all(&self.dir)
+            .and_then(|()| std::fs::write(&tmp, encode(r)))
+            .and_then(|()| std::fs::rename(&tmp, &path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+
+    /// Remove the files this build did not use.
+    pub(crate) fn prune(&self) {
+        let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let keep = name
+                .to_str()
+                .and_then(|n| u128::from_str_radix(n, 16).ok())
+                .is_some_and(|k| used.contains(&k));
+            if !keep {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+fn encode(r: &Rendered) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + r.html.len() + r.text.len() + 4096);
+    out.extend_from_slice(MAGIC);
+    let text = |out: &mut Vec<u8>, s: &str| {
+        out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+        out.extend_from_slice(s.as_bytes());
+    };
+    text(&mut out, &r.html);
+    text(&mut out, &r.summary);
+    text(&mut out, &r.text);
+    out.extend_from_slice(&(r.toc.len() as u64).to_le_bytes());
+    for t in &r.toc {
+        out.push(t.level);
+        text(&mut out, &t.id);
+        text(&mut out, &t.text);
+    }
+    out.extend_from_slice(&(r.code_keys.len() as u64).to_le_bytes());
+    for k in &r.code_keys {
+        out.extend_from_slice(&k.to_le_bytes());
+    }
+    out
+}
+
+/// Reads what [`encode`] wrote; `None` for anything else.
+fn decode(bytes: &[u8]) -> Option<Rendered> {
+    struct Reader<'a>(&'a [u8]);
+    impl<'a> Reader<'a> {
+        fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+            let (head, rest) = (self.0.get(..n)?, self.0.get(n..)?);
+            self.0 = rest;
+            Some(head)
+        }
+        fn number(&mut self) -> Option<u64> {
+            Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+        }
+        fn count(&mut self) -> Option<usize> {
+            usize::try_from(self.number()?).ok()
+        }
+        fn text(&mut self) -> Option<String> {
+            let n = self.count()?;
+            Some(std::str::from_utf8(self.take(n)?).ok()?.to_string())
+        }
+    }
+    let mut r = Reader(bytes.strip_prefix(MAGIC)?);
+    let (html, summary, text) = (r.text()?, r.text()?, r.text()?);
+    let entries = r.count()?;
+    let mut toc = Vec::with_capacity(entries.min(4096));
+    for _ in 0..entries {
+        let level = r.take(1)?[0];
+        toc.push(TocEntry {
+            level,
+            id: r.text()?,
+            text: r.text()?,
+        });
+    }
+    let keys = r.count()?;
+    let mut code_keys = Vec::with_capacity(keys.min(4096));
+    for _ in 0..keys {
+        code_keys.push(r.number()?);
+    }
+    r.0.is_empty().then_some(Rendered {
+        html,
+        toc,
+        summary,
+        text,
+        code_keys,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Rendered {
+        Rendered {
+            html: "<h1 id=\"t\">Tï</h1>".into(),
+            toc: vec![TocEntry {
+                level: 1,
+                id: "t".into(),
+                text: "Tï".into(),
+            }],
+            summary: "s".into(),
+            text: "Tï\n".into(),
+            code_keys: vec![7, u64::MAX],
+        }
+    }
+
+    #[test]
+    fn renderings_round_trip_and_damage_is_a_miss() {
+        let r = sample();
+        let bytes = encode(&r);
+        let back = decode(&bytes).unwrap();
+        assert_eq!(
+            (back.html, back.toc, back.summary, back.text, back.code_keys),
+            (r.html, r.toc, r.summary, r.text, r.code_keys)
+        );
+        for cut in [0, MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_none());
+        let mut huge = bytes.clone();
+        huge[MAGIC.len()..MAGIC.len() + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(decode(&huge).is_none());
+    }
+
+    #[test]
+    fn every_input_is_in_the_key_and_unused_files_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = ReadmeCache::open(dir.path()).unwrap();
+        let local = BTreeSet::from(["a.png".to_string()]);
+        let k = c.key("# T", "keps/a/1/README.md", 1, &local);
+        for other in [
+            c.key("# U", "keps/a/1/README.md", 1, &local),
+            c.key("# T", "keps/a/2/README.md", 1, &local),
+            c.key("# T", "keps/a/1/README.md", 2, &local),
+            c.key("# T", "keps/a/1/README.md", 1, &BTreeSet::new()),
+        ] {
+            assert_ne!(k, other);
+        }
+        assert!(c.get(k).is_none());
+        c.put(k, &sample());
+        assert_eq!(c.get(k).unwrap().html, sample().html);
+        let stale = c.key("# old", "keps/a/1/README.md", 1, &local);
+        c.put(stale, &sample());
+        // a later build that uses only `k`
+        let c = ReadmeCache::open(dir.path()).unwrap();
+        assert!(c.get(k).is_some());
+        c.prune();
+        assert!(c.get(k).is_some() && c.get(stale).is_none());
+    }
+}
