@@ -340,21 +340,6 @@ pub struct ExportArgs {
     pub stale_days: i64,
 }
 
-/// Whether the command may use transparent huge pages: only a `build` whose
-/// highlighted-code cache exists.
-///
-/// With huge pages a warm corpus build takes ~15% less time (page faults
-/// drop from ~43,000 to ~600) and peaks ~50 MB higher. A build that
-/// highlights every code block anew (a first one, or `--no-cache`) would then
-/// peak above the 300 MB the site build is allowed, and the other commands
-/// have no use for them.
-pub fn wants_huge_pages(cli: &Cli) -> bool {
-    match &cli.command {
-        Command::Build(a) => !a.no_cache && crate::site::highlight::cache_exists(&a.cache_dir),
-        _ => false,
-    }
-}
-
 /// Run the parsed command; returns the process exit code.
 pub fn run(cli: &Cli) -> Result<i32> {
     match &cli.command {

@@ -143,6 +143,14 @@ fn into_lowered(d: SearchDoc) -> Lowered {
 /// Each distinct term of a doc with its weight (in no particular order).
 fn terms(l: &Lowered) -> Vec<(&str, u32)> {
     let mut w: FxMap<&str, u32> = FxMap::default();
+    terms_into(l, &mut w);
+    w.into_iter().map(|(t, n)| (t, n.min(255))).collect()
+}
+
+/// Each distinct term of a doc with its weight (not yet capped at 255),
+/// into `w`, which is cleared first (a scratch map reused from doc to doc).
+fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>) {
+    w.clear();
     w.reserve(l.body.len() / 32);
     for t in words(&l.body).filter(|t| keep_body_word(t)) {
         let n = w.entry(t).or_insert(0);
@@ -166,7 +174,6 @@ fn terms(l: &Lowered) -> Vec<(&str, u32)> {
     for (t, weight) in extra {
         *w.entry(t).or_insert(0) += weight;
     }
-    w.into_iter().map(|(t, n)| (t, n.min(255))).collect()
 }
 
 /// Call `emit(term, weight)` once per distinct term of `d`.
@@ -197,53 +204,58 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
         (BuildHasherDefault::<FxHasher>::default().hash_one(shard_key(t)) % parts as u64) as u8
     };
     // each doc's terms grouped by partition (a counting sort), with where
-    // each partition starts, so a partition task reads only its own terms
-    let lists: Vec<Grouped<'_>> = lowered
-        .par_iter()
-        .map(|l| {
-            let terms = terms(l);
-            let parts_of: Vec<u8> = terms.iter().map(|(t, _)| part_of(t)).collect();
-            let mut starts = vec![0u32; parts + 1];
-            for &p in &parts_of {
-                starts[usize::from(p) + 1] += 1;
-            }
-            for i in 1..=parts {
-                starts[i] += starts[i - 1];
-            }
-            let mut next = starts.clone();
-            let mut grouped = vec![("", 0u32); terms.len()];
-            for (&p, tw) in parts_of.iter().zip(terms) {
-                let slot = &mut next[usize::from(p)];
-                grouped[*slot as usize] = tw;
-                *slot += 1;
-            }
-            (grouped, starts)
-        })
-        .collect();
-    let mut out: Vec<Vec<(String, R)>> = (0..parts)
-        .into_par_iter()
-        .map(|part| {
-            let mut map: FxMap<&str, Vec<(u32, u32)>> = FxMap::default();
-            for (id, (list, starts)) in lists.iter().enumerate() {
-                let own = &list[starts[part] as usize..starts[part + 1] as usize];
-                for &(t, w) in own {
-                    // docs in order: postings come out sorted by doc id
-                    map.entry(t).or_default().push((id as u32, w));
+    // each partition starts, so a partition task reads only its own terms;
+    // each thread reuses one scratch map from doc to doc
+    let lists: Vec<Grouped<'_>> = crate::timing::timed("search: terms", || {
+        lowered
+            .par_iter()
+            .map_init(FxMap::default, |w, l| {
+                terms_into(l, w);
+                let parts_of: Vec<u8> = w.keys().map(|t| part_of(t)).collect();
+                let mut starts = vec![0u32; parts + 1];
+                for &p in &parts_of {
+                    starts[usize::from(p) + 1] += 1;
                 }
-            }
-            let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
-            for (t, p) in map {
-                by_key.entry(shard_key(t)).or_default().push((t, p));
-            }
-            by_key
-                .into_iter()
-                .map(|(k, mut terms)| {
-                    terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                    (k.to_string(), f(k, terms))
-                })
-                .collect()
-        })
-        .collect();
+                for i in 1..=parts {
+                    starts[i] += starts[i - 1];
+                }
+                let mut next = starts.clone();
+                let mut grouped = vec![("", 0u32); w.len()];
+                for (&p, (&t, &n)) in parts_of.iter().zip(w.iter()) {
+                    let slot = &mut next[usize::from(p)];
+                    grouped[*slot as usize] = (t, n.min(255));
+                    *slot += 1;
+                }
+                (grouped, starts)
+            })
+            .collect()
+    });
+    let mut out: Vec<Vec<(String, R)>> = crate::timing::timed("search: postings", || {
+        (0..parts)
+            .into_par_iter()
+            .map(|part| {
+                let mut map: FxMap<&str, Vec<(u32, u32)>> = FxMap::default();
+                for (id, (list, starts)) in lists.iter().enumerate() {
+                    let own = &list[starts[part] as usize..starts[part + 1] as usize];
+                    for &(t, w) in own {
+                        // docs in order: postings come out sorted by doc id
+                        map.entry(t).or_default().push((id as u32, w));
+                    }
+                }
+                let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
+                for (t, p) in map {
+                    by_key.entry(shard_key(t)).or_default().push((t, p));
+                }
+                by_key
+                    .into_iter()
+                    .map(|(k, mut terms)| {
+                        terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                        (k.to_string(), f(k, terms))
+                    })
+                    .collect()
+            })
+            .collect()
+    });
     let mut all: Vec<(String, R)> = out.drain(..).flatten().collect();
     all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     all.into_iter().map(|(_, r)| r).collect()

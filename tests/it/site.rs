@@ -644,33 +644,6 @@ fn tampering_is_undone(cache: bool) {
 }
 
 #[test]
-fn huge_pages_only_for_a_build_with_a_warm_highlight_cache() {
-    use clap::Parser;
-    use kepsite::cli::{Cli, wants_huge_pages};
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = tmp.path().join("cache");
-    let c = cache.to_str().unwrap();
-    let wants = |args: &[&str]| wants_huge_pages(&Cli::try_parse_from(args).unwrap());
-    assert!(
-        !wants(&["kepsite", "build", "--cache-dir", c]),
-        "cold cache"
-    );
-    // a build fills the cache (content/ has highlighted code)
-    let out = tmp.path().join("public");
-    let r = kepsite(&["build", "--out", out.to_str().unwrap(), "--cache-dir", c]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(wants(&["kepsite", "build", "--cache-dir", c]));
-    assert!(!wants(&[
-        "kepsite",
-        "build",
-        "--cache-dir",
-        c,
-        "--no-cache"
-    ]));
-    assert!(!wants(&["kepsite", "check"]));
-}
-
-#[test]
 fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     let (_repo, root) = crate::support::content_copy();
     let tmp = tempfile::tempdir().unwrap();
