@@ -143,15 +143,42 @@ fn hashed_name(name: &str, bytes: &[u8]) -> String {
 /// and which makes every URL unreadable in the source).
 pub(crate) fn escape(input: &str) -> String {
     let mut out = String::with_capacity(input.len() + 16);
-    for c in input.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
+    // the five characters are ASCII: the runs between them are copied whole
+    let mut copied = 0;
+    for (i, b) in input.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            _ => continue,
+        };
+        out.push_str(&input[copied..i]);
+        out.push_str(entity);
+        copied = i + 1;
+    }
+    out.push_str(&input[copied..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escape_replaces_the_five_characters_and_keeps_the_rest() {
+        let cases = [
+            ("", ""),
+            ("plain / text", "plain / text"),
+            (
+                r#"<a href="x" title='é'>&amp;</a>"#,
+                "&lt;a href=&quot;x&quot; title=&#x27;é&#x27;&gt;&amp;amp;&lt;/a&gt;",
+            ),
+            ("ü<", "ü&lt;"),
+            (">ü", "&gt;ü"),
+            ("日本&語", "日本&amp;語"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(super::escape(input), want, "{input:?}");
         }
     }
-    out
 }
