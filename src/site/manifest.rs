@@ -10,6 +10,14 @@
 //! file is compared byte by byte. The file lives in the cache directory, one
 //! per output directory, and keeps the entries of the last two builds: the
 //! staging tree a build reuses is the site from the build before last.
+//!
+//! Timestamps have a granularity (a few ms on ext4, a second or two
+//! elsewhere): a file changed within the same tick as the ctime recorded for
+//! it keeps that ctime. As git does with its index, an entry whose ctime is
+//! not at least [`RACY_WINDOW_NS`] older than the manifest's own save time is
+//! "racy" and vouches for nothing; the file is read instead. A file the
+//! build keeps keeps its old ctime, so in a rebuild of an unchanged site
+//! every entry is old enough.
 
 use std::collections::HashMap;
 use std::fs::Metadata;
@@ -17,7 +25,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const MAGIC: &[u8] = b"kepsite site manifest v1\n";
+const MAGIC: &[u8] = b"kepsite site manifest v2\n";
+
+/// How much older than the manifest's save time an entry's ctime must be
+/// for the entry to count: two seconds, the coarsest timestamps in use (FAT).
+const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
 /// Which file, and its state when its bytes were hashed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +69,18 @@ struct Entry {
     generation: u64,
 }
 
+impl Stamp {
+    fn ctime_ns(&self) -> i128 {
+        i128::from(self.ctime) * 1_000_000_000 + i128::from(self.ctime_nsec)
+    }
+}
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
 /// The hash a manifest keeps of a file's bytes.
 pub(crate) fn digest(bytes: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytes)
@@ -69,6 +93,8 @@ pub(crate) struct Manifest {
     file: PathBuf,
     generation: u64,
     earlier: Entries,
+    /// Entries with a ctime from this time on are racy (ns since the epoch).
+    racy_from: i128,
     recorded: Mutex<Vec<Entry>>,
     /// Files the earlier entries vouched for (for tests and timings).
     vouched: AtomicUsize,
@@ -77,7 +103,15 @@ pub(crate) struct Manifest {
 impl Manifest {
     /// The manifest in `file`; a missing or unreadable one is empty.
     pub(crate) fn load(file: PathBuf) -> Manifest {
-        let (generation, earlier) = std::fs::read(&file)
+        // the crate's unit tests build trees within milliseconds of each
+        // other; the racy rule has its own test
+        let window = if cfg!(test) { 0 } else { RACY_WINDOW_NS };
+        Self::load_with_window(file, window)
+    }
+
+    /// [`Manifest::load`] with another racy window (tests use 0).
+    fn load_with_window(file: PathBuf, window: i128) -> Manifest {
+        let (generation, saved_at, earlier) = std::fs::read(&file)
             .ok()
             .and_then(|b| parse(&b))
             .unwrap_or_default();
@@ -85,17 +119,19 @@ impl Manifest {
             file,
             generation: generation + 1,
             earlier,
+            racy_from: saved_at - window,
             recorded: Mutex::new(Vec::new()),
             vouched: AtomicUsize::new(0),
         }
     }
 
     /// Whether the file with metadata `m` holds the bytes hashing to `hash`:
-    /// `None` when no entry describes the file as it is now.
+    /// `None` when no entry describes the file as it is now, or the entry is
+    /// racy.
     pub(crate) fn holds(&self, m: &Metadata, hash: u128) -> Option<bool> {
         let s = stamp(m)?;
         let e = self.earlier.get(&(s.dev, s.ino))?;
-        (e.stamp == s).then(|| {
+        (e.stamp == s && s.ctime_ns() < self.racy_from).then(|| {
             let same = e.hash == hash;
             if same {
                 self.vouched.fetch_add(1, Ordering::Relaxed);
@@ -134,9 +170,11 @@ impl Manifest {
         {
             entries.insert((e.stamp.dev, e.stamp.ino), e);
         }
-        let mut buf = Vec::with_capacity(MAGIC.len() + 8 + entries.len() * 64);
+        let mut buf = Vec::with_capacity(MAGIC.len() + 24 + entries.len() * 64);
         buf.extend_from_slice(MAGIC);
         buf.extend_from_slice(&self.generation.to_le_bytes());
+        // after every entry's stat, so that racy ones show as such
+        buf.extend_from_slice(&now_ns().to_le_bytes());
         for e in entries.values() {
             let s = e.stamp;
             for n in [s.dev, s.ino, s.size, s.ctime as u64, s.ctime_nsec as u64] {
@@ -149,9 +187,10 @@ impl Manifest {
     }
 }
 
-fn parse(bytes: &[u8]) -> Option<(u64, Entries)> {
+fn parse(bytes: &[u8]) -> Option<(u64, i128, Entries)> {
     let rest = bytes.strip_prefix(MAGIC)?;
-    let (generation, mut rest) = rest.split_first_chunk::<8>()?;
+    let (generation, rest) = rest.split_first_chunk::<8>()?;
+    let (saved_at, mut rest) = rest.split_first_chunk::<16>()?;
     let mut entries = HashMap::new();
     while !rest.is_empty() {
         let (record, r) = rest.split_first_chunk::<64>()?;
@@ -175,7 +214,11 @@ fn parse(bytes: &[u8]) -> Option<(u64, Entries)> {
         );
         rest = r;
     }
-    Some((u64::from_le_bytes(*generation), entries))
+    Some((
+        u64::from_le_bytes(*generation),
+        i128::from_le_bytes(*saved_at),
+        entries,
+    ))
 }
 
 fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -216,6 +259,25 @@ mod tests {
             m.holds(&file.metadata().unwrap(), digest(b"same length A")),
             None
         );
+    }
+
+    #[test]
+    fn an_entry_younger_than_the_window_vouches_for_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.bin");
+        let file = dir.path().join("page.html");
+        std::fs::write(&file, "text").unwrap();
+        let m = Manifest::load(path.clone());
+        m.record(&file.metadata().unwrap(), digest(b"text"));
+        m.save().unwrap();
+        let meta = file.metadata().unwrap();
+        // written just now: an edit within the same timestamp tick could not be seen
+        let racy = Manifest::load_with_window(path.clone(), RACY_WINDOW_NS);
+        assert_eq!(racy.holds(&meta, digest(b"text")), None);
+        assert_eq!(racy.holds(&meta, digest(b"other")), None);
+        // older than the window (here: a window of nothing), it counts
+        let settled = Manifest::load_with_window(path, 0);
+        assert_eq!(settled.holds(&meta, digest(b"text")), Some(true));
     }
 
     #[test]
