@@ -138,11 +138,13 @@ pub struct BuildArgs {
     /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
     #[arg(long)]
     pub no_history: bool,
-    /// Where the history walk and highlighted code are cached between runs.
+    /// Where the history walk, highlighted code, rendered READMEs and the
+    /// manifest of the output's files are cached between runs.
     #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
     pub cache_dir: PathBuf,
-    /// Use no cache: neither the highlighted-code cache nor the previous
-    /// build kept beside `--out` (`.<out>.kepsite-stage`), which is deleted.
+    /// Use no cache: neither the code, README and file caches nor the
+    /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
+    /// deleted.
     #[arg(long)]
     pub no_cache: bool,
 }

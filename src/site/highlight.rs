@@ -74,11 +74,6 @@ pub fn cache_key(lang: &str, code: &str) -> Option<u64> {
     (!lang.is_empty() && code.len() <= MAX_HIGHLIGHT_BYTES).then(|| key(lang, code))
 }
 
-/// Whether `dir` holds a highlight cache file with at least one block.
-pub fn cache_exists(dir: &Path) -> bool {
-    std::fs::metadata(dir.join(CACHE_FILE)).is_ok_and(|m| m.len() > CACHE_MAGIC.len() as u64)
-}
-
 impl Highlighter {
     /// A highlighter without a cache file.
     pub fn new() -> Self {

@@ -101,7 +101,8 @@ pub struct SiteOptions {
     pub repo_url: String,
     /// Branch for source and edit links.
     pub branch: String,
-    /// Where to keep the highlighted-code cache between builds (`None`: no cache).
+    /// Where to keep the highlighted code, the rendered READMEs and the
+    /// manifest of the output's files between builds (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
     /// Keep the replaced site beside `out` and reuse it as the next build's
     /// staging tree, so that a rebuild rewrites only what changed.

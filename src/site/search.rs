@@ -20,20 +20,27 @@ use serde_json::json;
 #[derive(Default, Clone, Copy)]
 struct FxHasher(u64);
 
+impl FxHasher {
+    /// One step: fold `v` in.
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 impl std::hash::Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(K);
+            self.add(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
         }
         for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+            self.add(u64::from(b));
         }
     }
     fn write_u8(&mut self, b: u8) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.add(u64::from(b));
     }
     fn finish(&self) -> u64 {
         self.0
@@ -193,9 +200,9 @@ type Shard<'a> = Vec<(&'a str, Vec<(u32, u32)>)>;
 
 /// Index `docs` and hand every shard (its key and terms) to `f`, in parallel.
 ///
-/// Terms are extracted per doc in parallel; the postings are then built in
-/// partitions of the shard keys, each by one task that reads every doc's terms
-/// and keeps its own, so no two tasks share or merge a map.
+/// Terms are extracted per doc in parallel and grouped by partition of the
+/// shard keys; the postings of each partition are then built by one task
+/// from every doc's group for it, so no two tasks share or merge a map.
 fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync) -> Vec<R> {
     let parts = rayon::current_num_threads().clamp(1, 64) * 4;
     // each term with its partition, computed once

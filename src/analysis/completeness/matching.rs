@@ -10,8 +10,9 @@ use crate::kep::document::Document;
 
 /// For each template section, the README section it matched. The template's
 /// level-1 title matches the README's first level-1 heading; other sections
-/// match by their key (the normalised heading without spaces), preferring the first unused heading after the match of
-/// the template parent, so repeated titles (`Story 1`, `Alpha`) pair up in order.
+/// match by their key (the normalised heading without spaces), preferring
+/// the first unused heading after the match of the template parent, so
+/// repeated titles (`Story 1`, `Alpha`) pair up in order.
 pub(super) fn match_sections(
     doc: &Document,
     norms: &[String],
