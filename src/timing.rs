@@ -28,9 +28,9 @@ pub fn timed<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     let out = f();
     let (rss, peak) = memory_mb();
     eprintln!(
-        "timing: {phase:<24} {:>8.1} ms wall {:>7} ms cpu {rss:>6} MB rss {peak:>6} MB peak",
+        "timing: {phase:<24} {:>8.1} ms wall {:>7.1} ms cpu {rss:>6} MB rss {peak:>6} MB peak",
         t.elapsed().as_secs_f64() * 1e3,
-        cpu_ms().saturating_sub(cpu)
+        cpu_ms() - cpu
     );
     out
 }
@@ -49,20 +49,19 @@ fn memory_mb() -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-/// CPU time of the whole process (user + system) in ms, from /proc (Linux;
-/// 0 elsewhere). Coarse (10 ms ticks), but unaffected by other processes.
-fn cpu_ms() -> u64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0;
-    };
-    // Fields after the command name (which is in parentheses): state is
-    // field 3, utime and stime are fields 14 and 15.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .filter_map(|x| x.parse().ok())
-        .collect();
-    f.iter().sum::<u64>() * 10
+/// CPU time of the whole process (user + system) in ms, to the microsecond
+/// (Linux; 0 elsewhere). Unaffected by other processes.
+fn cpu_ms() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid, writable timespec for the call's duration.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6;
+        }
+    }
+    0.0
 }

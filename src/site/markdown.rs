@@ -39,6 +39,8 @@ pub struct Rendered {
     pub text: String,
     /// Highlight-cache keys of its code blocks (see [`Highlighter::keep`]).
     pub code_keys: Vec<u64>,
+    /// The search terms of `text`, once someone has worked them out.
+    pub body_terms: Option<std::sync::Arc<super::search::BodyTerms>>,
 }
 
 /// Where links in a README should go.
@@ -217,6 +219,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         summary: summary.split_whitespace().collect::<Vec<_>>().join(" "),
         text,
         code_keys: stream.code_keys,
+        body_terms: None,
     }
 }
 

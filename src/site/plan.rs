@@ -266,7 +266,8 @@ fn plan_inner(
             repo_url: &opts.repo_url,
             branch: &opts.branch,
         };
-        let r = markdown::render(&kep.readme, from, &links, hl);
+        let mut r = markdown::render(&kep.readme, from, &links, hl);
+        r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text)));
         if let (Some(c), Some(k)) = (&kept, key) {
             c.put(k, &r);
         }
@@ -405,6 +406,7 @@ fn plan_inner(
                     url: dir.clone(),
                     summary: r.summary,
                     body: r.text,
+                    body_terms: r.body_terms,
                     authors: kep.meta.authors.clone(),
                     gates: kep
                         .meta

@@ -14,14 +14,15 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use xxhash_rust::xxh3::Xxh3Default;
 
 use super::markdown::{Rendered, TocEntry};
+use super::search::BodyTerms;
 
 const DIR: &str = "readmes-v1";
-const MAGIC: &[u8] = b"kepsite rendered readme v1\n";
+const MAGIC: &[u8] = b"kepsite rendered readme v2\n";
 
 /// The rendered-README cache of one build.
 #[derive(Debug)]
@@ -139,6 +140,15 @@ fn encode(r: &Rendered) -> Vec<u8> {
     for k in &r.code_keys {
         out.extend_from_slice(&k.to_le_bytes());
     }
+    // the search terms, when known (a rendering stored without them is
+    // read back without them, and its text is tokenized)
+    out.push(u8::from(r.body_terms.is_some()));
+    if let Some(b) = &r.body_terms {
+        let (terms, counts) = b.parts();
+        text(&mut out, terms);
+        out.extend_from_slice(&(counts.len() as u64).to_le_bytes());
+        out.extend_from_slice(counts);
+    }
     out
 }
 
@@ -157,9 +167,12 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
         fn count(&mut self) -> Option<usize> {
             usize::try_from(self.number()?).ok()
         }
-        fn text(&mut self) -> Option<String> {
+        fn bytes(&mut self) -> Option<&'a [u8]> {
             let n = self.count()?;
-            Some(std::str::from_utf8(self.take(n)?).ok()?.to_string())
+            self.take(n)
+        }
+        fn text(&mut self) -> Option<String> {
+            Some(std::str::from_utf8(self.bytes()?).ok()?.to_string())
         }
     }
     let mut r = Reader(bytes.strip_prefix(MAGIC)?);
@@ -179,12 +192,22 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
     for _ in 0..keys {
         code_keys.push(r.number()?);
     }
+    let body_terms = match r.take(1)? {
+        [0] => None,
+        [1] => {
+            let terms = r.text()?;
+            let counts = r.bytes()?.to_vec();
+            Some(Arc::new(BodyTerms::from_parts(terms, counts)?))
+        }
+        _ => return None,
+    };
     r.0.is_empty().then_some(Rendered {
         html,
         toc,
         summary,
         text,
         code_keys,
+        body_terms,
     })
 }
 
@@ -203,19 +226,37 @@ mod tests {
             summary: "s".into(),
             text: "Tï\n".into(),
             code_keys: vec![7, u64::MAX],
+            body_terms: None,
         }
     }
 
     #[test]
     fn renderings_round_trip_and_damage_is_a_miss() {
-        let r = sample();
+        let plain = sample();
+        assert!(decode(&encode(&plain)).unwrap().body_terms.is_none());
+        let r = Rendered {
+            body_terms: Some(Arc::new(BodyTerms::of("tï kubelet kubelet pods"))),
+            ..sample()
+        };
         let bytes = encode(&r);
         let back = decode(&bytes).unwrap();
+        let without = encode(&plain);
         assert_eq!(
-            (back.html, back.toc, back.summary, back.text, back.code_keys),
-            (r.html, r.toc, r.summary, r.text, r.code_keys)
+            (
+                back.html,
+                back.toc,
+                back.summary,
+                back.text,
+                back.code_keys,
+                back.body_terms
+            ),
+            (r.html, r.toc, r.summary, r.text, r.code_keys, r.body_terms)
         );
-        for cut in [0, MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
+        for cut in [0, MAGIC.len(), bytes.len() / 2, without.len() - 1] {
+            assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        // every cut inside the search terms too
+        for cut in without.len()..bytes.len() {
             assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
         }
         let mut longer = bytes.clone();

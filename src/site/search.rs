@@ -81,6 +81,70 @@ pub struct SearchDoc {
     pub authors: Vec<String>,
     /// Feature gate names.
     pub gates: Vec<String>,
+    /// The body's terms, when already known ([`BodyTerms::of`] the body);
+    /// otherwise they are taken from `body`.
+    pub body_terms: Option<std::sync::Arc<BodyTerms>>,
+}
+
+/// The distinct index terms of a README body, each with how often it occurs
+/// (capped at the body's largest weight). Computed once per rendering and
+/// kept with it ([`super::readme_cache`]), so a build that reuses a
+/// rendering does not tokenize its text again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BodyTerms {
+    /// The terms (ASCII alphanumerics), each followed by one space.
+    terms: String,
+    /// Each term's count, in the same order.
+    counts: Vec<u8>,
+}
+
+impl BodyTerms {
+    /// The terms of `body`, as [`build`] would index them.
+    pub fn of(body: &str) -> BodyTerms {
+        let lower = body.to_ascii_lowercase();
+        let mut w: FxMap<&str, u8> = FxMap::default();
+        w.reserve(lower.len() / 32);
+        for t in words(&lower).filter(|t| keep_body_word(t)) {
+            let n = w.entry(t).or_insert(0);
+            *n = (*n + 1).min(W_BODY_MAX as u8);
+        }
+        let mut out = BodyTerms {
+            terms: String::with_capacity(w.keys().map(|t| t.len() + 1).sum()),
+            counts: Vec::with_capacity(w.len()),
+        };
+        for (t, n) in w {
+            out.terms.push_str(t);
+            out.terms.push(' ');
+            out.counts.push(n);
+        }
+        out
+    }
+
+    /// Each term with its count.
+    fn iter(&self) -> impl Iterator<Item = (&str, u8)> + '_ {
+        self.terms
+            .split_terminator(' ')
+            .zip(self.counts.iter().copied())
+    }
+
+    /// The terms and counts as stored ([`BodyTerms::from_parts`] reads them back).
+    pub fn parts(&self) -> (&str, &[u8]) {
+        (&self.terms, &self.counts)
+    }
+
+    /// Terms and counts as [`BodyTerms::parts`] gave them; `None` when they
+    /// do not fit together.
+    pub fn from_parts(terms: String, counts: Vec<u8>) -> Option<BodyTerms> {
+        let sound = terms.is_empty() || terms.ends_with(' ');
+        let sound = sound
+            && terms.bytes().filter(|&b| b == b' ').count() == counts.len()
+            && terms
+                .bytes()
+                .all(|b| b == b' ' || b.is_ascii_alphanumeric())
+            && !terms.contains("  ")
+            && !terms.starts_with(' ');
+        sound.then_some(BodyTerms { terms, counts })
+    }
 }
 
 /// Files of the index: relative path → JSON bytes.
@@ -121,14 +185,24 @@ fn keep_body_word(w: &str) -> bool {
 struct Lowered {
     title: String,
     summary: String,
+    /// Empty when `body_terms` are known.
     body: String,
+    body_terms: Option<std::sync::Arc<BodyTerms>>,
     gates: Vec<String>,
     authors: Vec<String>,
     number: Option<String>,
 }
 
 fn lower(d: &SearchDoc) -> Lowered {
-    into_lowered(d.clone())
+    into_lowered(SearchDoc {
+        // known terms are shared, the body is not copied for nothing
+        body: if d.body_terms.is_some() {
+            String::new()
+        } else {
+            d.body.clone()
+        },
+        ..d.clone()
+    })
 }
 
 /// Lowercase a doc's texts in place (no copy of its body).
@@ -137,10 +211,15 @@ fn into_lowered(d: SearchDoc) -> Lowered {
         s.make_ascii_lowercase();
         s
     };
+    let (body, body_terms) = match d.body_terms {
+        Some(t) => (String::new(), Some(t)),
+        None => (lowered(d.body), None),
+    };
     Lowered {
         title: lowered(d.title),
         summary: lowered(d.summary),
-        body: lowered(d.body),
+        body,
+        body_terms,
         gates: d.gates.into_iter().map(lowered).collect(),
         authors: d.authors.into_iter().map(lowered).collect(),
         number: d.number.map(|n| n.to_string()),
@@ -149,19 +228,22 @@ fn into_lowered(d: SearchDoc) -> Lowered {
 
 /// Each distinct term of a doc with its weight (in no particular order).
 fn terms(l: &Lowered) -> Vec<(&str, u32)> {
-    let mut w: FxMap<&str, u32> = FxMap::default();
-    terms_into(l, &mut w);
-    w.into_iter().map(|(t, n)| (t, n.min(255))).collect()
+    let mut out = Vec::new();
+    terms_into(l, &mut FxMap::default(), &mut out);
+    out
 }
 
-/// Each distinct term of a doc with its weight (not yet capped at 255),
-/// into `w`, which is cleared first (a scratch map reused from doc to doc).
-fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>) {
+/// Each distinct term of a doc with its weight (capped at 255) into `out`;
+/// `w` is a scratch map reused from doc to doc. Both are cleared first.
+fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'a str, u32)>) {
     w.clear();
-    w.reserve(l.body.len() / 32);
-    for t in words(&l.body).filter(|t| keep_body_word(t)) {
-        let n = w.entry(t).or_insert(0);
-        *n = (*n + 1).min(W_BODY_MAX);
+    out.clear();
+    if l.body_terms.is_none() {
+        w.reserve(l.body.len() / 32);
+        for t in words(&l.body).filter(|t| keep_body_word(t)) {
+            let n = w.entry(t).or_insert(0);
+            *n = (*n + 1).min(W_BODY_MAX);
+        }
     }
     let mut extra: Vec<(&str, u32)> = Vec::new();
     extra.extend(words(&l.title).map(|t| (t, W_TITLE)));
@@ -181,6 +263,16 @@ fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>) {
     for (t, weight) in extra {
         *w.entry(t).or_insert(0) += weight;
     }
+    // Known body terms are distinct already: each takes what the other
+    // fields give it, and the map (the other fields' terms) stays small.
+    if let Some(b) = &l.body_terms {
+        out.reserve(b.counts.len() + w.len());
+        for (t, n) in b.iter() {
+            let more = if w.is_empty() { None } else { w.remove(t) };
+            out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255)));
+        }
+    }
+    out.extend(w.drain().map(|(t, n)| (t, n.min(255))));
 }
 
 /// Call `emit(term, weight)` once per distinct term of `d`.
@@ -216,25 +308,28 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
     let lists: Vec<Grouped<'_>> = crate::timing::timed("search: terms", || {
         lowered
             .par_iter()
-            .map_init(FxMap::default, |w, l| {
-                terms_into(l, w);
-                let parts_of: Vec<u8> = w.keys().map(|t| part_of(t)).collect();
-                let mut starts = vec![0u32; parts + 1];
-                for &p in &parts_of {
-                    starts[usize::from(p) + 1] += 1;
-                }
-                for i in 1..=parts {
-                    starts[i] += starts[i - 1];
-                }
-                let mut next = starts.clone();
-                let mut grouped = vec![("", 0u32); w.len()];
-                for (&p, (&t, &n)) in parts_of.iter().zip(w.iter()) {
-                    let slot = &mut next[usize::from(p)];
-                    grouped[*slot as usize] = (t, n.min(255));
-                    *slot += 1;
-                }
-                (grouped, starts)
-            })
+            .map_init(
+                || (FxMap::default(), Vec::new()),
+                |(w, terms), l| {
+                    terms_into(l, w, terms);
+                    let parts_of: Vec<u8> = terms.iter().map(|(t, _)| part_of(t)).collect();
+                    let mut starts = vec![0u32; parts + 1];
+                    for &p in &parts_of {
+                        starts[usize::from(p) + 1] += 1;
+                    }
+                    for i in 1..=parts {
+                        starts[i] += starts[i - 1];
+                    }
+                    let mut next = starts.clone();
+                    let mut grouped = vec![("", 0u32); terms.len()];
+                    for (&p, &(t, n)) in parts_of.iter().zip(terms.iter()) {
+                        let slot = &mut next[usize::from(p)];
+                        grouped[*slot as usize] = (t, n);
+                        *slot += 1;
+                    }
+                    (grouped, starts)
+                },
+            )
             .collect()
     });
     let mut out: Vec<Vec<(String, R)>> = crate::timing::timed("search: postings", || {
@@ -593,6 +688,52 @@ mod tests {
             url: format!("keps/{n}/"),
             body: body.into(),
             ..Default::default()
+        }
+    }
+
+    #[test]
+    fn known_body_terms_index_exactly_as_the_body_does() {
+        let body = "Kubelet kubelet KUBELET kubelet kubelet pods; the API-server \
+                    sha 3f2a9c1e77 1287 v1beta1 x";
+        let plain = vec![
+            SearchDoc {
+                number: Some(1287),
+                title: "Kubelet pods".into(),
+                summary: "The kubelet runs pods".into(),
+                gates: vec!["KubeletThing".into()],
+                authors: vec!["@someone".into()],
+                body: body.into(),
+                ..Default::default()
+            },
+            doc(2, "Other", "server pods api"),
+        ];
+        let known: Vec<SearchDoc> = plain
+            .iter()
+            .map(|d| SearchDoc {
+                body_terms: Some(std::sync::Arc::new(BodyTerms::of(&d.body))),
+                ..d.clone()
+            })
+            .collect();
+        let idx = build(plain.clone());
+        assert_eq!(build(known.clone()), idx);
+        assert_eq!(Index::new(&known).files(), &idx);
+        // weights still add up: title 16 + summary 4 + body 4 (capped)
+        let ku: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
+        assert_eq!(ku["kubelet"], vec![0, W_TITLE + W_SUMMARY + W_BODY_MAX]);
+        let t = BodyTerms::of(body);
+        let (terms, counts) = t.parts();
+        assert_eq!(
+            BodyTerms::from_parts(terms.to_string(), counts.to_vec()),
+            Some(t.clone())
+        );
+        for (terms, counts) in [
+            (terms.to_string(), counts[1..].to_vec()),
+            (terms.trim_end().to_string(), counts.to_vec()),
+            (format!("{terms}x<y "), [counts, &[1]].concat()),
+            (format!(" {terms}"), [counts, &[1]].concat()),
+        ] {
+            assert!(BodyTerms::from_parts(terms, counts).is_none());
         }
     }
 
