@@ -18,6 +18,13 @@
 //! "racy" and vouches for nothing; the file is read instead. A file the
 //! build keeps keeps its old ctime, so in a rebuild of an unchanged site
 //! every entry is old enough.
+//!
+//! The manifest also remembers which output each page's inputs gave
+//! ([`Manifest::rendered`]): the hash of everything a page's rendering
+//! depends on (its template set, its context, the kepsite binary), with the
+//! hash and length of the bytes it rendered to. A rebuild that finds the same
+//! inputs, and a file the manifest vouches holds those bytes, keeps the file
+//! without rendering the page again ([`super::output::Stage::keep_rendered`]).
 
 use std::collections::HashMap;
 use std::fs::Metadata;
@@ -25,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const MAGIC: &[u8] = b"kepsite site manifest v2\n";
+const MAGIC: &[u8] = b"kepsite site manifest v3\n";
 
 /// How much older than the manifest's save time an entry's ctime must be
 /// for the entry to count: two seconds, the coarsest timestamps in use (FAT).
@@ -62,6 +69,17 @@ fn stamp(_: &Metadata) -> Option<Stamp> {
 /// Entries by device and inode number.
 type Entries = HashMap<(u64, u64), Entry>;
 
+/// What a page's inputs rendered to: (hash, length, generation), by the
+/// hash of the inputs.
+type Renderings = HashMap<u128, Rendering>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rendering {
+    hash: u128,
+    len: u64,
+    generation: u64,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     stamp: Stamp,
@@ -93,9 +111,12 @@ pub(crate) struct Manifest {
     file: PathBuf,
     generation: u64,
     earlier: Entries,
+    /// What pages' inputs rendered to in earlier builds.
+    earlier_renderings: Renderings,
     /// Entries with a ctime from this time on are racy (ns since the epoch).
     racy_from: i128,
     recorded: Mutex<Vec<Entry>>,
+    recorded_renderings: Mutex<Vec<(u128, Rendering)>>,
     /// Files the earlier entries vouched for (for tests and timings).
     vouched: AtomicUsize,
 }
@@ -111,7 +132,7 @@ impl Manifest {
 
     /// [`Manifest::load`] with another racy window (tests use 0).
     fn load_with_window(file: PathBuf, window: i128) -> Manifest {
-        let (generation, saved_at, earlier) = std::fs::read(&file)
+        let (generation, saved_at, earlier, earlier_renderings) = std::fs::read(&file)
             .ok()
             .and_then(|b| parse(&b))
             .unwrap_or_default();
@@ -119,8 +140,10 @@ impl Manifest {
             file,
             generation: generation + 1,
             earlier,
+            earlier_renderings,
             racy_from: saved_at - window,
             recorded: Mutex::new(Vec::new()),
+            recorded_renderings: Mutex::new(Vec::new()),
             vouched: AtomicUsize::new(0),
         }
     }
@@ -154,6 +177,28 @@ impl Manifest {
         }
     }
 
+    /// The hash and length of what the page with inputs `key` rendered to in
+    /// an earlier build, if one rendered it.
+    pub(crate) fn rendered(&self, key: u128) -> Option<(u128, u64)> {
+        self.earlier_renderings.get(&key).map(|r| (r.hash, r.len))
+    }
+
+    /// Note that the page with inputs `key` rendered to `len` bytes hashing
+    /// to `hash`.
+    pub(crate) fn record_rendering(&self, key: u128, hash: u128, len: u64) {
+        self.recorded_renderings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((
+                key,
+                Rendering {
+                    hash,
+                    len,
+                    generation: self.generation,
+                },
+            ));
+    }
+
     /// How many files earlier entries vouched for in this build.
     pub(crate) fn vouched(&self) -> usize {
         self.vouched.load(Ordering::Relaxed)
@@ -170,11 +215,20 @@ impl Manifest {
         {
             entries.insert((e.stamp.dev, e.stamp.ino), e);
         }
-        let mut buf = Vec::with_capacity(MAGIC.len() + 24 + entries.len() * 64);
+        let mut renderings = self.earlier_renderings;
+        renderings.retain(|_, r| r.generation + 1 >= self.generation);
+        renderings.extend(
+            self.recorded_renderings
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        let mut buf =
+            Vec::with_capacity(MAGIC.len() + 32 + entries.len() * 64 + renderings.len() * 48);
         buf.extend_from_slice(MAGIC);
         buf.extend_from_slice(&self.generation.to_le_bytes());
         // after every entry's stat, so that racy ones show as such
         buf.extend_from_slice(&now_ns().to_le_bytes());
+        buf.extend_from_slice(&(entries.len() as u64).to_le_bytes());
         for e in entries.values() {
             let s = e.stamp;
             for n in [s.dev, s.ino, s.size, s.ctime as u64, s.ctime_nsec as u64] {
@@ -183,16 +237,24 @@ impl Manifest {
             buf.extend_from_slice(&e.hash.to_le_bytes());
             buf.extend_from_slice(&e.generation.to_le_bytes());
         }
+        for (key, r) in &renderings {
+            buf.extend_from_slice(&key.to_le_bytes());
+            buf.extend_from_slice(&r.hash.to_le_bytes());
+            buf.extend_from_slice(&r.len.to_le_bytes());
+            buf.extend_from_slice(&r.generation.to_le_bytes());
+        }
         write_atomically(&self.file, &buf)
     }
 }
 
-fn parse(bytes: &[u8]) -> Option<(u64, i128, Entries)> {
+fn parse(bytes: &[u8]) -> Option<(u64, i128, Entries, Renderings)> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let (generation, rest) = rest.split_first_chunk::<8>()?;
-    let (saved_at, mut rest) = rest.split_first_chunk::<16>()?;
-    let mut entries = HashMap::new();
-    while !rest.is_empty() {
+    let (saved_at, rest) = rest.split_first_chunk::<16>()?;
+    let (count, mut rest) = rest.split_first_chunk::<8>()?;
+    let count = usize::try_from(u64::from_le_bytes(*count)).ok()?;
+    let mut entries = HashMap::with_capacity(count.min(rest.len() / 64));
+    for _ in 0..count {
         let (record, r) = rest.split_first_chunk::<64>()?;
         let word =
             |i: usize| u64::from_le_bytes(record[i * 8..i * 8 + 8].try_into().unwrap_or_default());
@@ -214,10 +276,27 @@ fn parse(bytes: &[u8]) -> Option<(u64, i128, Entries)> {
         );
         rest = r;
     }
+    let mut renderings = HashMap::with_capacity(rest.len() / 48);
+    while !rest.is_empty() {
+        let (record, r) = rest.split_first_chunk::<48>()?;
+        let (key, record) = record.split_first_chunk::<16>()?;
+        let (hash, record) = record.split_first_chunk::<16>()?;
+        let (len, generation) = record.split_first_chunk::<8>()?;
+        renderings.insert(
+            u128::from_le_bytes(*key),
+            Rendering {
+                hash: u128::from_le_bytes(*hash),
+                len: u64::from_le_bytes(*len),
+                generation: u64::from_le_bytes(generation.try_into().ok()?),
+            },
+        );
+        rest = r;
+    }
     Some((
         u64::from_le_bytes(*generation),
         i128::from_le_bytes(*saved_at),
         entries,
+        renderings,
     ))
 }
 

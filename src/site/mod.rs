@@ -13,6 +13,7 @@ pub mod charts;
 pub mod highlight;
 mod manifest;
 pub mod markdown;
+mod memo;
 pub mod output;
 pub mod pages;
 pub mod plan;
@@ -235,16 +236,20 @@ fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<(theme::Theme, Prepare
     );
     let (mut theme, hashed) = theme?;
     save_highlights(&hl);
-    let prepared = arrange(plan, &mut theme, hashed);
+    let prepared = arrange(plan, std::mem::take(&mut theme.statics), hashed);
     Ok((theme, prepared))
 }
 
 /// Every output of `plan` and the theme, with no path twice: a file wins
 /// over a page and an asset, as a static file wins over all; a page (kept or
 /// already written) wins over an asset.
-fn arrange(plan: Plan, theme: &mut theme::Theme, hashed: BTreeMap<String, Vec<u8>>) -> Prepared {
+fn arrange(
+    plan: Plan,
+    statics: BTreeMap<String, Vec<u8>>,
+    hashed: BTreeMap<String, Vec<u8>>,
+) -> Prepared {
     let mut files = plan.files;
-    for (name, bytes) in std::mem::take(&mut theme.statics) {
+    for (name, bytes) in statics {
         files.insert(format!("static/{name}"), bytes);
     }
     files.extend(hashed);
@@ -331,9 +336,26 @@ fn write_into(
     hashed: BTreeMap<String, Vec<u8>>,
 ) -> Result<()> {
     let hl = highlighter(opts);
+    let statics = std::mem::take(&mut theme.statics);
+    // With a manifest, a page whose inputs are unchanged is not rendered again.
+    let memo = memo::Fingerprint::of(&theme.sources, &hashed, &opts.base_url);
+    let kept = std::sync::atomic::AtomicUsize::new(0);
+    let emit = |page: Page| -> Result<()> {
+        let Some(fp) = memo else {
+            let (path, bytes) = render_page(&theme.tera, page)?;
+            return stage.write(&path, &bytes);
+        };
+        let key = fp.key(&page);
+        if stage.keep_rendered(&page.path, key)? {
+            kept.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(());
+        }
+        let (path, bytes) = render_page(&theme.tera, page)?;
+        stage.write_rendered(&path, &bytes, key)
+    };
     let failed: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
     let sink = |page: Page| {
-        if let Err(e) = render_page(&theme.tera, page).and_then(|(p, b)| stage.write(&p, &b)) {
+        if let Err(e) = emit(page) {
             failed
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -348,7 +370,7 @@ fn write_into(
         pages,
         mut files,
         assets,
-    } = arrange(plan, &mut theme, hashed);
+    } = arrange(plan, statics, hashed);
     // From a working tree, assets are copied as the pages are written, never
     // all held in memory; from a revision they are read from git first.
     let copies = match &data.model.source.commit {
@@ -359,14 +381,16 @@ fn write_into(
         }
     };
     timed("render and write", || {
-        pages.into_par_iter().try_for_each(|p| {
-            let (path, bytes) = render_page(&theme.tera, p)?;
-            stage.write(&path, &bytes)
-        })?;
+        pages.into_par_iter().try_for_each(emit)?;
         files.par_iter().try_for_each(|(p, b)| stage.write(p, b))?;
         stage.copy(&output::Copies {
             root: &data.model.source.root,
             files: &copies,
         })
-    })
+    })?;
+    crate::timing::note(
+        "pages kept without rendering (inputs unchanged)",
+        kept.into_inner(),
+    );
+    Ok(())
 }

@@ -160,6 +160,68 @@ impl Stage {
         Ok(())
     }
 
+    /// Put the rendering of a page at `rel`, as [`Stage::write`] does, and
+    /// remember that the page's inputs (`key`) rendered to these bytes.
+    pub(crate) fn write_rendered(&self, rel: &str, bytes: &[u8], key: u128) -> Result<()> {
+        self.write(rel, bytes)?;
+        if let Some(man) = &self.manifest {
+            man.record_rendering(key, manifest::digest(bytes), bytes.len() as u64);
+        }
+        Ok(())
+    }
+
+    /// Keep the page at `rel` without rendering it, when an earlier build
+    /// rendered the same inputs (`key`) and the manifest vouches that the
+    /// file there, or the live site's (then hard-linked), holds what they
+    /// rendered to. Returns whether it did; if not, the page must be written.
+    pub(crate) fn keep_rendered(&self, rel: &str, key: u128) -> Result<bool> {
+        let Some(man) = &self.manifest else {
+            return Ok(false);
+        };
+        let Some((hash, len)) = man.rendered(key) else {
+            return Ok(false);
+        };
+        // vouched for by the manifest, or else read (a racy entry, or none)
+        let holds = |p: &Path| {
+            let m = std::fs::symlink_metadata(p).ok()?;
+            if !m.file_type().is_file() || m.len() != len {
+                return None;
+            }
+            let same = match man.holds(&m, hash) {
+                Some(known) => known,
+                None => std::fs::read(p).is_ok_and(|b| manifest::digest(&b) == hash),
+            };
+            same.then_some(m)
+        };
+        self.make_parents(rel)?;
+        let path = self.tmp.join(rel);
+        let kept = match holds(&path) {
+            Some(m) => Some(m),
+            None => match self.previous.as_ref().map(|prev| prev.join(rel)) {
+                Some(old) if holds(&old).is_some() => {
+                    match std::fs::symlink_metadata(&path) {
+                        Ok(m) if m.is_dir() => remove_tree(&path)?,
+                        Ok(_) => std::fs::remove_file(&path)?,
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                    std::fs::hard_link(&old, &path)
+                        .and_then(|()| std::fs::symlink_metadata(&path))
+                        .ok()
+                }
+                _ => None,
+            },
+        };
+        let Some(m) = kept else {
+            return Ok(false);
+        };
+        man.record(&m, hash);
+        man.record_rendering(key, hash, len);
+        self.lock_written()
+            .insert(rel.to_string(), (rel.ends_with(".html"), len));
+        Ok(true)
+    }
+
     /// Copy each working-tree file of `copies` into the tree; an unreadable
     /// or refused one is skipped.
     pub(crate) fn copy(&self, copies: &Copies<'_>) -> Result<()> {

@@ -36,16 +36,9 @@ pub(crate) struct ReadmeCache {
 impl ReadmeCache {
     /// The cache in `cache_dir`; `None` when this binary cannot be identified.
     pub(crate) fn open(cache_dir: &Path) -> Option<ReadmeCache> {
-        let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
-        let mtime = exe
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_nanos() as i128;
         Some(ReadmeCache {
             dir: cache_dir.join(DIR),
-            binary: (exe.len(), mtime),
+            binary: super::memo::binary_identity()?,
             used: Mutex::new(HashSet::new()),
         })
     }

@@ -704,3 +704,104 @@ fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     );
     assert_eq!(build(&fresh, false), third);
 }
+
+#[test]
+fn pages_are_rendered_again_only_when_their_inputs_change() {
+    let (_repo, root) = crate::support::content_copy();
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
+    let cache = tmp.path().join("cache");
+    let theme = tmp.path().join("theme");
+    // a build with the cache: the site, and how many pages it kept unrendered
+    let build = |out: &Path, cached: bool, theme: Option<&Path>| {
+        let mut args = vec!["build", "--repo", root.to_str().unwrap()];
+        args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
+        if cached {
+            args.extend(["--cache-dir", cache.to_str().unwrap()]);
+        } else {
+            args.push("--no-cache");
+        }
+        if let Some(t) = theme {
+            args.extend(["--theme", t.to_str().unwrap()]);
+        }
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+            .args(&args)
+            .env("KEPSITE_TIMINGS", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
+        assert!(r.status.success(), "{stderr}");
+        let kept: usize = stderr
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("timing: pages kept without rendering (inputs unchanged): ")
+            })
+            .map_or(0, |n| n.trim().parse().unwrap());
+        (files(out), kept)
+    };
+    let pages = |site: &BTreeMap<String, Vec<u8>>| {
+        site.keys()
+            .filter(|p| p.ends_with(".html") || p.ends_with(".xml"))
+            .count()
+    };
+    let (first, kept) = build(&out, true, None);
+    assert_eq!(kept, 0, "nothing to keep the first time");
+    let (second, kept) = build(&out, true, None);
+    assert_eq!(second, first);
+    assert_eq!(kept, pages(&first), "every page kept");
+
+    // A title changes: the pages that show it are rendered again, the others kept.
+    let yaml = root.join("keps/sig-apps/3100-job-retry-jitter/kep.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let title = text
+        .lines()
+        .find_map(|l| l.strip_prefix("title: "))
+        .unwrap()
+        .to_string();
+    std::fs::write(&yaml, text.replace(&title, "Jitter, renamed")).unwrap();
+    let (third, kept) = build(&out, true, None);
+    assert!(
+        0 < kept && kept < pages(&third),
+        "{kept} of {} kept",
+        pages(&third)
+    );
+    let page = String::from_utf8(third["keps/3101/index.html"].clone()).unwrap();
+    assert!(page.contains("Jitter, renamed"));
+    assert_eq!(
+        build(&fresh, false, None).0,
+        third,
+        "same as without a cache"
+    );
+
+    // A template changes: every page is rendered again.
+    std::fs::create_dir_all(theme.join("templates")).unwrap();
+    let kep_html = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/templates/kep.html"),
+    )
+    .unwrap();
+    std::fs::write(
+        theme.join("templates/kep.html"),
+        kep_html.replace("<h2>Contents</h2>", "<h2>Contents of this KEP</h2>"),
+    )
+    .unwrap();
+    let (fourth, kept) = build(&out, true, Some(&theme));
+    assert_eq!(kept, 0, "a new template set renders every page");
+    assert!(
+        String::from_utf8(fourth["keps/3101/index.html"].clone())
+            .unwrap()
+            .contains("Contents of this KEP")
+    );
+    assert_eq!(build(&fresh, false, Some(&theme)).0, fourth);
+    let (fifth, kept) = build(&out, true, Some(&theme));
+    assert_eq!((fifth, kept), (fourth.clone(), pages(&fourth)));
+
+    // A page edited in place (same length, so only its bytes differ) is
+    // rendered again although its inputs did not change.
+    let home = std::fs::read(out.join("index.html")).unwrap();
+    let upper: Vec<u8> = home.iter().map(u8::to_ascii_uppercase).collect();
+    assert_ne!(home, upper);
+    std::fs::write(out.join("index.html"), upper).unwrap();
+    let (sixth, kept) = build(&out, true, Some(&theme));
+    assert_eq!(sixth, fourth);
+    assert_eq!(kept, pages(&fourth) - 1);
+}
