@@ -494,19 +494,24 @@ fn plan_inner(
         refs: &refs,
         urls: &urls,
     };
-    let mut listings: Vec<Page> =
-        crate::timing::timed("plan: listings", || pages::listing_pages(&ctx))
-            .into_iter()
-            .map(|(path, template, title, section, value)| {
-                page(path, template, &title, section, value, &site)
-            })
-            .collect();
-    listings.extend(
-        crate::timing::timed("plan: reports", || {
-            crate::report::site::pages(data, base, &opts.repo_url, &opts.branch)
-        })
+    // The listings and the release reports, side by side: neither keeps
+    // both cores busy alone.
+    let (listings, reports) = crate::timing::timed("plan: listings and reports", || {
+        rayon::join(
+            || pages::listing_pages(&ctx),
+            || crate::report::site::pages(data, base, &opts.repo_url, &opts.branch),
+        )
+    });
+    let mut listings: Vec<Page> = listings
         .into_iter()
-        .map(|(path, title, value)| page(path, "report.html", &title, "releases", value, &site)),
+        .map(|(path, template, title, section, value)| {
+            page(path, template, &title, section, value, &site)
+        })
+        .collect();
+    listings.extend(
+        reports.into_iter().map(|(path, title, value)| {
+            page(path, "report.html", &title, "releases", value, &site)
+        }),
     );
     plan.files.extend(search_files);
     plan.pages.extend(listings);
