@@ -9,7 +9,9 @@
 //! says so loudly and reports kepsite alone. The cache
 //! (`$KEPSITE_BENCH_CACHE`, default `<tmp>/kepsite-bench`) keeps the corpus
 //! clone, the 10× corpus (scripts/synth-corpus.py), the venv and the outputs.
-//! `KEPSITE_BENCH_HUGO_10X=1` also builds the 10× corpus with Hugo.
+//! `KEPSITE_BENCH_HUGO_10X=1` also builds the 10× corpus with Hugo. A
+//! third series on the real corpus passes `--render-all`: every README and
+//! page is rendered in every run, as by a build without earlier renderings.
 //!
 //! After the tables it prints in-process figures: load + check, the search
 //! index size, the bytes a first search for "kubelet" downloads, and the
@@ -62,11 +64,19 @@ struct Bench {
 }
 
 impl Bench {
-    fn kepsite(&self, corpus: &Path, label: &str) -> Result<Row> {
+    /// `kepsite build` on `corpus`; with `render_all`, warm runs render
+    /// every README and page again (`--render-all`) instead of reusing the
+    /// renderings of earlier runs.
+    fn kepsite(&self, corpus: &Path, label: &str, render_all: bool) -> Result<Row> {
         let bin = Path::new(env!("CARGO_BIN_EXE_kepsite"));
-        let out = self.cache.join(format!("kepsite-{label}"));
-        let log = self.cache.join(format!("kepsite-{label}.log"));
-        let kepsite_cache = self.cache.join(format!("kepsite-cache-{label}"));
+        let name = if render_all {
+            format!("{label}-render-all")
+        } else {
+            label.to_owned()
+        };
+        let out = self.cache.join(format!("kepsite-{name}"));
+        let log = self.cache.join(format!("kepsite-{name}.log"));
+        let kepsite_cache = self.cache.join(format!("kepsite-cache-{name}"));
         let series = support::series(
             self.runs,
             self.budget,
@@ -96,13 +106,16 @@ impl Bench {
                 if let Some(sigs) = &self.sigs {
                     cmd.arg("--sigs").arg(sigs);
                 }
+                if render_all {
+                    cmd.arg("--render-all");
+                }
                 cmd
             },
         )?;
         let said = std::fs::read_to_string(&log).unwrap_or_default();
         let last = series.last();
         println!(
-            "kepsite {label}, last run: {:.2} s wall, {:.2} s CPU, {} waits, {} preemptions",
+            "kepsite {name}, last run: {:.2} s wall, {:.2} s CPU, {} waits, {} preemptions",
             last.wall.as_secs_f64(),
             last.cpu.as_secs_f64(),
             last.waits,
@@ -112,7 +125,11 @@ impl Bench {
             println!("    {line}");
         }
         Ok(Row {
-            tool: "kepsite build",
+            tool: if render_all {
+                "kepsite build --render-all"
+            } else {
+                "kepsite build"
+            },
             corpus: label.to_owned(),
             pages: support::count_html(&out),
             series,
@@ -196,13 +213,14 @@ fn print_rows(rows: &[Row]) {
 fn print_goals(rows: &[Row]) {
     let find = |tool: &str, corpus: &str| {
         rows.iter()
-            .find(|r| r.tool.starts_with(tool) && r.corpus == corpus)
+            .find(|r| r.tool == tool && r.corpus == corpus)
             .map(|r| &r.series)
     };
-    let (k1, k10, h1) = (
-        find("kepsite", "1x"),
-        find("kepsite", "10x"),
-        find("hugo", "1x"),
+    let (k1, k10, h1, all1) = (
+        find("kepsite build", "1x"),
+        find("kepsite build", "10x"),
+        find("hugo --quiet", "1x"),
+        find("kepsite build --render-all", "1x"),
     );
     let met = |ok: bool| if ok { "yes" } else { "**no**" };
     println!();
@@ -223,6 +241,13 @@ fn print_goals(rows: &[Row]) {
             );
         } else {
             println!("| Hugo time ÷ kepsite time (warm medians) | ≥ 6× | Hugo unavailable | — |");
+        }
+        if let (Some(h1), Some(all1)) = (h1, all1) {
+            let ratio = h1.median().as_secs_f64() / all1.median().as_secs_f64();
+            println!(
+                "| (not a goal) Hugo time ÷ kepsite `--render-all` time, every README and page rendered | — | {ratio:.1}× ({:.2} s) | — |",
+                all1.median().as_secs_f64()
+            );
         }
         let mb = megabytes(k1);
         let hugo_mb = h1.map_or(String::new(), |h| format!(" (Hugo {:.0} MB)", megabytes(h)));
@@ -272,7 +297,7 @@ fn main() -> Result<()> {
         sigs,
     };
 
-    let mut rows = vec![bench.kepsite(&root, "1x")?];
+    let mut rows = vec![bench.kepsite(&root, "1x", false)?];
     let hugo = match support::hugo(&cache) {
         Ok(bin) => {
             let version = support::output(Command::new(&bin).arg("version")).unwrap_or_default();
@@ -287,9 +312,10 @@ fn main() -> Result<()> {
     if let Some(hugo) = &hugo {
         rows.push(bench.hugo(hugo, &root, "1x")?);
     }
+    rows.push(bench.kepsite(&root, "1x", true)?);
     match support::synthetic_corpus(&cache, &root, 10) {
         Ok(big) => {
-            rows.push(bench.kepsite(&big, "10x")?);
+            rows.push(bench.kepsite(&big, "10x", false)?);
             if let (Some(hugo), true) = (&hugo, env_number("KEPSITE_BENCH_HUGO_10X", 0) == 1) {
                 rows.push(bench.hugo(hugo, &big, "10x")?);
             }

@@ -147,6 +147,11 @@ pub struct BuildArgs {
     /// deleted.
     #[arg(long)]
     pub no_cache: bool,
+    /// Render every README and page again, reusing no rendering of an
+    /// earlier build (the history, highlighted code and the kept output
+    /// tree still apply).
+    #[arg(long)]
+    pub render_all: bool,
 }
 
 /// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
@@ -498,6 +503,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         branch: a.links.branch.clone(),
         cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
         reuse_previous: !a.no_cache,
+        render_all: a.render_all,
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(

@@ -92,6 +92,7 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
             branch: opts.branch.clone(),
             cache_dir: None,
             reuse_previous: false,
+            render_all: false,
         },
         history: opts.history.clone(),
     };

@@ -108,6 +108,10 @@ pub struct SiteOptions {
     /// Keep the replaced site beside `out` and reuse it as the next build's
     /// staging tree, so that a rebuild rewrites only what changed.
     pub reuse_previous: bool,
+    /// Render every README and page, reusing no rendering from the cache
+    /// (with a cache: the rendered READMEs and what each page's inputs
+    /// rendered to are neither read nor written).
+    pub render_all: bool,
 }
 
 impl Default for SiteOptions {
@@ -120,6 +124,7 @@ impl Default for SiteOptions {
             branch: "master".into(),
             cache_dir: None,
             reuse_previous: true,
+            render_all: false,
         }
     }
 }
@@ -338,7 +343,8 @@ fn write_into(
     let hl = highlighter(opts);
     let statics = std::mem::take(&mut theme.statics);
     // With a manifest, a page whose inputs are unchanged is not rendered again.
-    let memo = memo::Fingerprint::of(&theme.sources, &hashed, &opts.base_url);
+    let memo =
+        memo::Fingerprint::of(&theme.sources, &hashed, &opts.base_url).filter(|_| !opts.render_all);
     let kept = std::sync::atomic::AtomicUsize::new(0);
     let emit = |page: Page| -> Result<()> {
         let Some(fp) = memo else {

@@ -240,6 +240,7 @@ fn plan_inner(
     let keep_markdown = cache.keep;
     let kept = sink
         .and(opts.cache_dir.as_deref())
+        .filter(|_| !opts.render_all)
         .and_then(ReadmeCache::open);
     let markdown_of = |kep: &Kep, local: &BTreeSet<String>| -> (Arc<Rendered>, bool) {
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);

@@ -713,9 +713,10 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
     let cache = tmp.path().join("cache");
     let theme = tmp.path().join("theme");
     // a build with the cache: the site, and how many pages it kept unrendered
-    let build = |out: &Path, cached: bool, theme: Option<&Path>| {
+    let build_with = |out: &Path, cached: bool, theme: Option<&Path>, extra: &[&str]| {
         let mut args = vec!["build", "--repo", root.to_str().unwrap()];
         args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
+        args.extend(extra);
         if cached {
             args.extend(["--cache-dir", cache.to_str().unwrap()]);
         } else {
@@ -739,6 +740,8 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
             .map_or(0, |n| n.trim().parse().unwrap());
         (files(out), kept)
     };
+    let build =
+        |out: &Path, cached: bool, theme: Option<&Path>| build_with(out, cached, theme, &[]);
     let pages = |site: &BTreeMap<String, Vec<u8>>| {
         site.keys()
             .filter(|p| p.ends_with(".html") || p.ends_with(".xml"))
@@ -804,4 +807,19 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
     let (sixth, kept) = build(&out, true, Some(&theme));
     assert_eq!(sixth, fourth);
     assert_eq!(kept, pages(&fourth) - 1);
+
+    // --render-all renders every page and README, and leaves the cache of
+    // renderings as it was.
+    let readmes = |dir: &Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join("readmes-v1"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = readmes(&cache);
+    let (seventh, kept) = build_with(&out, true, Some(&theme), &["--render-all"]);
+    assert_eq!((seventh, kept), (fourth.clone(), 0));
+    assert_eq!(readmes(&cache), before);
 }
