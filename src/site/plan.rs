@@ -3,7 +3,6 @@
 //! asset copies). Nothing here writes to disk or renders a template.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -229,10 +228,23 @@ fn plan_inner(
         }
     }
 
+    // where links can go, as a hash that stays the same across Rust
+    // releases (it is part of the README cache's persisted keys)
     let links_key = {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (&paths.by_path, &opts.repo_url, &opts.branch).hash(&mut h);
-        h.finish()
+        let mut b = Vec::with_capacity(paths.by_path.len() * 64);
+        for s in [opts.repo_url.as_str(), opts.branch.as_str()]
+            .into_iter()
+            .chain(
+                paths
+                    .by_path
+                    .iter()
+                    .flat_map(|(k, v)| [k.as_str(), v.as_str()]),
+            )
+        {
+            b.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            b.extend_from_slice(s.as_bytes());
+        }
+        xxhash_rust::xxh3::xxh3_64(&b)
     };
     // A README's rendering: from the cache when its inputs are unchanged
     // (`serve`'s, in memory), or from the one kept between builds.
