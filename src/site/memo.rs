@@ -85,11 +85,19 @@ impl Fingerprint {
     }
 }
 
+/// Strings longer than this are laid out as their own hash.
+const LONG: usize = 1024;
+
 /// A hasher of length-prefixed fields, so no two inputs run together. The
 /// fields are laid out in one buffer and hashed at once: much faster than
 /// feeding a streaming hasher thousands of small pieces.
-#[derive(Default)]
 struct Hasher(Vec<u8>);
+
+impl Default for Hasher {
+    fn default() -> Hasher {
+        Hasher(Vec::with_capacity(16 * 1024))
+    }
+}
 
 impl Hasher {
     fn digest(&self) -> u128 {
@@ -127,6 +135,13 @@ impl Hasher {
                     let bits = n.as_f64().unwrap_or(f64::NAN).to_bits();
                     self.0.extend_from_slice(&bits.to_le_bytes());
                 }
+            }
+            // a long string (a README's HTML) is hashed where it is, and
+            // only its hash is laid out: no copy of it
+            Value::String(s) if s.len() > LONG => {
+                self.tag(9);
+                self.0
+                    .extend_from_slice(&xxh3_128(s.as_bytes()).to_le_bytes());
             }
             Value::String(s) => {
                 self.tag(6);
@@ -243,6 +258,16 @@ mod tests {
             fp.key(&page("p", Template::Json, ab)),
             fp.key(&page("p", Template::Json, ba))
         );
+        // long strings (hashed apart) differ by their contents, and from
+        // the same text short
+        let long = "x".repeat(LONG + 1);
+        let longer = format!("{long}y");
+        let keys = [
+            fp.key(&page("p", Template::Json, json!([long]))),
+            fp.key(&page("p", Template::Json, json!([longer]))),
+            fp.key(&page("p", Template::Json, json!(["x"]))),
+        ];
+        assert!(keys[0] != keys[1] && keys[0] != keys[2] && keys[1] != keys[2]);
         // strings do not run together
         assert_ne!(
             fp.key(&page("p", Template::Json, json!(["ab", "c"]))),
