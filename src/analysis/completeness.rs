@@ -7,6 +7,7 @@
 //! because KEPs renumber headings, change their level and add their own.
 
 mod answer;
+mod inline;
 mod matching;
 
 use crate::analysis::template::{PrrStage, Template};
@@ -206,26 +207,34 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Asses
         is_template[di] = true;
     }
     let own = OwnAnswers::new(doc);
+    let asked_inline = inline_answers(doc, template, &matched);
 
     let sections: Vec<SectionStatus> = template
         .sections
         .iter()
         .zip(&matched)
-        .map(|(ts, m)| {
-            let answered = m.is_some_and(|di| {
-                (ts.level == 1 && ts.parent.is_none())
-                    || own.get(di)
-                    || custom_subsection_answered(doc, di, &is_template, &own)
-            });
+        .zip(&asked_inline)
+        .map(|((ts, m), inline)| {
+            let (present, answered, line) = match (m, inline) {
+                (Some(di), _) => (
+                    true,
+                    (ts.level == 1 && ts.parent.is_none())
+                        || own.get(*di)
+                        || custom_subsection_answered(doc, *di, &is_template, &own),
+                    Some(doc.sections[*di].line),
+                ),
+                (None, Some((answered, line))) => (true, *answered, Some(*line)),
+                (None, None) => (false, false, None),
+            };
             SectionStatus {
                 title: ts.title.clone(),
                 level: ts.level,
                 required: ts.required,
                 prr_stage: ts.prr_stage,
                 in_prr: ts.in_prr,
-                present: m.is_some(),
+                present,
                 answered,
-                line: m.map(|di| doc.sections[di].line),
+                line,
             }
         })
         .collect();
@@ -272,6 +281,52 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Asses
         prr,
         sections,
     }
+}
+
+/// For each PRR question without a heading of its own, whether it is asked
+/// as a bold question in the text of its nearest matched enclosing section
+/// (or below it), as the questionnaire's older form has it: (answered, line).
+fn inline_answers(
+    doc: &Document,
+    template: &Template,
+    matched: &[Option<usize>],
+) -> Vec<Option<(bool, usize)>> {
+    let mut out = vec![None; template.sections.len()];
+    // the questions found below each README section, and which are taken
+    let mut asked: Vec<(usize, Vec<inline::InlineQuestion>, Vec<bool>)> = Vec::new();
+    for ti in template.prr_questions() {
+        if matched[ti].is_some() {
+            continue;
+        }
+        let mut parent = template.sections[ti].parent;
+        let within = loop {
+            match parent {
+                Some(p) => match matched[p] {
+                    Some(di) => break Some(di),
+                    None => parent = template.sections[p].parent,
+                },
+                None => break None,
+            }
+        };
+        let Some(di) = within else {
+            continue;
+        };
+        let at = match asked.iter().position(|(d, _, _)| *d == di) {
+            Some(at) => at,
+            None => {
+                let qs = inline::in_subtree(doc, di);
+                let n = qs.len();
+                asked.push((di, qs, vec![false; n]));
+                asked.len() - 1
+            }
+        };
+        let (_, qs, used) = &mut asked[at];
+        if let Some(k) = inline::find(&template.sections[ti], qs, used) {
+            used[k] = true;
+            out[ti] = Some((is_answered(&qs[k].answer), qs[k].line));
+        }
+    }
+    out
 }
 
 /// [`is_answered`] of each README section's own body, computed on first use:

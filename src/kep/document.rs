@@ -29,6 +29,9 @@ pub struct Section {
     /// The section's own text, HTML comments removed, `\n` line endings,
     /// without leading and trailing blank lines.
     pub body: String,
+    /// 1-based line of the first line of `body`.
+    #[serde(skip)]
+    pub body_line: usize,
     /// Index in [`Document::sections`] of the nearest preceding shallower heading.
     pub parent: Option<usize>,
     /// Indices of the sections whose parent this is, in document order.
@@ -108,7 +111,7 @@ pub fn parse(text: &str) -> Document {
                 toc.heading_seen();
                 if let Some(prev) = sections.last_mut() {
                     prev.end_line = line_no - 1;
-                    prev.body = finish_body(&scratch);
+                    (prev.body, prev.body_line) = finish_body(&scratch, prev.line);
                     scratch.clear();
                 }
                 while stack.last().is_some_and(|&(l, _)| l >= level) {
@@ -126,6 +129,7 @@ pub fn parse(text: &str) -> Document {
                     line: line_no,
                     end_line: line_no,
                     body: String::new(),
+                    body_line: line_no + 1,
                     parent,
                     children: Vec::new(),
                 });
@@ -137,7 +141,7 @@ pub fn parse(text: &str) -> Document {
     }
     if let Some(last) = sections.last_mut() {
         last.end_line = line_count.max(last.line);
-        last.body = finish_body(&scratch);
+        (last.body, last.body_line) = finish_body(&scratch, last.line);
     }
     Document {
         sections,
@@ -152,9 +156,12 @@ fn push_body(scratch: &mut String, sections: &[Section], line: &str) {
     }
 }
 
-/// The body without leading blank lines and trailing whitespace.
-fn finish_body(scratch: &str) -> String {
-    scratch.trim_end().trim_start_matches('\n').to_string()
+/// The body without leading blank lines and trailing whitespace, and the
+/// line its first line is on (the heading is on line `heading`).
+fn finish_body(scratch: &str, heading: usize) -> (String, usize) {
+    let body = scratch.trim_start_matches('\n');
+    let skipped = scratch.len() - body.len();
+    (body.trim_end().to_string(), heading + 1 + skipped)
 }
 
 /// Removes `<!-- ... -->` from one line, carrying the open state across lines.

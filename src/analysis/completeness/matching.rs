@@ -64,10 +64,10 @@ pub(super) fn match_sections(
 
 /// Fewest words a template heading needs for word-overlap matching; short
 /// titles (`Goals`, `Alpha`) must match exactly.
-const MIN_FUZZY_WORDS: usize = 4;
+pub(super) const MIN_FUZZY_WORDS: usize = 4;
 
 /// Share of the template heading's words a reworded heading must contain.
-const MIN_OVERLAP: f64 = 0.7;
+pub(super) const MIN_OVERLAP: f64 = 0.7;
 
 /// The unused heading below `parent` sharing the most words with the
 /// template heading `norm` (normalised), if it shares at least

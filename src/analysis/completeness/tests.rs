@@ -398,3 +398,83 @@ fn random_markdown_never_panics() {
         assert!(a.prr.stable.answered <= a.prr.stable.required);
     }
 }
+
+#[test]
+fn bold_questions_of_the_older_questionnaire_are_questions() {
+    // Our own README in the questionnaire's older form: each question a bold
+    // list item under its group, answered by the text after it.
+    let doc = parse(
+        "# KEP-4: T\n\
+         ## Production Readiness Review Questionnaire\n\
+         ### Feature Enablement and Rollback\n\
+         \n\
+         _This section must be completed when targeting alpha._\n\
+         \n\
+         * **How can this feature be enabled / disabled in a live cluster?**\n\
+         \x20 - [x] Feature gate\n\
+         \x20   - Feature gate name: Thing\n\
+         \n\
+         * **Does enabling the feature change any default behavior?**\n\
+         \x20 No. **Note:** the default stays.\n\
+         \n\
+         * **Can the feature be disabled once it has been enabled (i.e. can we roll back\n\
+         \x20 the enablement)?** Yes, by turning the gate off.\n\
+         \n\
+         * **What happens if we reenable the feature if it was previously rolled back?**\n\
+         * **Are there any tests for feature enablement/disablement?**\n\
+         \x20 TBD\n\
+         ### Rollout, Upgrade and Rollback Planning\n\
+         **Bold emphasis that asks nothing**\n",
+    );
+    let a = assess(&doc, &builtin(), Some("alpha"));
+    let q = |title: &str| {
+        let s = status(&a, title);
+        (s.present, s.answered, s.line)
+    };
+    assert_eq!(
+        q("How can this feature be enabled / disabled in a live cluster?"),
+        (true, true, Some(7))
+    );
+    // bold text inside an answer does not end it
+    assert_eq!(
+        q("Does enabling the feature change any default behavior?"),
+        (true, true, Some(11))
+    );
+    // wrapped over two lines, answered on the line it ends
+    assert_eq!(
+        q(
+            "Can the feature be disabled once it has been enabled (i.e. can we roll back the enablement)?"
+        ),
+        (true, true, Some(14))
+    );
+    // followed at once by the next question: unanswered
+    assert_eq!(
+        q("What happens if we reenable the feature if it was previously rolled back?"),
+        (true, false, Some(17))
+    );
+    assert_eq!(
+        q("Are there any tests for feature enablement/disablement?"),
+        (true, false, Some(18))
+    );
+    assert_eq!((a.prr.alpha.answered, a.prr.alpha.required), (3, 5));
+    // no question under a group with bold text that is not one
+    assert!(
+        !status(
+            &a,
+            "How can a rollout or rollback fail? Can it impact already running workloads?"
+        )
+        .present
+    );
+    // a heading still wins over a bold question of the same text
+    let doc = parse(
+        "# KEP-4: T\n## Production Readiness Review Questionnaire\n### Feature Enablement and Rollback\n\
+         * **How can this feature be enabled / disabled in a live cluster?**\n\
+         ###### How can this feature be enabled / disabled in a live cluster?\nBy a gate.\n",
+    );
+    let a = assess(&doc, &builtin(), Some("alpha"));
+    let s = status(
+        &a,
+        "How can this feature be enabled / disabled in a live cluster?",
+    );
+    assert_eq!((s.answered, s.line), (true, Some(5)));
+}
