@@ -243,7 +243,38 @@ impl Manifest {
             buf.extend_from_slice(&r.len.to_le_bytes());
             buf.extend_from_slice(&r.generation.to_le_bytes());
         }
-        write_atomically(&self.file, &buf)
+        write_atomically(&self.file, &buf)?;
+        prune_siblings(&self.file, FORGOTTEN_AFTER);
+        Ok(())
+    }
+}
+
+/// How long the manifest of an output directory no build has written is kept.
+const FORGOTTEN_AFTER: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 60 * 60);
+
+/// Remove the manifests beside `file` (`site-*.manifest`, one per output
+/// directory) that no build has saved for `age`: their sites are gone or
+/// no longer built.
+fn prune_siblings(file: &Path, age: std::time::Duration) {
+    let Some(dir) = file.parent() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name();
+        let ours = name
+            .to_str()
+            .is_some_and(|n| n.starts_with("site-") && n.ends_with(".manifest"));
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|a| a > age));
+        if ours && old && path != file {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
@@ -357,6 +388,29 @@ mod tests {
         // older than the window (here: a window of nothing), it counts
         let settled = Manifest::load_with_window(path, 0);
         assert_eq!(settled.holds(&meta, digest(b"text")), Some(true));
+    }
+
+    #[test]
+    fn manifests_of_sites_no_longer_built_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let [ours, recent, forgotten, other] = [
+            "site-1.manifest",
+            "site-2.manifest",
+            "site-3.manifest",
+            "highlight-v1.bin",
+        ]
+        .map(|n| dir.path().join(n));
+        let long_ago = std::time::SystemTime::now() - 2 * FORGOTTEN_AFTER;
+        for f in [&recent, &forgotten, &other] {
+            std::fs::write(f, "x").unwrap();
+        }
+        for f in [&forgotten, &other] {
+            let h = std::fs::OpenOptions::new().write(true).open(f).unwrap();
+            h.set_modified(long_ago).unwrap();
+        }
+        Manifest::load(ours.clone()).save().unwrap();
+        assert!(ours.exists() && recent.exists() && other.exists());
+        assert!(!forgotten.exists());
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! beside it) and the kepsite binary itself (its size and modification
 //! time), so a new kepsite never reuses an older one's HTML. A missing,
 //! unreadable or damaged file is a miss: the README is rendered again and the
-//! file rewritten. The files a build did not use are removed when it ends.
+//! file rewritten. When a build ends it removes the files it did not use that
+//! no build has used for a day ([`UNUSED_FOR`]; a reused file's modification
+//! time is moved forward once a day), so builds of other sites sharing the
+//! cache directory (another `--base-url` or input) keep theirs.
 //!
 //! The highlighted-code cache is told which of its blocks a reused rendering
 //! contains ([`super::highlight::Highlighter::keep`]), so it keeps them.
@@ -23,6 +26,9 @@ use super::search::BodyTerms;
 
 const DIR: &str = "readmes-v1";
 const MAGIC: &[u8] = b"kepsite rendered readme v2\n";
+
+/// How long a rendering no build used is kept.
+const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
 
 /// The rendered-README cache of one build.
 #[derive(Debug)]
@@ -79,7 +85,19 @@ impl ReadmeCache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key);
-        decode(&std::fs::read(self.file(key)).ok()?)
+        let mut file = std::fs::File::open(self.file(key)).ok()?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+        let r = decode(&bytes)?;
+        // in use: keep it from other builds' pruning (at most once a day)
+        if let Ok(m) = file.metadata()
+            && m.modified()
+                .is_ok_and(|t| t.elapsed().is_ok_and(|a| a > UNUSED_FOR / 2))
+            && let Ok(w) = std::fs::OpenOptions::new().write(true).open(self.file(key))
+        {
+            let _ = w.set_modified(std::time::SystemTime::now());
+        }
+        Some(r)
     }
 
     /// Keep `r` under `key` (a failure only costs a rendering next time).
@@ -94,19 +112,28 @@ impl ReadmeCache {
         }
     }
 
-    /// Remove the files this build did not use.
+    /// Remove the files this build did not use and none has for [`UNUSED_FOR`].
     pub(crate) fn prune(&self) {
+        self.prune_unused_for(UNUSED_FOR);
+    }
+
+    fn prune_unused_for(&self, age: std::time::Duration) {
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
         };
         for e in entries.flatten() {
             let name = e.file_name();
-            let keep = name
+            let in_use = name
                 .to_str()
                 .and_then(|n| u128::from_str_radix(n, 16).ok())
                 .is_some_and(|k| used.contains(&k));
-            if !keep {
+            let recent = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|a| a < age));
+            // a leftover temporary file (".tmp") of a build that died goes too
+            if !in_use && !recent {
                 let _ = std::fs::remove_file(e.path());
             }
         }
@@ -279,10 +306,39 @@ mod tests {
         assert_eq!(c.get(k).unwrap().html, sample().html);
         let stale = c.key("# old", "keps/a/1/README.md", 1, &local);
         c.put(stale, &sample());
-        // a later build that uses only `k`
+        let other = c.key("# other site", "keps/a/1/README.md", 7, &local);
+        c.put(other, &sample());
+        // the stale one has not been used for two days
+        let two_days = std::time::SystemTime::now() - 2 * UNUSED_FOR;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(c.file(stale))
+            .unwrap();
+        f.set_modified(two_days).unwrap();
+        // a later build that uses only `k`: the stale rendering goes, the
+        // other site's (recent) stays
         let c = ReadmeCache::open(dir.path()).unwrap();
         assert!(c.get(k).is_some());
         c.prune();
-        assert!(c.get(k).is_some() && c.get(stale).is_none());
+        assert!(c.get(k).is_some() && c.get(stale).is_none() && c.file(other).exists());
+        // a used rendering that is old is kept, and made recent again
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(c.file(k))
+            .unwrap();
+        f.set_modified(two_days).unwrap();
+        let c = ReadmeCache::open(dir.path()).unwrap();
+        assert!(c.get(k).is_some());
+        c.prune_unused_for(UNUSED_FOR);
+        let age = std::fs::metadata(c.file(k))
+            .unwrap()
+            .modified()
+            .unwrap()
+            .elapsed()
+            .unwrap();
+        assert!(age < UNUSED_FOR / 2, "{age:?}");
+        // with no grace at all, only what this build used stays
+        c.prune_unused_for(std::time::Duration::ZERO);
+        assert!(c.file(k).exists() && !c.file(other).exists());
     }
 }

@@ -681,11 +681,22 @@ fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     };
     assert!(page(&first).contains("blob/master/keps/sig-apps/9999-follow-up/README.md"));
 
-    // The README changes: its page follows, and its old rendering goes.
+    // The README changes: its page follows. Its old rendering stays for a
+    // day (another site sharing the cache may still use it), then goes.
     let text = std::fs::read_to_string(&readme).unwrap() + "\nA sentence added later.\n";
     std::fs::write(&readme, text).unwrap();
     let second = build(&out, true);
     assert!(page(&second).contains("A sentence added later."));
+    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count + 1);
+    let two_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+    for e in std::fs::read_dir(&kept).unwrap() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(e.unwrap().path())
+            .unwrap();
+        f.set_modified(two_days_ago).unwrap();
+    }
+    assert_eq!(build(&out, true), second);
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count);
 
     // The KEP it links to appears: the unchanged README links to its page.
