@@ -7,6 +7,7 @@
 //! destinations are checked, and raw HTML goes through [`super::sanitize`], so
 //! nothing the README author wrote can run script.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -194,6 +195,8 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 /// The events stream from the parser to the HTML writer through [`Stream`];
 /// only a heading's events are held, until its anchor is known.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
+    let markdown = fence_tabs(markdown);
+    let markdown = markdown.as_ref();
     let mut stream = Stream {
         parser: Parser::new_ext(markdown, options()),
         pending: None,
@@ -212,6 +215,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
     };
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, &mut stream);
+    let html = fragment_case(html, &stream.seen);
     let TextOf { summary, text, .. } = stream.text;
     Rendered {
         html,
@@ -221,6 +225,79 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         code_keys: stream.code_keys,
         body_terms: None,
     }
+}
+
+/// `markdown` with the trailing spaces and tabs of its fence-only lines
+/// removed. CommonMark (since 0.30) and GitHub close a code block at a fence
+/// followed by a tab; pulldown-cmark does not, and renders the rest of the
+/// README as code. The whitespace after a fence means nothing otherwise.
+fn fence_tabs(markdown: &str) -> Cow<'_, str> {
+    if !markdown.contains("```\t") && !markdown.contains("~~~\t") {
+        return Cow::Borrowed(markdown);
+    }
+    let fence_only = |line: &str| {
+        let t = line.trim_start_matches([' ', '\t']);
+        let Some(ch) = t.chars().next().filter(|c| *c == '`' || *c == '~') else {
+            return false;
+        };
+        let run = t.len() - t.trim_start_matches(ch).len();
+        run >= 3 && t[run..].bytes().all(|b| b == b' ' || b == b'\t') && t[run..].contains('\t')
+    };
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if fence_only(body) {
+            out.push_str(body.trim_end_matches([' ', '\t']));
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// GitHub finds the heading a `#fragment` names whatever its case
+/// (`#Dispatching` goes to `dispatching`); a browser needs the id's own case.
+/// A same-page link whose fragment names no id of the page, but whose
+/// lowercase does, is given the lowercase. `headings` are the heading ids.
+fn fragment_case(html: String, headings: &HashSet<String>) -> String {
+    const HREF: &str = "href=\"#";
+    let fragments = || {
+        html.match_indices(HREF).map(|(i, _)| {
+            let rest = &html[i + HREF.len()..];
+            (
+                i + HREF.len(),
+                &rest[..rest.find('"').unwrap_or(rest.len())],
+            )
+        })
+    };
+    let suspect = |f: &str| {
+        f.bytes().any(|b| b.is_ascii_uppercase())
+            && !headings.contains(f)
+            && headings.contains(&f.to_ascii_lowercase())
+    };
+    if !fragments().any(|(_, f)| suspect(f)) {
+        return html;
+    }
+    // every id of the page (footnotes too), so no link that works is changed
+    let ids: HashSet<&str> = html
+        .match_indices(" id=\"")
+        .map(|(i, m)| {
+            let rest = &html[i + m.len()..];
+            &rest[..rest.find('"').unwrap_or(rest.len())]
+        })
+        .collect();
+    let mut out = String::with_capacity(html.len());
+    let mut copied = 0;
+    for (at, f) in fragments() {
+        if suspect(f) && !ids.contains(f) {
+            out.push_str(&html[copied..at]);
+            out.push_str(&f.to_ascii_lowercase());
+            copied = at + f.len();
+        }
+    }
+    out.push_str(&html[copied..]);
+    out
 }
 
 /// The parser's events made safe and anchored, one at a time: an HTML
@@ -541,6 +618,35 @@ mod tests {
         };
         let hl = Highlighter::new();
         render(md, "keps/sig-a/2-y/README.md", &links, &hl).html
+    }
+
+    #[test]
+    fn a_fence_followed_by_a_tab_closes_its_block() {
+        for fence in ["```", "~~~"] {
+            let md = format!("{fence}\n\tcode\n{fence}\t \r\n\n## After\n\nText.\n");
+            let html = render_plain(&md);
+            assert!(html.contains("<h2 id=\"after\">"), "{html}");
+            assert!(html.contains("<p>Text.</p>"), "{html}");
+            assert!(!html.contains("After\n"), "{html}");
+        }
+        // no fence line: the text is not copied
+        assert!(matches!(fence_tabs("a\tb\n``` x\t\n"), Cow::Borrowed(_)));
+        // an info string after a tab is left alone
+        assert_eq!(fence_tabs("```\tgo\nx\n```\t\n"), "```\tgo\nx\n```\n");
+    }
+
+    #[test]
+    fn fragments_find_their_heading_whatever_the_case() {
+        let html = render_plain(
+            "[d](#Dispatching) [e](#Exact) [n](#Nowhere) [f](#Note)\n\n\
+             ## Dispatching\n\n## Exact\n\n<a id=\"Exact\"></a>\n\n## Note\n",
+        );
+        assert!(html.contains("href=\"#dispatching\""), "{html}");
+        assert!(html.contains("href=\"#Nowhere\""), "{html}");
+        assert!(html.contains("href=\"#note\""), "{html}");
+        // a link to an id that exists as written is left alone
+        assert!(html.contains(" id=\"Exact\""), "{html}");
+        assert!(html.contains("href=\"#Exact\""), "{html}");
     }
 
     #[test]
