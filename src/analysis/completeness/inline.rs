@@ -3,7 +3,7 @@
 //! (`* **How can this feature be enabled / disabled in a live cluster?**`)
 //! followed by its answer, under the category's heading.
 
-use super::matching::{MIN_FUZZY_WORDS, MIN_OVERLAP};
+use super::matching::most_overlap;
 use super::normalize_heading;
 use crate::analysis::template::TemplateSection;
 use crate::kep::document::{Document, Section};
@@ -105,22 +105,5 @@ pub(super) fn find(
     if let Some(k) = free().find(|&k| questions[k].norm == ts.norm) {
         return Some(k);
     }
-    let mut words: Vec<&str> = ts.norm.split(' ').collect();
-    words.sort_unstable();
-    words.dedup();
-    if words.len() < MIN_FUZZY_WORDS {
-        return None;
-    }
-    let mut best: Option<(f64, usize)> = None;
-    for k in free() {
-        let shared = words
-            .iter()
-            .filter(|w| questions[k].norm.split(' ').any(|o| o == **w))
-            .count();
-        let score = shared as f64 / words.len() as f64;
-        if score >= MIN_OVERLAP && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, k));
-        }
-    }
-    best.map(|(_, k)| k)
+    most_overlap(&ts.norm, free().map(|k| (k, questions[k].norm.as_str())))
 }

@@ -64,10 +64,10 @@ pub(super) fn match_sections(
 
 /// Fewest words a template heading needs for word-overlap matching; short
 /// titles (`Goals`, `Alpha`) must match exactly.
-pub(super) const MIN_FUZZY_WORDS: usize = 4;
+const MIN_FUZZY_WORDS: usize = 4;
 
 /// Share of the template heading's words a reworded heading must contain.
-pub(super) const MIN_OVERLAP: f64 = 0.7;
+const MIN_OVERLAP: f64 = 0.7;
 
 /// The unused heading below `parent` sharing the most words with the
 /// template heading `norm` (normalised), if it shares at least
@@ -79,6 +79,22 @@ fn reworded(
     norm: &str,
     used: &[bool],
 ) -> Option<usize> {
+    most_overlap(
+        norm,
+        doc.descendants(parent)
+            .into_iter()
+            .filter(|&i| !used[i])
+            .map(|i| (i, norms[i].as_str())),
+    )
+}
+
+/// Of `candidates` (index, normalised text), the first sharing the most words
+/// with `norm`, if it shares at least [`MIN_OVERLAP`] of them; `None` for a
+/// `norm` of fewer than [`MIN_FUZZY_WORDS`] words.
+pub(super) fn most_overlap<'a>(
+    norm: &str,
+    candidates: impl Iterator<Item = (usize, &'a str)>,
+) -> Option<usize> {
     let mut words: Vec<&str> = norm.split(' ').collect();
     words.sort_unstable();
     words.dedup();
@@ -86,13 +102,10 @@ fn reworded(
         return None;
     }
     let mut best: Option<(f64, usize)> = None;
-    for i in doc.descendants(parent) {
-        if used[i] {
-            continue;
-        }
+    for (i, text) in candidates {
         let shared = words
             .iter()
-            .filter(|w| norms[i].split(' ').any(|o| o == **w))
+            .filter(|w| text.split(' ').any(|o| o == **w))
             .count();
         let score = shared as f64 / words.len() as f64;
         if score >= MIN_OVERLAP && best.is_none_or(|(b, _)| score > b) {
