@@ -14,8 +14,10 @@
 //! Timestamps have a granularity (a few ms on ext4, a second or two
 //! elsewhere): a file changed within the same tick as the ctime recorded for
 //! it keeps that ctime. As git does with its index, an entry whose ctime is
-//! not at least [`RACY_WINDOW_NS`] older than the manifest's own save time is
-//! "racy" and vouches for nothing; the file is read instead. A file the
+//! not at least a window older than the manifest's own save time is "racy"
+//! and vouches for nothing; the file is read instead. The window is
+//! [`FINE_WINDOW_NS`] on the filesystems whose timestamps come from the
+//! kernel's clock tick ([`racy_window`]), else [`RACY_WINDOW_NS`]. A file the
 //! build keeps keeps its old ctime, so in a rebuild of an unchanged site
 //! every entry is old enough.
 //!
@@ -37,6 +39,50 @@ const MAGIC: &[u8] = b"kepsite site manifest v3\n";
 /// How much older than the manifest's save time an entry's ctime must be
 /// for the entry to count: two seconds, the coarsest timestamps in use (FAT).
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
+
+/// The window on filesystems that keep nanosecond timestamps set from the
+/// kernel's clock, which ticks at least every 10 ms (HZ ≥ 100): two ticks.
+const FINE_WINDOW_NS: i128 = 20_000_000;
+
+/// The racy window for files on the filesystem holding `dir`:
+/// [`FINE_WINDOW_NS`] on ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ZFS
+/// and bcachefs (Linux), [`RACY_WINDOW_NS`] on any other or unknown one
+/// (FAT, exFAT, network filesystems, other systems).
+pub(crate) fn racy_window(dir: &Path) -> i128 {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+            return RACY_WINDOW_NS;
+        };
+        // SAFETY: `c` is a NUL-terminated path and `s` a writable statfs.
+        let mut s: libc::statfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statfs(c.as_ptr(), &mut s) } == 0 {
+            return window_for_type(s.f_type as i64);
+        }
+    }
+    let _ = dir;
+    RACY_WINDOW_NS
+}
+
+/// The window for a filesystem by its `statfs` type (Linux magic numbers).
+fn window_for_type(f_type: i64) -> i128 {
+    const FINE: [i64; 8] = [
+        0xEF53,      // ext2, ext3, ext4
+        0x5846_5342, // XFS
+        0x9123_683E, // Btrfs
+        0x0102_1994, // tmpfs
+        0x794C_7630, // overlayfs
+        0xF2F5_2010, // F2FS
+        0x2FC1_2FC1, // ZFS
+        0xCA45_1A4E, // bcachefs
+    ];
+    if FINE.contains(&f_type) {
+        FINE_WINDOW_NS
+    } else {
+        RACY_WINDOW_NS
+    }
+}
 
 /// Which file, and its state when its bytes were hashed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,11 +168,12 @@ pub(crate) struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest in `file`; a missing or unreadable one is empty.
-    pub(crate) fn load(file: PathBuf) -> Manifest {
+    /// The manifest in `file` of output files on the filesystem holding
+    /// `dir`; a missing or unreadable one is empty.
+    pub(crate) fn load(file: PathBuf, dir: &Path) -> Manifest {
         // the crate's unit tests build trees within milliseconds of each
         // other; the racy rule has its own test
-        let window = if cfg!(test) { 0 } else { RACY_WINDOW_NS };
+        let window = if cfg!(test) { 0 } else { racy_window(dir) };
         Self::load_with_window(file, window)
     }
 
@@ -349,7 +396,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("page.html");
         std::fs::write(&file, "same length A").unwrap();
-        let m = Manifest::load(dir.path().join("manifest.bin"));
+        let m = Manifest::load(dir.path().join("manifest.bin"), Path::new("."));
         assert_eq!(
             m.holds(&file.metadata().unwrap(), digest(b"same length A")),
             None
@@ -357,7 +404,7 @@ mod tests {
         m.record(&file.metadata().unwrap(), digest(b"same length A"));
         m.save().unwrap();
 
-        let m = Manifest::load(dir.path().join("manifest.bin"));
+        let m = Manifest::load(dir.path().join("manifest.bin"), Path::new("."));
         let meta = file.metadata().unwrap();
         assert_eq!(m.holds(&meta, digest(b"same length A")), Some(true));
         assert_eq!(m.holds(&meta, digest(b"same length B")), Some(false));
@@ -377,7 +424,7 @@ mod tests {
         let path = dir.path().join("manifest.bin");
         let file = dir.path().join("page.html");
         std::fs::write(&file, "text").unwrap();
-        let m = Manifest::load(path.clone());
+        let m = Manifest::load(path.clone(), Path::new("."));
         m.record(&file.metadata().unwrap(), digest(b"text"));
         m.save().unwrap();
         let meta = file.metadata().unwrap();
@@ -388,6 +435,20 @@ mod tests {
         // older than the window (here: a window of nothing), it counts
         let settled = Manifest::load_with_window(path, 0);
         assert_eq!(settled.holds(&meta, digest(b"text")), Some(true));
+    }
+
+    #[test]
+    fn the_racy_window_is_fine_only_where_timestamps_are() {
+        assert_eq!(window_for_type(0xEF53), FINE_WINDOW_NS);
+        assert_eq!(window_for_type(0x0102_1994), FINE_WINDOW_NS);
+        // FAT (MSDOS_SUPER_MAGIC), NFS and an unknown type: two seconds
+        for t in [0x4d44, 0x6969, 0x1234_5678] {
+            assert_eq!(window_for_type(t), RACY_WINDOW_NS);
+        }
+        // no such directory: the safe window
+        assert_eq!(racy_window(Path::new("/no/such/dir")), RACY_WINDOW_NS);
+        let w = racy_window(&std::env::temp_dir());
+        assert!(w == FINE_WINDOW_NS || w == RACY_WINDOW_NS);
     }
 
     #[test]
@@ -408,7 +469,7 @@ mod tests {
             let h = std::fs::OpenOptions::new().write(true).open(f).unwrap();
             h.set_modified(long_ago).unwrap();
         }
-        Manifest::load(ours.clone()).save().unwrap();
+        Manifest::load(ours.clone(), Path::new(".")).save().unwrap();
         assert!(ours.exists() && recent.exists() && other.exists());
         assert!(!forgotten.exists());
     }
@@ -419,29 +480,31 @@ mod tests {
         let path = dir.path().join("manifest.bin");
         let file = dir.path().join("f");
         std::fs::write(&file, "x").unwrap();
-        let m = Manifest::load(path.clone());
+        let m = Manifest::load(path.clone(), Path::new("."));
         m.record(&file.metadata().unwrap(), digest(b"x"));
         m.save().unwrap();
         // one build that does not touch the file keeps its entry, two drop it
-        Manifest::load(path.clone()).save().unwrap();
+        Manifest::load(path.clone(), Path::new(".")).save().unwrap();
         assert_eq!(
-            Manifest::load(path.clone()).holds(&file.metadata().unwrap(), digest(b"x")),
+            Manifest::load(path.clone(), Path::new("."))
+                .holds(&file.metadata().unwrap(), digest(b"x")),
             Some(true)
         );
-        Manifest::load(path.clone()).save().unwrap();
+        Manifest::load(path.clone(), Path::new(".")).save().unwrap();
         assert_eq!(
-            Manifest::load(path.clone()).holds(&file.metadata().unwrap(), digest(b"x")),
+            Manifest::load(path.clone(), Path::new("."))
+                .holds(&file.metadata().unwrap(), digest(b"x")),
             None
         );
 
-        let m = Manifest::load(path.clone());
+        let m = Manifest::load(path.clone(), Path::new("."));
         m.record(&file.metadata().unwrap(), digest(b"x"));
         m.save().unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes.truncate(bytes.len() - 3);
         std::fs::write(&path, bytes).unwrap();
         assert_eq!(
-            Manifest::load(path).holds(&file.metadata().unwrap(), digest(b"x")),
+            Manifest::load(path, Path::new(".")).holds(&file.metadata().unwrap(), digest(b"x")),
             None
         );
     }

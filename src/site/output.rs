@@ -135,7 +135,7 @@ impl Stage {
             found,
             dirs: std::sync::Mutex::new(dirs),
             written: std::sync::Mutex::new(BTreeMap::new()),
-            manifest: manifest.map(Manifest::load),
+            manifest: manifest.map(|m| Manifest::load(m, &parent)),
         })
     }
 

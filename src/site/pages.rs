@@ -435,10 +435,18 @@ fn release_pages(c: &Ctx, newest: Option<Version>) -> Vec<Listing> {
 
 /// The feature-gate index, the people index and the Atom feed.
 fn other_pages(c: &Ctx) -> Vec<Listing> {
-    let mut out: Vec<Listing> = Vec::new();
-    let keps = &c.model.keps;
+    // three independent pages, side by side
+    let (gates, (feed, people)) = rayon::join(
+        || gates_page(c),
+        || rayon::join(|| feed(c), || people_page(c)),
+    );
+    vec![gates, feed, people]
+}
+
+/// The feature-gate index.
+fn gates_page(c: &Ctx) -> Listing {
     let mut gates: BTreeMap<String, (BTreeSet<String>, Vec<&KepRef>)> = BTreeMap::new();
-    for (k, r) in keps.iter().zip(c.refs) {
+    for (k, r) in c.model.keps.iter().zip(c.refs) {
         for g in &k.meta.feature_gates {
             let e = gates.entry(g.name.clone()).or_default();
             e.0.extend(g.components.iter().cloned());
@@ -450,16 +458,19 @@ fn other_pages(c: &Ctx) -> Vec<Listing> {
         .filter(|(n, _)| !n.is_empty())
         .map(|(n, (comp, ks))| json!({ "name": n, "components": comp, "keps": ks }))
         .collect();
-    out.push((
+    (
         "feature-gates/index.html".into(),
         "feature_gates.html",
         "Feature gates".into(),
         "gates",
         json!({ "gates": gates }),
-    ));
+    )
+}
 
+/// The people index: who authored and who approved which KEPs.
+fn people_page(c: &Ctx) -> Listing {
     let mut people: BTreeMap<String, (BTreeSet<usize>, BTreeSet<usize>)> = BTreeMap::new();
-    for (i, k) in keps.iter().enumerate() {
+    for (i, k) in c.model.keps.iter().enumerate() {
         for a in &k.meta.authors {
             people.entry(handle(a)).or_default().0.insert(i);
         }
@@ -478,16 +489,13 @@ fn other_pages(c: &Ctx) -> Vec<Listing> {
             })
         })
         .collect();
-    out.push(feed(c));
-
-    out.push((
+    (
         "people/index.html".into(),
         "people.html",
         "People".into(),
         "people",
         json!({ "people": people }),
-    ));
-    out
+    )
 }
 
 /// What keeps a KEP's PRR from being complete for its current stage.
