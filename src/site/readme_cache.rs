@@ -149,7 +149,11 @@ fn encode(r: &Rendered) -> Vec<u8> {
     };
     text(&mut out, &r.html);
     text(&mut out, &r.summary);
-    text(&mut out, &r.text);
+    // with its search terms known, the text is needed only for a snippet
+    match &r.body_terms {
+        Some(_) => text(&mut out, super::search::snippet_source(&r.text)),
+        None => text(&mut out, &r.text),
+    }
     out.extend_from_slice(&(r.toc.len() as u64).to_le_bytes());
     for t in &r.toc {
         out.push(t.level);
@@ -285,6 +289,25 @@ mod tests {
         let mut huge = bytes.clone();
         huge[MAGIC.len()..MAGIC.len() + 8].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(decode(&huge).is_none());
+    }
+
+    #[test]
+    fn with_search_terms_only_the_start_of_the_text_is_kept() {
+        let text = "word ".repeat(500);
+        let with_terms = Rendered {
+            text: text.clone(),
+            body_terms: Some(Arc::new(BodyTerms::of(&text))),
+            ..sample()
+        };
+        let back = decode(&encode(&with_terms)).unwrap();
+        assert_eq!(back.text, super::super::search::snippet_source(&text));
+        assert!(back.text.len() < text.len() / 2);
+        // without them, the whole text (it is what gets tokenized)
+        let without = Rendered {
+            text: text.clone(),
+            ..sample()
+        };
+        assert_eq!(decode(&encode(&without)).unwrap().text, text);
     }
 
     #[test]

@@ -363,6 +363,25 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
     all.into_iter().map(|(_, r)| r).collect()
 }
 
+/// The beginning of `text` that [`snippet`] reads: its words up to and
+/// including the first that does not fit (all of it when every word does).
+/// A doc whose body is this prefix has the same snippet as with the whole.
+pub fn snippet_source(text: &str) -> &str {
+    let mut chars = 0;
+    for w in text.split_whitespace() {
+        let n = w.chars().count();
+        if chars + n > SNIPPET_CHARS {
+            let end = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
+            return &text[..end];
+        }
+        if chars > 0 {
+            chars += 1;
+        }
+        chars += n;
+    }
+    text
+}
+
 fn snippet(d: &SearchDoc) -> String {
     let src = if d.summary.is_empty() {
         &d.body
@@ -735,6 +754,34 @@ mod tests {
         ] {
             assert!(BodyTerms::from_parts(terms, counts).is_none());
         }
+    }
+
+    #[test]
+    fn a_snippet_needs_only_the_start_of_the_body() {
+        let word = "wörd ".repeat(70); // 350 chars: more than a snippet
+        let long_first = "x".repeat(400);
+        for text in [
+            "",
+            "  short text  ",
+            word.as_str(),
+            &format!("  {word}\n\ttail words that never show"),
+            &long_first,
+            &"a".repeat(SNIPPET_CHARS),
+            &format!("{} b", "a".repeat(SNIPPET_CHARS - 2)),
+            &format!("{} bc", "a".repeat(SNIPPET_CHARS - 2)),
+        ] {
+            let whole = SearchDoc {
+                body: text.to_string(),
+                ..Default::default()
+            };
+            let start = SearchDoc {
+                body: snippet_source(text).to_string(),
+                ..Default::default()
+            };
+            assert_eq!(snippet(&start), snippet(&whole), "{text:?}");
+            assert!(snippet_source(text).len() <= text.len());
+        }
+        assert!(snippet_source(&format!("{word} tail")).len() < word.len());
     }
 
     #[test]
