@@ -834,3 +834,48 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
     assert_eq!((seventh, kept), (fourth.clone(), 0));
     assert_eq!(readmes(&cache), before);
 }
+
+/// `.ci/netlify-build` builds with the site's own URL: Netlify's production
+/// URL, or a preview's own, unless KEPSITE_BASE_URL says otherwise.
+#[test]
+fn netlify_build_uses_the_sites_own_url() {
+    let script =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/netlify-build"))
+            .unwrap();
+    let start = script.find("base=\"${KEPSITE_BASE_URL:-}\"").unwrap();
+    let end = start + script[start..].find("esac").unwrap() + "esac".len();
+    assert!(script[end..].contains("--base-url \"$base\""));
+    let block = format!("{}\necho \"$base\"", &script[start..end]);
+    let base = |env: &[(&str, &str)]| {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&block)
+            .env_clear()
+            .envs(env.iter().copied())
+            .output()
+            .expect("bash runs");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let (site, preview) = (
+        ("URL", "https://keps.example.org"),
+        (
+            "DEPLOY_PRIME_URL",
+            "https://deploy-preview-3--keps.netlify.app",
+        ),
+    );
+    assert_eq!(base(&[]), "/");
+    assert_eq!(base(&[("KEPSITE_BASE_URL", "/x")]), "/x/");
+    assert_eq!(
+        base(&[("CONTEXT", "production"), site, preview]),
+        "https://keps.example.org/"
+    );
+    assert_eq!(
+        base(&[("CONTEXT", "deploy-preview"), site, preview]),
+        "https://deploy-preview-3--keps.netlify.app/"
+    );
+    assert_eq!(
+        base(&[("CONTEXT", "production"), site, ("KEPSITE_BASE_URL", "/")]),
+        "/"
+    );
+}
