@@ -13,6 +13,7 @@
 //! everything is ordered by KEP number and path so two builds are identical.
 
 pub mod analysis;
+mod cache_file;
 pub mod cli;
 pub mod diagnostics;
 pub mod finding;

@@ -141,10 +141,7 @@ impl Highlighter {
             buf.extend_from_slice(&(html.len() as u32).to_le_bytes());
             buf.extend_from_slice(html.as_bytes());
         }
-        std::fs::create_dir_all(dir)?;
-        let tmp = dir.join(format!("{CACHE_FILE}.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, &buf)?;
-        std::fs::rename(&tmp, dir.join(CACHE_FILE))
+        crate::cache_file::write(&dir.join(CACHE_FILE), &buf)
     }
 
     /// Keep the cached blocks `keys` in the cache file as if this build had

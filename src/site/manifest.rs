@@ -290,7 +290,7 @@ impl Manifest {
             buf.extend_from_slice(&r.len.to_le_bytes());
             buf.extend_from_slice(&r.generation.to_le_bytes());
         }
-        write_atomically(&self.file, &buf)?;
+        crate::cache_file::write(&self.file, &buf)?;
         prune_siblings(&self.file, FORGOTTEN_AFTER);
         Ok(())
     }
@@ -317,8 +317,9 @@ fn prune_siblings(file: &Path, age: std::time::Duration) {
             .is_some_and(|n| n.starts_with("site-") && n.ends_with(".manifest"));
         let old = e
             .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|a| a > age));
+            .ok()
+            .and_then(|m| crate::cache_file::age(&m))
+            .is_some_and(|a| a > age);
         if ours && old && path != file {
             let _ = std::fs::remove_file(path);
         }
@@ -376,15 +377,6 @@ fn parse(bytes: &[u8]) -> Option<(u64, i128, Entries, Renderings)> {
         entries,
         renderings,
     ))
-}
-
-fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, file)
 }
 
 #[cfg(all(test, unix))]

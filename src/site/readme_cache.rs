@@ -91,25 +91,16 @@ impl ReadmeCache {
         let r = decode(&bytes)?;
         // in use: keep it from other builds' pruning (at most once a day)
         if let Ok(m) = file.metadata()
-            && m.modified()
-                .is_ok_and(|t| t.elapsed().is_ok_and(|a| a > UNUSED_FOR / 2))
-            && let Ok(w) = std::fs::OpenOptions::new().write(true).open(self.file(key))
+            && crate::cache_file::age(&m).is_some_and(|a| a > UNUSED_FOR / 2)
         {
-            let _ = w.set_modified(std::time::SystemTime::now());
+            let _ = file.set_modified(std::time::SystemTime::now());
         }
         Some(r)
     }
 
     /// Keep `r` under `key` (a failure only costs a rendering next time).
     pub(crate) fn put(&self, key: u128, r: &Rendered) {
-        let path = self.file(key);
-        let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-        let written = std::fs::create_dir_all(&self.dir)
-            .and_then(|()| std::fs::write(&tmp, encode(r)))
-            .and_then(|()| std::fs::rename(&tmp, &path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        let _ = crate::cache_file::write(&self.file(key), &encode(r));
     }
 
     /// Remove the files this build did not use and none has for [`UNUSED_FOR`].
@@ -130,8 +121,9 @@ impl ReadmeCache {
                 .is_some_and(|k| used.contains(&k));
             let recent = e
                 .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t.elapsed().is_ok_and(|a| a < age));
+                .ok()
+                .and_then(|m| crate::cache_file::age(&m))
+                .is_some_and(|a| a < age);
             // a leftover temporary file (".tmp") of a build that died goes too
             if !in_use && !recent {
                 let _ = std::fs::remove_file(e.path());

@@ -53,15 +53,10 @@ pub(crate) fn store(dir: &Path, head: &str, state: &State) -> std::io::Result<()
         head: &'a str,
         state: &'a State,
     }
-    std::fs::create_dir_all(dir)?;
     let bytes = serde_json::to_vec(&Borrowed {
         version: VERSION,
         head,
         state,
     })?;
-    let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path(dir)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::cache_file::write(&path(dir), &bytes)
 }
