@@ -181,41 +181,15 @@ impl Stage {
         let Some((hash, len)) = man.rendered(key) else {
             return Ok(false);
         };
-        // vouched for by the manifest, or else read (a racy entry, or none)
-        let holds = |p: &Path| {
-            let m = std::fs::symlink_metadata(p).ok()?;
-            if !m.file_type().is_file() || m.len() != len {
-                return None;
-            }
-            let same = match man.holds(&m, hash) {
-                Some(known) => known,
-                None => std::fs::read(p).is_ok_and(|b| manifest::digest(&b) == hash),
-            };
-            same.then_some(m)
-        };
         self.make_parents(rel)?;
         let path = self.tmp.join(rel);
-        let kept = match holds(&path) {
-            Some(m) => Some(m),
-            None => match self.previous.as_ref().map(|prev| prev.join(rel)) {
-                Some(old) if holds(&old).is_some() => {
-                    match std::fs::symlink_metadata(&path) {
-                        Ok(m) if m.is_dir() => remove_tree(&path)?,
-                        Ok(_) => std::fs::remove_file(&path)?,
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(e) => return Err(e.into()),
-                    }
-                    std::fs::hard_link(&old, &path)
-                        .and_then(|()| std::fs::symlink_metadata(&path))
-                        .ok()
-                }
-                _ => None,
-            },
-        };
-        let Some(m) = kept else {
+        let content = Content::known(hash, len, man);
+        let previous = self.previous.as_ref().map(|prev| prev.join(rel));
+        if !reuse(&path, &content, previous)
+            .with_context(|| format!("writing {}", path.display()))?
+        {
             return Ok(false);
-        };
-        man.record(&m, hash);
+        }
         man.record_rendering(key, hash, len);
         self.lock_written()
             .insert(rel.to_string(), (rel.ends_with(".html"), len));
@@ -451,28 +425,55 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     )
 }
 
-/// `bytes`, and their hash when a manifest wants it (computed once).
+/// What a file should hold: `bytes`, or only their hash and length (a page
+/// an earlier build rendered), and the hash when a manifest wants it
+/// (computed once).
 struct Content<'a> {
-    bytes: &'a [u8],
+    bytes: Option<&'a [u8]>,
+    len: u64,
     manifest: Option<&'a Manifest>,
     hash: std::cell::OnceCell<u128>,
 }
 
-impl Content<'_> {
+impl<'a> Content<'a> {
+    fn of(bytes: &'a [u8], manifest: Option<&'a Manifest>) -> Self {
+        Content {
+            bytes: Some(bytes),
+            len: bytes.len() as u64,
+            manifest,
+            hash: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The bytes hashing to `hash`, `len` long, as far as `manifest` knows.
+    fn known(hash: u128, len: u64, manifest: &'a Manifest) -> Self {
+        Content {
+            bytes: None,
+            len,
+            manifest: Some(manifest),
+            hash: std::cell::OnceCell::from(hash),
+        }
+    }
+
     fn hash(&self) -> u128 {
-        *self.hash.get_or_init(|| manifest::digest(self.bytes))
+        *self
+            .hash
+            .get_or_init(|| manifest::digest(self.bytes.unwrap_or_default()))
     }
 
     /// The metadata of `path` when it is a regular file (not a symlink)
     /// holding exactly these bytes: vouched for by the manifest, or read.
     fn found_at(&self, path: &Path) -> Option<std::fs::Metadata> {
         let m = std::fs::symlink_metadata(path).ok()?;
-        if !m.file_type().is_file() || m.len() != self.bytes.len() as u64 {
+        if !m.file_type().is_file() || m.len() != self.len {
             return None;
         }
         let same = match self.manifest.and_then(|man| man.holds(&m, self.hash())) {
             Some(known) => known,
-            None => std::fs::read(path).is_ok_and(|b| b == self.bytes),
+            None => std::fs::read(path).is_ok_and(|b| match self.bytes {
+                Some(bytes) => b == bytes,
+                None => manifest::digest(&b) == self.hash(),
+            }),
         };
         same.then_some(m)
     }
@@ -496,29 +497,11 @@ fn put(
     previous: Option<PathBuf>,
     manifest: Option<&Manifest>,
 ) -> std::io::Result<()> {
-    let content = Content {
-        bytes,
-        manifest,
-        hash: std::cell::OnceCell::new(),
-    };
-    if let Some(m) = content.found_at(path) {
-        content.record(Ok(m));
+    let content = Content::of(bytes, manifest);
+    if reuse(path, &content, previous)? {
         return Ok(());
     }
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => remove_tree(path)?,
-        Ok(_) => std::fs::remove_file(path)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    if let Some(old) = previous
-        && content.found_at(&old).is_some()
-        && std::fs::hard_link(&old, path).is_ok()
-    {
-        // the link moved the file's ctime
-        content.record(std::fs::symlink_metadata(path));
-        return Ok(());
-    }
+    unlink(path)?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -526,6 +509,39 @@ fn put(
     file.write_all(bytes)?;
     content.record(file.metadata());
     Ok(())
+}
+
+/// Make `path` hold `content` without writing it: keep the file there when
+/// it holds it, else hard-link the one at `previous` when that does (what was
+/// at `path` is unlinked first). With a manifest, what the file holds is
+/// recorded in it. Returns whether `path` now holds `content`.
+fn reuse(path: &Path, content: &Content<'_>, previous: Option<PathBuf>) -> std::io::Result<bool> {
+    if let Some(m) = content.found_at(path) {
+        content.record(Ok(m));
+        return Ok(true);
+    }
+    if let Some(old) = previous
+        && content.found_at(&old).is_some()
+    {
+        unlink(path)?;
+        if std::fs::hard_link(&old, path).is_ok() {
+            // the link moved the file's ctime
+            content.record(std::fs::symlink_metadata(path));
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Remove whatever is at `path` (a directory with what is in it), without
+/// following it; nothing there is fine.
+fn unlink(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => remove_tree(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site
