@@ -75,7 +75,9 @@ pub struct SearchDoc {
     pub url: String,
     /// Summary section text.
     pub summary: String,
-    /// Whole README text.
+    /// README text: the snippet's source when there is no summary, and the
+    /// terms' when `body_terms` are unknown (with them, its start is enough:
+    /// [`snippet_source`]).
     pub body: String,
     /// Authors.
     pub authors: Vec<String>,
@@ -181,47 +183,30 @@ fn keep_body_word(w: &str) -> bool {
     digits == 0 || (digits == w.len() && w.len() <= 5) || (digits * 3 <= w.len())
 }
 
-/// The lowercased texts of one doc, which its terms borrow from.
+/// The lowercased texts of one doc and its body's terms, which its terms
+/// borrow from.
 struct Lowered {
     title: String,
     summary: String,
-    /// Empty when `body_terms` are known.
-    body: String,
-    body_terms: Option<std::sync::Arc<BodyTerms>>,
+    body_terms: std::sync::Arc<BodyTerms>,
     gates: Vec<String>,
     authors: Vec<String>,
     number: Option<String>,
 }
 
+/// A doc's texts lowercased, with its body's terms: the ones it knows, or
+/// worked out here.
 fn lower(d: &SearchDoc) -> Lowered {
-    into_lowered(SearchDoc {
-        // known terms are shared, the body is not copied for nothing
-        body: if d.body_terms.is_some() {
-            String::new()
-        } else {
-            d.body.clone()
-        },
-        ..d.clone()
-    })
-}
-
-/// Lowercase a doc's texts in place (no copy of its body).
-fn into_lowered(d: SearchDoc) -> Lowered {
-    let lowered = |mut s: String| {
-        s.make_ascii_lowercase();
-        s
-    };
-    let (body, body_terms) = match d.body_terms {
-        Some(t) => (String::new(), Some(t)),
-        None => (lowered(d.body), None),
-    };
+    let lowered = |s: &String| s.to_ascii_lowercase();
     Lowered {
-        title: lowered(d.title),
-        summary: lowered(d.summary),
-        body,
-        body_terms,
-        gates: d.gates.into_iter().map(lowered).collect(),
-        authors: d.authors.into_iter().map(lowered).collect(),
+        title: lowered(&d.title),
+        summary: lowered(&d.summary),
+        body_terms: d
+            .body_terms
+            .clone()
+            .unwrap_or_else(|| std::sync::Arc::new(BodyTerms::of(&d.body))),
+        gates: d.gates.iter().map(lowered).collect(),
+        authors: d.authors.iter().map(lowered).collect(),
         number: d.number.map(|n| n.to_string()),
     }
 }
@@ -238,13 +223,6 @@ fn terms(l: &Lowered) -> Vec<(&str, u32)> {
 fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'a str, u32)>) {
     w.clear();
     out.clear();
-    if l.body_terms.is_none() {
-        w.reserve(l.body.len() / 32);
-        for t in words(&l.body).filter(|t| keep_body_word(t)) {
-            let n = w.entry(t).or_insert(0);
-            *n = (*n + 1).min(W_BODY_MAX);
-        }
-    }
     let mut extra: Vec<(&str, u32)> = Vec::new();
     extra.extend(words(&l.title).map(|t| (t, W_TITLE)));
     if let Some(n) = &l.number {
@@ -263,14 +241,13 @@ fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'
     for (t, weight) in extra {
         *w.entry(t).or_insert(0) += weight;
     }
-    // Known body terms are distinct already: each takes what the other
+    // The body's terms are distinct already: each takes what the other
     // fields give it, and the map (the other fields' terms) stays small.
-    if let Some(b) = &l.body_terms {
-        out.reserve(b.counts.len() + w.len());
-        for (t, n) in b.iter() {
-            let more = if w.is_empty() { None } else { w.remove(t) };
-            out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255)));
-        }
+    let b = &l.body_terms;
+    out.reserve(b.counts.len() + w.len());
+    for (t, n) in b.iter() {
+        let more = if w.is_empty() { None } else { w.remove(t) };
+        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255)));
     }
     out.extend(w.drain().map(|(t, n)| (t, n.min(255))));
 }
@@ -405,13 +382,13 @@ fn snippet(d: &SearchDoc) -> String {
     out
 }
 
-/// Build the index files for `docs` (doc id = position). The docs are
-/// consumed: their texts are lowercased in place, not copied.
+/// Build the index files for `docs` (doc id = position).
 pub fn build(docs: Vec<SearchDoc>) -> SearchIndex {
     let mut out = SearchIndex::new();
     out.extend(encode_snippets(&docs));
     let metas: Vec<serde_json::Value> = docs.iter().map(meta_entry).collect();
-    let lowered: Vec<Lowered> = docs.into_par_iter().map(into_lowered).collect();
+    let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
+    drop(docs);
     let encoded = shards(&lowered, |k, terms| {
         (
             k.to_string(),
