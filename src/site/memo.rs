@@ -90,8 +90,9 @@ const LONG: usize = 1024;
 
 /// A hasher of length-prefixed fields, so no two inputs run together. The
 /// fields are laid out in one buffer and hashed at once: much faster than
-/// feeding a streaming hasher thousands of small pieces.
-struct Hasher(Vec<u8>);
+/// feeding a streaming hasher thousands of small pieces. Cache keys are made
+/// with it too (the rendered READMEs', [`super::readme_cache`]).
+pub(crate) struct Hasher(Vec<u8>);
 
 impl Default for Hasher {
     fn default() -> Hasher {
@@ -100,7 +101,7 @@ impl Default for Hasher {
 }
 
 impl Hasher {
-    fn digest(&self) -> u128 {
+    pub(crate) fn digest(&self) -> u128 {
         xxh3_128(&self.0)
     }
 
@@ -108,9 +109,15 @@ impl Hasher {
         self.0.extend_from_slice(&(n as u64).to_le_bytes());
     }
 
-    fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.count(b.len());
         self.0.extend_from_slice(b);
+    }
+
+    /// A field too long to copy (a README's text or HTML): hashed where it
+    /// is, and only its hash laid out.
+    pub(crate) fn hashed(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(&xxh3_128(b).to_le_bytes());
     }
 
     fn tag(&mut self, t: u8) {
@@ -140,8 +147,7 @@ impl Hasher {
             // only its hash is laid out: no copy of it
             Value::String(s) if s.len() > LONG => {
                 self.tag(9);
-                self.0
-                    .extend_from_slice(&xxh3_128(s.as_bytes()).to_le_bytes());
+                self.hashed(s.as_bytes());
             }
             Value::String(s) => {
                 self.tag(6);

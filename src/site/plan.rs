@@ -79,7 +79,7 @@ struct MarkdownInputs {
     from: String,
     local_assets: BTreeSet<String>,
     /// Hash of the KEP URL map and the repository URL and branch.
-    links: u64,
+    links: u128,
 }
 
 /// Where each KEP's page lives, and its old-style alias.
@@ -231,20 +231,14 @@ fn plan_inner(
     // where links can go, as a hash that stays the same across Rust
     // releases (it is part of the README cache's persisted keys)
     let links_key = {
-        let mut b = Vec::with_capacity(paths.by_path.len() * 64);
-        for s in [opts.repo_url.as_str(), opts.branch.as_str()]
-            .into_iter()
-            .chain(
-                paths
-                    .by_path
-                    .iter()
-                    .flat_map(|(k, v)| [k.as_str(), v.as_str()]),
-            )
-        {
-            b.extend_from_slice(&(s.len() as u64).to_le_bytes());
-            b.extend_from_slice(s.as_bytes());
+        let mut h = super::memo::Hasher::default();
+        h.bytes(opts.repo_url.as_bytes());
+        h.bytes(opts.branch.as_bytes());
+        for (k, v) in &paths.by_path {
+            h.bytes(k.as_bytes());
+            h.bytes(v.as_bytes());
         }
-        xxhash_rust::xxh3::xxh3_64(&b)
+        h.digest()
     };
     // A README's rendering: from the cache when its inputs are unchanged
     // (`serve`'s, in memory), or from the one kept between builds.

@@ -19,9 +19,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use xxhash_rust::xxh3::Xxh3Default;
-
 use super::markdown::{Rendered, TocEntry};
+use super::memo::Hasher;
 use super::search::BodyTerms;
 
 const DIR: &str = "readmes-v1";
@@ -55,24 +54,20 @@ impl ReadmeCache {
         &self,
         readme: &str,
         from: &str,
-        links_key: u64,
+        links_key: u128,
         local: &BTreeSet<String>,
     ) -> u128 {
-        let mut h = Xxh3Default::new();
-        let mut field = |b: &[u8]| {
-            h.update(&(b.len() as u64).to_le_bytes());
-            h.update(b);
-        };
-        field(MAGIC);
-        field(&self.binary.0.to_le_bytes());
-        field(&self.binary.1.to_le_bytes());
-        field(&links_key.to_le_bytes());
-        field(from.as_bytes());
-        field(readme.as_bytes());
+        let mut h = Hasher::default();
+        h.bytes(MAGIC);
+        h.bytes(&self.binary.0.to_le_bytes());
+        h.bytes(&self.binary.1.to_le_bytes());
+        h.bytes(&links_key.to_le_bytes());
+        h.bytes(from.as_bytes());
+        h.hashed(readme.as_bytes());
         for a in local {
-            field(a.as_bytes());
+            h.bytes(a.as_bytes());
         }
-        h.digest128()
+        h.digest()
     }
 
     fn file(&self, key: u128) -> PathBuf {
