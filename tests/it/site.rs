@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use kepsite::site::{self, SiteData, SiteOptions};
 
-use crate::support::{check_links, content, files, kepsite, resolve_link};
+use crate::support::{check_links, content, files, resolve_link};
 
 fn data() -> SiteData {
     SiteData::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
@@ -643,6 +643,36 @@ fn tampering_is_undone(cache: bool) {
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
 }
 
+/// `kepsite build` of `root` into `out` (no history), with the cache in
+/// `cache` or with `--no-cache`, and `extra` arguments: the site, and how many
+/// pages it kept without rendering them.
+fn build_cli(
+    root: &Path,
+    out: &Path,
+    cache: Option<&Path>,
+    extra: &[&str],
+) -> (BTreeMap<String, Vec<u8>>, usize) {
+    let mut args = vec!["build", "--repo", root.to_str().unwrap()];
+    args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
+    args.extend(extra);
+    match cache {
+        Some(c) => args.extend(["--cache-dir", c.to_str().unwrap()]),
+        None => args.push("--no-cache"),
+    }
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+        .args(&args)
+        .env("KEPSITE_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
+    assert!(r.status.success(), "{stderr}");
+    let kept: usize = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("timing: pages kept without rendering (inputs unchanged): "))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    (files(out), kept)
+}
+
 #[test]
 fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     let (_repo, root) = crate::support::content_copy();
@@ -650,18 +680,7 @@ fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
     let cache = tmp.path().join("cache");
     let kept = cache.join("readmes-v1");
-    let build = |out: &Path, cached: bool| {
-        let mut args = vec!["build", "--repo", root.to_str().unwrap()];
-        args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
-        if cached {
-            args.extend(["--cache-dir", cache.to_str().unwrap()]);
-        } else {
-            args.push("--no-cache");
-        }
-        let r = kepsite(&args);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        files(out)
-    };
+    let build = |out: &Path, cached: bool| build_cli(&root, out, cached.then_some(&*cache), &[]).0;
     let readme = root.join("keps/sig-apps/3100-job-retry-jitter/README.md");
     // a link to a KEP directory that does not exist yet
     let text = std::fs::read_to_string(&readme).unwrap()
@@ -723,33 +742,13 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
     let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
     let cache = tmp.path().join("cache");
     let theme = tmp.path().join("theme");
-    // a build with the cache: the site, and how many pages it kept unrendered
+    // a build with the cache (or none): the site, and how many pages it kept unrendered
     let build_with = |out: &Path, cached: bool, theme: Option<&Path>, extra: &[&str]| {
-        let mut args = vec!["build", "--repo", root.to_str().unwrap()];
-        args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
-        args.extend(extra);
-        if cached {
-            args.extend(["--cache-dir", cache.to_str().unwrap()]);
-        } else {
-            args.push("--no-cache");
-        }
+        let mut args = extra.to_vec();
         if let Some(t) = theme {
             args.extend(["--theme", t.to_str().unwrap()]);
         }
-        let r = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
-            .args(&args)
-            .env("KEPSITE_TIMINGS", "1")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
-        assert!(r.status.success(), "{stderr}");
-        let kept: usize = stderr
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix("timing: pages kept without rendering (inputs unchanged): ")
-            })
-            .map_or(0, |n| n.trim().parse().unwrap());
-        (files(out), kept)
+        build_cli(&root, out, cached.then_some(&*cache), &args)
     };
     let build =
         |out: &Path, cached: bool, theme: Option<&Path>| build_with(out, cached, theme, &[]);
