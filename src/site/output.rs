@@ -144,9 +144,15 @@ impl Stage {
     /// site is hard-linked; anything else there is unlinked first, never
     /// written through.
     pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.write_hashed(rel, bytes).map(drop)
+    }
+
+    /// [`Stage::write`], returning the hash of `bytes` when the manifest
+    /// needed it.
+    fn write_hashed(&self, rel: &str, bytes: &[u8]) -> Result<Option<u128>> {
         self.make_parents(rel)?;
         let path = self.tmp.join(rel);
-        put(
+        let hash = put(
             &path,
             bytes,
             self.previous.as_ref().map(|prev| prev.join(rel)),
@@ -157,15 +163,16 @@ impl Stage {
             rel.to_string(),
             (rel.ends_with(".html"), bytes.len() as u64),
         );
-        Ok(())
+        Ok(hash)
     }
 
     /// Put the rendering of a page at `rel`, as [`Stage::write`] does, and
     /// remember that the page's inputs (`key`) rendered to these bytes.
     pub(crate) fn write_rendered(&self, rel: &str, bytes: &[u8], key: u128) -> Result<()> {
-        self.write(rel, bytes)?;
+        let hash = self.write_hashed(rel, bytes)?;
         if let Some(man) = &self.manifest {
-            man.record_rendering(key, manifest::digest(bytes), bytes.len() as u64);
+            let hash = hash.unwrap_or_else(|| manifest::digest(bytes));
+            man.record_rendering(key, hash, bytes.len() as u64);
         }
         Ok(())
     }
@@ -490,16 +497,17 @@ impl<'a> Content<'a> {
 /// one identical in the previous build is hard-linked; otherwise a new file is
 /// created. Whatever else is at `path` is unlinked first, never written
 /// through: it may be shared with the live site. With a `manifest`, what the
-/// file holds is recorded in it.
+/// file holds is recorded in it. Returns the hash of `bytes`, when it was
+/// worked out.
 fn put(
     path: &Path,
     bytes: &[u8],
     previous: Option<PathBuf>,
     manifest: Option<&Manifest>,
-) -> std::io::Result<()> {
+) -> std::io::Result<Option<u128>> {
     let content = Content::of(bytes, manifest);
     if reuse(path, &content, previous)? {
-        return Ok(());
+        return Ok(content.hash.get().copied());
     }
     unlink(path)?;
     let mut file = std::fs::OpenOptions::new()
@@ -508,7 +516,7 @@ fn put(
         .open(path)?;
     file.write_all(bytes)?;
     content.record(file.metadata());
-    Ok(())
+    Ok(content.hash.get().copied())
 }
 
 /// Make `path` hold `content` without writing it: keep the file there when
