@@ -98,8 +98,9 @@ fn working_tree_equals_head_revision() {
 /// or time of day picks them: the first-parent commit of master before
 /// 2019-03-01 (its template is `keps/YYYYMMDD-kep-template.md`), and the
 /// side-branch commit cb86670 whose only top-level template is
-/// `keps/0000-kep-template.md` (which `git rev-list --before=2019-03-01`
-/// picked after 23:13 UTC).
+/// `keps/0000-kep-template.md` (which asking git for "the last commit
+/// before 2019-03-01" picked after 23:13 UTC, as git completes a date with
+/// the current time of day).
 const EARLY_2019: [&str; 2] = ["64503f05730f738716b61d16507df4427d5155df", "cb86670"];
 
 #[test]
