@@ -146,7 +146,7 @@ fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<O
 }
 
 /// The path of `root` relative to the repository's work tree ("" at the top).
-fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
+pub(super) fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
     let Some(workdir) = repo.workdir() else {
         return Ok(String::new()); // bare repository: read from the top
     };

@@ -6,6 +6,7 @@ mod analysis;
 mod bad_input;
 mod browser;
 mod check;
+mod check_changes;
 mod corpus;
 mod history;
 mod load;
