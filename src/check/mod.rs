@@ -3,10 +3,11 @@
 //! of the [`Format`]s: rustc-style, JSON, GitHub workflow commands, SARIF,
 //! JUnit XML or a Markdown pull-request summary.
 //!
-//! A changed-only check still loads and checks the whole repository (rules
-//! such as duplicate numbers need every KEP), once after the change and once
-//! at its base, side by side.
+//! A changed-only check ([`changed`]) still checks the whole repository
+//! (rules such as duplicate numbers need every KEP), after the change and at
+//! its base.
 
+pub mod changed;
 pub mod github;
 pub mod junit;
 pub mod sarif;
@@ -25,7 +26,8 @@ use crate::analysis::tracking::{Analysis, analyze};
 use crate::diagnostics::{self, Summary};
 use crate::finding::{Finding, Severity};
 use crate::model::{self, Model};
-use crate::repo::{self, ChangeSet, Range};
+use crate::repo::{ChangeSet, Range};
+use scope::Scoped;
 
 /// Output of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -108,21 +110,9 @@ pub fn collect(opts: &Options) -> Result<Checked> {
                 },
                 (r, _) => r.clone(),
             };
-            let changes = repo::changes(&opts.root, &range)?;
-            let (after, before) = rayon::join(
-                || load_checked(opts, changes.head.as_deref()),
-                || load_checked(opts, Some(&changes.base)),
-            );
-            let (model, analysis, found) = after?;
-            let (_, _, before) = before?;
-            let scoped = scope::select(&model, found, &before, &changes.paths);
-            (
-                model,
-                analysis,
-                scoped.findings,
-                scoped.touched,
-                Some(changes),
-            )
+            let c = changed::check(&opts.root, &range, opts.sigs.as_deref())?;
+            let Scoped { findings, touched } = c.scoped;
+            (c.model, c.analysis, findings, touched, Some(c.changes))
         }
     };
     let mut found = found;

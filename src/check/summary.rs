@@ -217,6 +217,9 @@ pub fn render(input: &Input, links: &Links) -> String {
     let mut shown = std::collections::HashSet::new();
     for &i in keps {
         let fs = &by_kep[i];
+        if since.is_none() && fs.is_empty() {
+            continue; // a whole-repository summary lists the KEPs with findings
+        }
         let _ = writeln!(
             out,
             "#### {}\n\n- {}, {}",
@@ -242,7 +245,11 @@ pub fn render(input: &Input, links: &Links) -> String {
         .filter(|f| !shown.contains(&(*f as *const Finding)))
         .collect();
     if !rest.is_empty() {
-        out.push_str("#### Elsewhere\n\n");
+        out.push_str(if since.is_some() {
+            "#### Elsewhere, introduced by this change\n\n"
+        } else {
+            "#### Other files\n\n"
+        });
         for f in rest {
             out.push_str(&finding_line(f));
             out.push('\n');

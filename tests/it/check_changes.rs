@@ -131,7 +131,8 @@ pub fn two_commits() -> (tempfile::TempDir, PathBuf, String, String) {
     let prr = "kep-number: 1000\nalpha:\n  approver: \"@wren-h\"\n";
     write(&root, "keps/prod-readiness/sig-node/1000.yaml", prr);
     write(&root, "keps/sig-apps/2000-untouched/kep.yaml", KEP_2000);
-    write(&root, "keps/sig-apps/2000-untouched/README.md", README_1000);
+    let readme = README_1000.replace("Unit tests.", "TBD");
+    write(&root, "keps/sig-apps/2000-untouched/README.md", &readme);
     let prr = "kep-number: 2000\nalpha:\n  approver: \"@old-approver\"\n";
     write(&root, "keps/prod-readiness/sig-apps/2000.yaml", prr);
     git_at(&root, &["init", "-q"]);
@@ -182,6 +183,11 @@ fn only_the_touched_kep_and_what_the_change_introduced_are_reported() {
         "keps/sig-apps/2000-untouched/kep.yaml".to_string(),
     );
     assert!(all.contains(&old), "{all:?}");
+    let old_readme = (
+        "prr-unanswered".to_string(),
+        "keps/sig-apps/2000-untouched/README.md".to_string(),
+    );
+    assert!(all.contains(&old_readme), "{all:?}");
     let want = vec![
         (
             "prr-approver-invalid".to_string(),
@@ -342,4 +348,40 @@ fn real_history_reports_only_the_keps_a_range_touched() {
         all.iter().filter(|(_, p)| in_touched(p)).cloned().collect();
     assert!(all.len() > expected.len() * 10, "the corpus has many more");
     assert_eq!(changed, expected);
+}
+
+#[test]
+fn a_template_change_checks_the_base_readmes_too() {
+    let (_tmp, root, _base, head) = two_commits();
+    // A template whose only required question no KEP answers: both KEPs'
+    // READMEs gain a finding, introduced by the change (an uncommitted
+    // template), though neither KEP was touched.
+    let template = "# KEP-NNNN: Title
+
+## Production Readiness Review Questionnaire
+<!--DIRECTIVE: required: true-->
+
+### Feature Enablement and Rollback
+<!--DIRECTIVE: required: true, stage: alpha-->
+
+###### Is there a new question?
+<!--DIRECTIVE: required: true, stage: alpha-->
+";
+    write(&root, "keps/NNNN-kep-template/README.md", template);
+    let run = check(&root, &["--changed-since", &head, "--format", "json"]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(&str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    let message = "PRR question not answered (required at alpha): Is there a new question?";
+    assert_eq!(
+        found,
+        vec![
+            ("keps/sig-apps/2000-untouched/README.md", message),
+            ("keps/sig-node/1000-touched/README.md", message),
+        ]
+    );
 }

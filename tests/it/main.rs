@@ -7,6 +7,7 @@ mod bad_input;
 mod browser;
 mod check;
 mod check_changes;
+mod check_formats;
 mod corpus;
 mod history;
 mod load;
