@@ -9,9 +9,10 @@
 use std::fmt::Write as _;
 
 use crate::analysis::completeness::{Completeness, PrrTarget};
+use crate::analysis::outcome::stage_in;
 use crate::analysis::tracking::{Analysis, KepAnalysis, Readiness, readiness};
 use crate::finding::{Finding, Severity};
-use crate::kep::metadata::Version;
+use crate::kep::domain::Release;
 use crate::model::Model;
 use crate::report::render::md;
 
@@ -27,39 +28,31 @@ pub struct Links {
 }
 
 /// The release whose readiness the summary shows, and each KEP's readiness
-/// for it. Today that is the newest release any KEP's latest-milestone
-/// names, as on the portal's home page; issue 14 (a release calendar)
-/// replaces this with the calendar's release in progress. This type is the
-/// only place the summary asks.
+/// for it: the analysis' release in progress (the release calendar at the
+/// snapshot's commit date, see `analysis::calendar`). This type is the only
+/// place the summary asks.
 pub struct InProgress {
-    release: Option<String>,
+    release: Release,
 }
 
 impl InProgress {
-    /// The release in progress for `model`.
-    pub fn of(model: &Model) -> InProgress {
-        let newest = model
-            .keps
-            .iter()
-            .filter_map(|k| Version::parse(&k.meta.latest_milestone))
-            .map(|v| Version { patch: 0, ..v })
-            .max();
+    /// The release in progress for the analysed snapshot.
+    pub fn of(analysis: &Analysis) -> InProgress {
         InProgress {
-            release: newest.map(Version::release),
+            release: analysis.current.release,
         }
     }
 
-    /// `vX.Y`, when any KEP names a milestone.
-    pub fn release(&self) -> Option<&str> {
-        self.release.as_deref()
+    /// The release.
+    pub fn release(&self) -> Release {
+        self.release
     }
 
     /// Readiness of KEP `i` for the release, when it is in the release.
     pub fn readiness(&self, model: &Model, a: &KepAnalysis, i: usize) -> Option<Readiness> {
-        let release = self.release.as_deref()?;
         let kep = &model.keps[i];
-        let stage = crate::report::target_stage(kep, release)?;
-        Some(readiness(model, kep, a, release, &stage))
+        let stage = stage_in(kep, None, self.release)?;
+        Some(readiness(model, kep, a, self.release, &stage))
     }
 }
 
@@ -125,20 +118,19 @@ fn prr_line(model: &Model, a: &KepAnalysis, i: usize) -> String {
     s
 }
 
-fn readiness_line(r: Option<&Readiness>, release: Option<&str>) -> String {
-    match (r, release) {
-        (Some(r), _) if r.ready => format!("- {}: **Ready** ({})", r.release, md(&r.stage)),
-        (Some(r), _) => {
+fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
+    match r {
+        Some(r) if r.ready => format!("- {}: **Ready** ({})", r.release, md(r.stage.as_str())),
+        Some(r) => {
             let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
             format!(
                 "- {}: **At risk** ({}): {}",
                 r.release,
-                md(&r.stage),
+                md(r.stage.as_str()),
                 reasons.join("; ")
             )
         }
-        (None, Some(rel)) => format!("- {rel}: not in this release"),
-        (None, None) => "- no release in progress".to_string(),
+        None => format!("- {release}: not in this release"),
     }
 }
 
@@ -197,7 +189,7 @@ pub fn render(input: &Input, links: &Links) -> String {
         Some(base) => crate::site::plan::kep_paths(model, base).dirs,
         None => Vec::new(),
     };
-    let in_progress = InProgress::of(model);
+    let in_progress = InProgress::of(analysis);
     let mut out = String::from("### kepsite check\n\n");
     let scope = match since {
         Some(s) => format!("changed since `{}`", s.replace('`', "")),

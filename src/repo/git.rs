@@ -62,6 +62,7 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
         Source {
             root: root.to_path_buf(),
             commit: Some(commit.id().to_string()),
+            time: Some(commit.time().seconds()),
         },
         files,
         assets,
@@ -202,6 +203,7 @@ pub(super) fn with_paths_from(
         Source {
             root: root.to_path_buf(),
             commit: Some(commit.id().to_string()),
+            time: Some(commit.time().seconds()),
         },
         out.files,
         out.assets,

@@ -89,7 +89,8 @@ milestone:
   alpha: \"v1.35\"
 ";
 
-/// git with a fixed identity and fixed dates, so commit ids are stable.
+/// git with a fixed identity and fixed dates, so commit ids are stable; on
+/// 2026-03-02 the release calendar has v1.36 in progress.
 fn git_at(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
@@ -101,8 +102,8 @@ fn git_at(dir: &Path, args: &[&str]) -> String {
         ])
         .args(["-c", "protocol.file.allow=always"])
         .args(args)
-        .env("GIT_AUTHOR_DATE", "2025-03-01T12:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2025-03-01T12:00:00Z")
+        .env("GIT_AUTHOR_DATE", "2026-03-02T12:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-03-02T12:00:00Z")
         .current_dir(dir)
         .output()
         .expect("running git");
