@@ -12,6 +12,7 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod release;
 mod report;
 mod sanitize;
 mod serve;
