@@ -6,6 +6,8 @@ mod analysis;
 mod bad_input;
 mod browser;
 mod check;
+mod check_changes;
+mod check_formats;
 mod corpus;
 mod dashboards;
 mod history;
