@@ -114,6 +114,8 @@ struct Kept<'a> {
     pieces: Vec<Piece>,
     /// Units seen.
     units: usize,
+    /// Words of the units that are not skeleton.
+    own_words: usize,
     any: bool,
 }
 
@@ -131,6 +133,9 @@ impl Kept<'_> {
         self.any |= !skeleton;
         if self.reading.guidance.is_empty() {
             return false;
+        }
+        if !skeleton && self.reading.guidance.is_foreign(&u.text) {
+            return true;
         }
         // `- Feature gate name: MyGate`: the template's field label links
         // shingles; the value is judged on its own.
@@ -153,7 +158,10 @@ impl Kept<'_> {
                 .pieces
                 .extend(sentences(&u.text).map(|t| piece(t, false))),
         }
-        false
+        if !skeleton {
+            self.own_words += Guidance::count_words(&u.text);
+        }
+        self.own_words > self.reading.guidance.longest_paste()
     }
 
     fn answered(self) -> bool {
@@ -175,6 +183,7 @@ pub fn answers(body: &str, reading: Reading) -> bool {
         reading,
         pieces: Vec::new(),
         units: 0,
+        own_words: 0,
         any: false,
     };
     let mut in_comment = false;

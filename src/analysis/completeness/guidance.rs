@@ -8,6 +8,8 @@
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Guidance {
     shingles: Vec<u64>,
+    /// Words of the text(s) the shingles come from.
+    words: usize,
 }
 
 /// Words per shingle: long enough that answers rarely share one by chance.
@@ -30,29 +32,44 @@ pub(crate) struct Piece {
 /// guidance for the answer to be read as pasted guidance.
 const MIN_COVERAGE_PERCENT: usize = 75;
 
-fn words(text: &str) -> Vec<String> {
+/// The hash of each word of `text`, lowercased: words are compared by hash.
+fn words(text: &str) -> Vec<u64> {
+    let mut lower = String::new();
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            lower.clear();
+            lower.extend(w.chars().flat_map(char::to_lowercase));
+            xxhash_rust::xxh3::xxh3_64(lower.as_bytes())
+        })
         .collect()
 }
 
-fn shingle_hash(words: &[String]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(words.join(" ").as_bytes())
+fn shingle_hash(words: &[u64]) -> u64 {
+    let mut bytes = [0u8; 8 * SHINGLE];
+    for (chunk, w) in bytes.chunks_exact_mut(8).zip(words) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+    xxhash_rust::xxh3::xxh3_64(&bytes)
 }
 
 impl Guidance {
     /// No guidance: nothing is pasted guidance.
     pub const EMPTY: Guidance = Guidance {
         shingles: Vec::new(),
+        words: 0,
     };
 
     /// The shingles of `text` (a template section's text, comments included).
     pub fn new(text: &str) -> Guidance {
-        let mut shingles: Vec<u64> = words(text).windows(SHINGLE).map(shingle_hash).collect();
+        let words = words(text);
+        let mut shingles: Vec<u64> = words.windows(SHINGLE).map(shingle_hash).collect();
         shingles.sort_unstable();
         shingles.dedup();
-        Guidance { shingles }
+        Guidance {
+            shingles,
+            words: words.len(),
+        }
     }
 
     /// Adds the shingles of `other` (a question's group's guidance).
@@ -60,6 +77,31 @@ impl Guidance {
         self.shingles.extend_from_slice(&other.shingles);
         self.shingles.sort_unstable();
         self.shingles.dedup();
+        self.words += other.words;
+    }
+
+    /// Most words of an answer that can still be pasted guidance: twice the
+    /// guidance, so that the reading of a long answer stops early.
+    pub(crate) fn longest_paste(&self) -> usize {
+        self.words * 2
+    }
+
+    /// Words in `text`, counted as [`Guidance::pasted`] counts them.
+    pub(crate) fn count_words(text: &str) -> usize {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .count()
+    }
+
+    /// Whether `text` (a paragraph or list item) is the author's own on its
+    /// face: a shingle's worth of words or more, and not one shingle of the
+    /// guidance among them. Such a unit answers, so the reading stops there.
+    pub(crate) fn is_foreign(&self, text: &str) -> bool {
+        let words = words(text);
+        words.len() >= SHINGLE
+            && !words
+                .windows(SHINGLE)
+                .any(|w| self.shingles.binary_search(&shingle_hash(w)).is_ok())
     }
 
     /// Whether there is no guidance.
@@ -76,12 +118,11 @@ impl Guidance {
         if self.is_empty() {
             return false;
         }
-        let per_piece: Vec<Vec<String>> = pieces.iter().map(|p| words(&p.text)).collect();
-        let all: Vec<&String> = per_piece.iter().flatten().collect();
+        let per_piece: Vec<Vec<u64>> = pieces.iter().map(|p| words(&p.text)).collect();
+        let all: Vec<u64> = per_piece.iter().flatten().copied().collect();
         let mut covered = vec![false; all.len()];
-        for i in 0..all.len().saturating_sub(SHINGLE - 1) {
-            let w: Vec<String> = all[i..i + SHINGLE].iter().map(|w| w.to_string()).collect();
-            if self.shingles.binary_search(&shingle_hash(&w)).is_ok() {
+        for (i, w) in all.windows(SHINGLE).enumerate() {
+            if self.shingles.binary_search(&shingle_hash(w)).is_ok() {
                 covered[i..i + SHINGLE].iter_mut().for_each(|c| *c = true);
             }
         }
