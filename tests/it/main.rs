@@ -12,6 +12,7 @@ mod load;
 mod query;
 mod report;
 mod sanitize;
+mod security;
 mod serve;
 mod site;
 mod site_corpus;
