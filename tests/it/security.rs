@@ -159,3 +159,47 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
     let rev = model::load(&root, Some("HEAD"), None).unwrap();
     assert!(has(&check(&rev), "symlink-outside", "20200104-sample.md"));
 }
+
+/// Issue 17, finding 6: the cache defaulted to `.kepsite-cache` in the
+/// current directory and was used whoever owned it.
+#[cfg(unix)]
+#[test]
+fn the_cache_is_the_users_own() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let tmp = tempfile::tempdir().unwrap();
+    let xdg = tmp.path().join("xdg");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("XDG_CACHE_HOME", &xdg)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let content = content();
+    let out = tmp.path().join("public");
+    let base = [
+        "build",
+        "--repo",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let r = run(&base);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(!tmp.path().join(".kepsite-cache").exists());
+    let mode = std::fs::metadata(xdg.join("kepsite")).unwrap().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+
+    let shared = tmp.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--cache-dir", shared.to_str().unwrap()]);
+    let r = run(&args);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success(), "{stderr}");
+    assert!(stderr.contains("writable by group or others"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0);
+}

@@ -42,6 +42,7 @@ fn start_in(dir: tempfile::TempDir, root: PathBuf, extra: &[&str]) -> Serve {
         .args(["--port", "0"])
         .args(extra)
         .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", crate::support::test_cache_home())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
