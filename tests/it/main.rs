@@ -7,6 +7,7 @@ mod bad_input;
 mod browser;
 mod check;
 mod corpus;
+mod fuzz;
 mod history;
 mod load;
 mod query;
