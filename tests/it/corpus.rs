@@ -204,6 +204,7 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
     let questions = template.prr_questions();
     assert_eq!(questions.len(), 25, "the labels number 25 questions");
     let mut cache: BTreeMap<&str, kepsite::analysis::tracking::KepAnalysis> = BTreeMap::new();
+    let current = kepsite::analysis::calendar::current(&m.keps, None, None);
     labels
         .iter()
         .map(|l| {
@@ -213,7 +214,7 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
                     .iter()
                     .find(|k| k.path == l.path)
                     .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
-                kepsite::analysis::tracking::analyze_kep(m, &template, kep)
+                kepsite::analysis::tracking::analyze_kep(m, &template, kep, &current)
             });
             let s = &a.assessment.sections[questions[l.question - 1]];
             (s.answered, s.line)
