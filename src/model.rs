@@ -36,6 +36,9 @@ pub struct Model {
     pub assets: Vec<String>,
     /// Findings from loading that belong to no single KEP.
     pub load_findings: Vec<Finding>,
+    /// `--current`: the release in progress, when the user names it instead
+    /// of the calendar at the snapshot's date.
+    pub current_release: Option<crate::kep::domain::Release>,
     /// Text of every YAML input (kep.yaml, PRR files, OWNERS_ALIASES), for
     /// showing the source line of a finding.
     yaml_texts: BTreeMap<String, String>,
@@ -90,24 +93,23 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
     } else {
         crate::timing::timed("load: read files", || repo::load(root, rev))?
     };
-    let sigs = match sigs {
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            Some(SigList::parse(&text).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: sigs.yaml does not parse: {}",
-                    p.display(),
-                    e.line.unwrap_or(0),
-                    e.message
-                )
-            })?)
-        }
-        None => None,
-    };
+    let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
         from_snapshot(snapshot, sigs)
     }))
+}
+
+/// Read and parse kubernetes/community's sigs.yaml.
+pub fn load_sigs(p: &Path) -> Result<SigList> {
+    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    SigList::parse(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}: sigs.yaml does not parse: {}",
+            p.display(),
+            e.line.unwrap_or(0),
+            e.message
+        )
+    })
 }
 
 /// Build the model from a snapshot.
@@ -208,6 +210,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
     finding::sort(&mut load_findings);
     let kep_index = KepIndex::new(&discovered.keps);
     Model {
+        current_release: None,
         source: snapshot.source,
         keps: discovered.keps,
         templates: discovered.templates,

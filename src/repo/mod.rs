@@ -7,10 +7,12 @@
 //! to anything but published content (leaving the repository, into `.git`,
 //! outside `keps/`) become [`LoadProblem`]s, never errors.
 
+mod changes;
 mod embedded;
 mod git;
 mod worktree;
 
+pub use changes::{ChangeSet, Range, at_base, changes};
 pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};
@@ -27,6 +29,12 @@ pub struct Source {
     pub root: PathBuf,
     /// The commit id when read from git with `--rev`, `None` for a working tree.
     pub commit: Option<String>,
+    /// The commit time (unix seconds) of the snapshot: the `--rev` commit,
+    /// or HEAD of the repository a working tree is in; `None` for a plain
+    /// directory and the embedded sample. The day the snapshot stands for
+    /// (the release in progress, days to a freeze) is read from it, never
+    /// from the clock.
+    pub time: Option<i64>,
 }
 
 /// One input file: its path relative to the repository root and its bytes.
@@ -297,6 +305,7 @@ mod tests {
         let source = Source {
             root: PathBuf::from(EMBEDDED_ROOT),
             commit: None,
+            time: None,
         };
         assert!(publishable(&source, "keps/a/1-x/diagram.PNG"));
         for path in [

@@ -1,9 +1,11 @@
 //! KEP history: a git repository path and revision (`&Path`, `&str`) to each
 //! KEP's stage history (`History`: `KepHistory` per number with its `Change`s).
 //!
-//! The walk visits every commit reachable from the revision, oldest first, and
-//! diffs only the `keps/` subtree against the first parent, so unchanged
-//! subtrees are skipped by object id. Renames are followed by KEP number, not
+//! The walk visits the first-parent line of the revision (the default
+//! branch as it happened), oldest first, and diffs only the `keps/` subtree
+//! against the first parent, so unchanged subtrees are skipped by object id.
+//! A change is dated when it landed on that line; a change made and undone
+//! on a side branch never happened. Renames are followed by KEP number, not
 //! by rename detection. The state after the walk is cached on disk keyed by
 //! the head commit, so a later run replays only the new commits.
 
@@ -196,20 +198,12 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
     })
 }
 
-/// Formats unix seconds as a `YYYY-MM-DD` UTC date.
+/// Formats unix seconds as a `YYYY-MM-DD` UTC date; a time outside jiff's
+/// range reads as the epoch.
 pub(crate) fn format_date(secs: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm, valid for the whole i64 day range we meet.
-    let days = secs.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    crate::analysis::calendar::utc_day(secs)
+        .unwrap_or(jiff::civil::date(1970, 1, 1))
+        .to_string()
 }
 
 #[cfg(test)]
