@@ -8,7 +8,7 @@
 //! nothing the README author wrote can run script.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -263,6 +263,7 @@ fn stream(
         max_depth: 0,
         urls: HashSet::new(),
         seen: HashSet::new(),
+        suffixes: HashMap::new(),
         toc: Vec::new(),
         text: TextOf::default(),
         code_keys: Vec::new(),
@@ -387,6 +388,8 @@ struct Stream<'a, 'l> {
     urls: HashSet<String>,
     /// Heading and footnote ids given so far.
     seen: HashSet<String>,
+    /// The last number given to each repeated heading id.
+    suffixes: HashMap<String, usize>,
     toc: Vec<TocEntry>,
     text: TextOf,
     code_keys: Vec<u64>,
@@ -482,12 +485,15 @@ impl<'a> Stream<'a, '_> {
             true => format!("{ID_PREFIX}{base}"),
             false => base,
         };
+        // GitHub's numbering (`a`, `a-1`, `a-2`, …), resumed from the last
+        // number this base got, so repeated headings cost linear time
         let mut unique = base.clone();
-        let mut n = 0;
+        let mut n = self.suffixes.get(&base).copied().unwrap_or(0);
         while !self.seen.insert(unique.clone()) {
             n += 1;
             unique = format!("{base}-{n}");
         }
+        self.suffixes.insert(base, n);
         if level <= HeadingLevel::H3 && !text.trim().is_empty() {
             self.toc.push(TocEntry {
                 level: level as u8,

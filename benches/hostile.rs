@@ -1,0 +1,160 @@
+//! README rendering under hostile input (issue 17): 10 MB READMEs of raw
+//! HTML built to make a parser work hard, beside an ordinary 10 MB README,
+//! through `markdown::render` (the sanitizer included); and the sanitizer's
+//! share of rendering the real corpus.
+//!
+//! Run with `cargo bench --bench hostile`; prints the best of 3 runs each.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // each bench uses a part of it
+mod support;
+
+use kepsite::site::highlight::Highlighter;
+use kepsite::site::markdown::{Links, render};
+use kepsite::site::sanitize::{Budget, Policy, clean};
+
+const SIZE: usize = 10 * 1024 * 1024;
+const RUNS: usize = 3;
+
+fn best(mut f: impl FnMut()) -> Duration {
+    (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// `unit` repeated to 10 MB.
+fn repeat(unit: &str) -> String {
+    unit.repeat(SIZE / unit.len())
+}
+
+/// An ordinary README: sections of prose, lists, links and inline code
+/// (under the same heading each time: 40,000 anchors `design-details-N`).
+fn ordinary() -> String {
+    let section = "## Design Details\n\nThe kubelet reports the **pull progress** of each image \
+        to the API server, see [the proposal](../1480-pod-restart-budget/README.md) and \
+        `imagePullProgress`. Risks are listed below.\n\n- first item with *emphasis*\n- second \
+        item, a [link](https://kubernetes.io/docs/)\n\n> A quoted note about graduation.\n\n";
+    repeat(section)
+}
+
+/// An ordinary README with raw HTML an author would write: tables, details.
+fn ordinary_html() -> String {
+    let unit = "<details><summary>More</summary>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n</details>\n\n\
+        <p align=\"center\"><img src=\"img.png\" width=\"300\" alt=\"diagram\"></p>\n\n\
+        Some text with <b>bold</b> and <sub>sub</sub>.\n\n";
+    repeat(unit)
+}
+
+fn main() {
+    let keps = BTreeMap::new();
+    let assets = BTreeSet::from(["img.png".to_string()]);
+    let links = Links {
+        keps: &keps,
+        local_assets: &assets,
+        repo_url: "https://github.com/kubernetes/enhancements",
+        branch: "master",
+    };
+    let hl = Highlighter::new();
+    let attrs: String = (0..SIZE / 8).map(|i| format!(" a{i}")).collect();
+    let inputs: Vec<(&str, String)> = vec![
+        ("ordinary markdown", ordinary()),
+        (
+            "ordinary raw HTML (details, tables, images)",
+            ordinary_html(),
+        ),
+        ("ordinary short paragraphs", repeat("text\n\n")),
+        ("`<div ` repeated", repeat("<div ")),
+        ("`<script></script>` pairs", repeat("<script></script>")),
+        (
+            "one tag, distinct attributes",
+            format!("<div{attrs}>x</div>"),
+        ),
+        ("`<div>` nested, never closed", repeat("<div>")),
+        (
+            "`<b>` unclosed, then paragraphs",
+            format!("{}{}", "<b id=x>".repeat(2000), repeat("text\n\n")),
+        ),
+        (
+            "`<li><div><li>` (implied end tags)",
+            repeat("<li><div><li>x</li></div></li>"),
+        ),
+        (
+            "`<dd><div><dt>` (implied end tags)",
+            repeat("<dd><div><dt>x</dt></div></dd>"),
+        ),
+    ];
+    println!("| 10 MB README | render | vs ordinary |");
+    println!("|---|---|---|");
+    let mut base = None;
+    for (name, md) in &inputs {
+        if std::env::var("HOSTILE_ONLY").is_ok_and(|only| !name.contains(&only)) {
+            continue;
+        }
+        let mut out = 0;
+        let t = best(|| {
+            out = render(md, "keps/sig-a/1-x/README.md", &links, &hl)
+                .html
+                .len()
+        });
+        let base = *base.get_or_insert(t);
+        println!(
+            "| {name} | {:.2} s | {:.2}x |",
+            t.as_secs_f64(),
+            t.as_secs_f64() / base.as_secs_f64()
+        );
+        assert!(out > 0);
+    }
+
+    if std::env::var("HOSTILE_ONLY").is_ok() {
+        return;
+    }
+    // The corpus: every README rendered, and the tree sanitizer run again on
+    // the output of those with raw HTML (parse, write, re-parse: its cost).
+    let repo = support::corpus(&support::cache_dir().expect("bench cache")).expect("the corpus");
+    let model = kepsite::model::load(&repo, None, None).expect("the corpus loads");
+    let mut rendered = Vec::new();
+    let all = best(|| {
+        rendered = model
+            .keps
+            .iter()
+            .map(|k| render(&k.readme, &k.metadata_path, &links, &hl).html)
+            .collect();
+    });
+    let raw: Vec<&String> = model
+        .keps
+        .iter()
+        .zip(&rendered)
+        // raw HTML other than comments (what makes render() clean on a tree)
+        .filter(|(k, _)| {
+            let r = &k.readme;
+            r.contains("</") || r.contains("<img") || r.contains("<br") || r.contains("/>")
+        })
+        .map(|(_, h)| h)
+        .collect();
+    let none = HashSet::new();
+    let policy = Policy {
+        generated_ids: &none,
+        trusted_urls: &none,
+        resolve: &|u, _| u.to_string(),
+    };
+    let sanitize = best(|| {
+        for h in &raw {
+            let _ = clean(h, &policy, &Budget { depth: 1000 });
+        }
+    });
+    println!(
+        "corpus: {} READMEs rendered in {:.0} ms (one thread); the tree sanitizer over the {} \
+         with raw HTML: {:.0} ms",
+        model.keps.len(),
+        all.as_secs_f64() * 1e3,
+        raw.len(),
+        sanitize.as_secs_f64() * 1e3
+    );
+}
