@@ -6,6 +6,7 @@
 //! shape that templates and JSON see.
 
 pub mod document;
+pub mod domain;
 pub mod front_matter;
 pub mod metadata;
 pub mod prr;
