@@ -6,10 +6,12 @@
 //! that cannot be read, are larger than [`MAX_FILE_BYTES`], or are symlinks
 //! leaving the repository become [`LoadProblem`]s, never errors.
 
+mod changes;
 mod embedded;
 mod git;
 mod worktree;
 
+pub use changes::{ChangeSet, Range, at_base, changes};
 pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};
