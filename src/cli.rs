@@ -68,8 +68,10 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Arguments of `report`.
@@ -109,8 +111,10 @@ pub struct ReportArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// A theme directory overriding themes/default (HTML format).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
@@ -139,8 +143,10 @@ pub struct BuildArgs {
     pub no_history: bool,
     /// Where the history walk, highlighted code, rendered READMEs and the
     /// manifest of the output's files are cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// Use no cache: neither the code, README and file caches nor the
     /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
     /// deleted.
@@ -378,8 +384,10 @@ pub struct ExportArgs {
     #[arg(long)]
     pub history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// A KEP untouched for this many days is stale.
     #[arg(long, value_name = "DAYS", default_value_t = 365)]
     pub stale_days: i64,
@@ -422,9 +430,10 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         open: a.open,
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: (!a.no_history)
-            .then(|| input.history(&a.cache_dir))
-            .flatten(),
+        history: match a.no_history {
+            true => None,
+            false => input.history(&crate::cache_file::dir(a.cache_dir.as_deref())?),
+        },
     })?;
     Ok(0)
 }
@@ -529,8 +538,13 @@ fn build(a: &BuildArgs) -> Result<i32> {
     let model = crate::timing::timed("load", || a.input.load())?;
     let keps = model.keps.len();
     let mut data = crate::site::SiteData::new(model);
+    let cache_dir = match a.no_history && a.no_cache {
+        true => None,
+        false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
+    };
     if !a.no_history
-        && let Some(h) = crate::timing::timed("history", || a.input.history(&a.cache_dir))
+        && let Some(cache_dir) = &cache_dir
+        && let Some(h) = crate::timing::timed("history", || a.input.history(cache_dir))
     {
         data = data.with_history(h);
     }
@@ -544,7 +558,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
-        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
+        cache_dir: cache_dir.filter(|_| !a.no_cache),
         reuse_previous: !a.no_cache,
         render_all: a.render_all,
     };
@@ -573,7 +587,7 @@ fn export(a: &ExportArgs) -> Result<i32> {
         let root = a.input.root();
         let rev = a.input.rev.as_deref().unwrap_or("HEAD");
         let opts = crate::analysis::history::HistoryOptions {
-            cache_dir: Some(a.cache_dir.clone()),
+            cache_dir: Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
             progress: std::io::stderr().is_terminal(),
         };
         let h = crate::analysis::history::walk(&root, rev, &opts)
@@ -612,7 +626,10 @@ fn report(a: &ReportArgs) -> Result<i32> {
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
         history: !a.no_history,
-        cache_dir: a.cache_dir.clone(),
+        cache_dir: match a.no_history {
+            true => PathBuf::new(),
+            false => crate::cache_file::dir(a.cache_dir.as_deref())?,
+        },
         theme: a.theme.clone(),
     };
     let text = crate::report::run::run(&req)?;

@@ -11,7 +11,7 @@ use git2::{ObjectType, Oid, Repository, Tree, TreeWalkMode, TreeWalkResult};
 
 use super::{
     LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish, is_input, is_wanted,
-    resolve_link,
+    link_target_allowed, resolve_link,
 };
 
 const MODE_LINK: i32 = 0o120000;
@@ -219,9 +219,10 @@ fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<O
     for _ in 0..8 {
         let blob = repo.find_blob(oid).map_err(|e| e.message().to_string())?;
         let target = String::from_utf8_lossy(blob.content()).to_string();
-        let Some(resolved) = resolve_link(&link, &target) else {
+        let Some(resolved) = resolve_link(&link, &target).filter(|r| link_target_allowed(r)) else {
             return Err(format!(
-                "symlink points outside the repository ({target}); not followed"
+                "symlink points outside the published part of the repository \
+                 (keps/), or into .git ({target}); not followed"
             ));
         };
         let entry = tree

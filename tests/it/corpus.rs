@@ -203,7 +203,8 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
     let (template, _) = kepsite::analysis::tracking::template_for(m);
     let questions = template.prr_questions();
     assert_eq!(questions.len(), 25, "the labels number 25 questions");
-    let mut cache: BTreeMap<&str, kepsite::analysis::completeness::Assessment> = BTreeMap::new();
+    let mut cache: BTreeMap<&str, kepsite::analysis::tracking::KepAnalysis> = BTreeMap::new();
+    let current = kepsite::analysis::calendar::current(&m.keps, None, None);
     labels
         .iter()
         .map(|l| {
@@ -213,10 +214,9 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
                     .iter()
                     .find(|k| k.path == l.path)
                     .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
-                let doc = kepsite::kep::document::parse(&kep.readme);
-                kepsite::analysis::completeness::assess(&doc, &template, None)
+                kepsite::analysis::tracking::analyze_kep(m, &template, kep, &current)
             });
-            let s = &a.sections[questions[l.question - 1]];
+            let s = &a.assessment.sections[questions[l.question - 1]];
             (s.answered, s.line)
         })
         .collect()

@@ -492,7 +492,7 @@ fn bold_questions_of_the_older_questionnaire_are_questions() {
 #[test]
 fn older_wordings_and_lines_of_missing_questions() {
     let readme = "# KEP-1: T\n## Production Readiness Review Questionnaire\n### Rollout, Upgrade and Rollback Planning\n* **Were upgrade and rollback tested?**\n  - Yes, by hand.\n";
-    let a = assess(&parse(readme), &builtin(), Some(&Stage::parse("beta")));
+    let a = assess(&parse(readme), &builtin(), Some(&Stage::Beta));
     let q = status(
         &a,
         "Were upgrade and rollback tested? Was the upgrade->downgrade->upgrade path tested?",
