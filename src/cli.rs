@@ -138,20 +138,10 @@ pub struct BuildArgs {
     /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
     #[arg(long)]
     pub no_history: bool,
-    /// Where the history walk, highlighted code, rendered READMEs and the
-    /// manifest of the output's files are cached between runs.
+    /// Where the history walk is cached between runs (every page is
+    /// rendered anew each time; nothing else is kept).
     #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
     pub cache_dir: PathBuf,
-    /// Use no cache: neither the code, README and file caches nor the
-    /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
-    /// deleted.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Render every README and page again, reusing no rendering of an
-    /// earlier build (the history, highlighted code and the kept output
-    /// tree still apply).
-    #[arg(long)]
-    pub render_all: bool,
 }
 
 /// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
@@ -483,14 +473,24 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
-    let model = crate::timing::timed("load", || a.input.load())?;
-    let keps = model.keps.len();
-    let mut data = crate::site::SiteData::new(model);
-    if !a.no_history
-        && let Some(h) = crate::timing::timed("history", || a.input.history(&a.cache_dir))
-    {
+    // The history walk (mostly one thread reading git objects) runs beside
+    // the load and analysis.
+    let (data, history) = rayon::join(
+        || -> Result<crate::site::SiteData> {
+            let model = crate::timing::timed("load", || a.input.load())?;
+            Ok(crate::site::SiteData::new(model))
+        },
+        || {
+            (!a.no_history)
+                .then(|| crate::timing::timed("history", || a.input.history(&a.cache_dir)))
+                .flatten()
+        },
+    );
+    let mut data = data?;
+    if let Some(h) = history {
         data = data.with_history(h);
     }
+    let keps = data.model.keps.len();
     let mut base = a.base_url.clone();
     if !base.ends_with('/') {
         base.push('/');
@@ -501,25 +501,54 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
-        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
-        reuse_previous: !a.no_cache,
-        render_all: a.render_all,
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(
-        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s; open {}/index.html",
+        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s",
         report.pages,
         report.files,
         report.bytes / 1024,
         keps,
         a.out.display(),
         started.elapsed().as_secs_f64(),
-        a.out.display()
+    );
+    eprintln!(
+        "preview it (with its 404 page, live-reloading): {}",
+        preview_command(a)
     );
     // The process ends next: freeing the model, its analysis and the
     // history piece by piece would only delay the exit (~10 ms on the corpus).
     std::mem::forget(data);
     Ok(0)
+}
+
+/// The `kepsite serve` command that previews what `a` built: the same
+/// repository, sigs.yaml and theme, served at `/` (`serve` reads the working
+/// tree; it has no `--rev`).
+fn preview_command(a: &BuildArgs) -> String {
+    let mut cmd = String::from("kepsite serve");
+    let mut arg = |flag: &str, value: &std::ffi::OsStr| {
+        let value = value.to_string_lossy();
+        let plain = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:@~+,=".contains(c));
+        let quoted = match plain {
+            true => value.into_owned(),
+            false => format!("'{}'", value.replace('\'', r"'\''")),
+        };
+        cmd.push_str(&format!(" {flag} {quoted}"));
+    };
+    if let Some(repo) = &a.input.repo {
+        arg("--repo", repo.as_os_str());
+    }
+    if let Some(sigs) = &a.input.sigs {
+        arg("--sigs", sigs.as_os_str());
+    }
+    if let Some(theme) = &a.theme {
+        arg("--theme", theme.as_os_str());
+    }
+    cmd
 }
 
 fn export(a: &ExportArgs) -> Result<i32> {
