@@ -68,6 +68,11 @@ impl Bench {
         self.cache.join(name)
     }
 
+    /// Where outputs and caches are set aside until the timing is over.
+    fn trash(&self) -> PathBuf {
+        self.path("trash")
+    }
+
     /// `kepsite build` of `corpus` into `out` with the history cache in `cache`.
     fn kepsite_cmd(&self, corpus: &Path, out: &Path, cache: &Path) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kepsite"));
@@ -98,8 +103,8 @@ impl Bench {
             prepare: Box::new({
                 let (out, cache) = (out.clone(), cache.clone());
                 move || {
-                    support::remove_dir(&out)?;
-                    support::remove_dir(&cache)
+                    support::set_aside(&out, &self.trash())?;
+                    support::set_aside(&cache, &self.trash())
                 }
             }),
             command: Box::new(move || self.kepsite_cmd(corpus, &out, &cache)),
@@ -124,7 +129,7 @@ impl Bench {
             prepare: Box::new({
                 let out = out.clone();
                 move || match fresh {
-                    true => support::remove_dir(&out),
+                    true => support::set_aside(&out, &self.trash()),
                     false => Ok(()),
                 }
             }),
@@ -162,9 +167,9 @@ impl Bench {
             name: format!("hugo --quiet, {name}"),
             log,
             prepare: Box::new(move || {
-                support::remove_dir(&out)?;
+                support::set_aside(&out, &self.trash())?;
                 match cold {
-                    true => support::remove_dir(&cache),
+                    true => support::set_aside(&cache, &self.trash()),
                     false => Ok(()),
                 }
             }),
@@ -340,6 +345,7 @@ fn main() -> Result<()> {
         cache: cache.clone(),
         sigs,
     };
+    support::remove_dir(&bench.trash())?;
     let hugo = match support::hugo(&cache) {
         Ok(bin) => {
             let version = support::output(Command::new(&bin).arg("version")).unwrap_or_default();
@@ -377,6 +383,7 @@ fn main() -> Result<()> {
         }
         Err(e) => eprintln!("\n!!! 10x CORPUS UNAVAILABLE: {e:#}\n"),
     }
+    support::remove_dir(&bench.trash())?;
     print_rows(&all);
     print_goals(&all);
     println!("\nload average at the end: {}\n", support::load_average());
