@@ -12,10 +12,10 @@
 //! - **cold**: a build from nothing, as a CI or Netlify build from a fresh
 //!   clone: no output directory and an empty `--cache-dir` (the git history is
 //!   walked), against Hugo with no output and no cache directory;
-//! - **fresh output**: the history from the cache, no output directory:
-//!   every README and page rendered (what `--render-all` measured before
-//!   every build rendered everything);
-//! - **warm rebuild**: the previous output and the history cache kept,
+//! - **`--render-all`**: every README and page rendered again, over the
+//!   previous output, with the history and highlighted code from the cache
+//!   (the work of a rebuild after a kepsite upgrade or a theme change);
+//! - **warm rebuild**: the previous output and the cache directory kept,
 //!   against Hugo keeping its cache directory (fresh output).
 //!
 //! Then the 10× corpus (scripts/synth-corpus.py), cold, beside the 1× cold
@@ -111,29 +111,32 @@ impl Bench {
         }
     }
 
-    /// kepsite with the history cache (filled by a first, untimed build):
-    /// into a fresh output (`fresh`) or over the previous one.
-    fn kepsite_warm<'a>(&'a self, corpus: &'a Path, fresh: bool) -> Result<Contender<'a>> {
-        let cache = self.path("kepsite-cache-1x-warm");
-        let name = if fresh { "fresh" } else { "warm" };
+    /// kepsite over its previous output with its cache directory (both
+    /// filled by a first, untimed build): a warm rebuild, or with
+    /// `render_all` one that renders every README and page again (the
+    /// history, the highlighted code and the kept tree still apply).
+    fn kepsite_warm<'a>(&'a self, corpus: &'a Path, render_all: bool) -> Result<Contender<'a>> {
+        let name = if render_all { "render-all" } else { "warm" };
+        let cache = self.path(&format!("kepsite-cache-1x-{name}"));
         let out = self.path(&format!("kepsite-1x-{name}"));
         let log = self.path(&format!("kepsite-1x-{name}.log"));
-        support::measure(&mut self.kepsite_cmd(corpus, &out, &cache), &log)?;
+        let cmd = move || {
+            let mut cmd = self.kepsite_cmd(corpus, &out, &cache);
+            if render_all {
+                cmd.arg("--render-all");
+            }
+            cmd
+        };
+        support::measure(&mut cmd(), &log)?;
         Ok(Contender {
-            name: if fresh {
-                "kepsite build, fresh output (history cached)".into()
+            name: if render_all {
+                "kepsite build --render-all".into()
             } else {
                 "kepsite build, warm rebuild".into()
             },
             log,
-            prepare: Box::new({
-                let out = out.clone();
-                move || match fresh {
-                    true => support::set_aside(&out, &self.trash()),
-                    false => Ok(()),
-                }
-            }),
-            command: Box::new(move || self.kepsite_cmd(corpus, &out, &cache)),
+            prepare: Box::new(|| Ok(())),
+            command: Box::new(cmd),
         })
     }
 
@@ -182,7 +185,7 @@ impl Bench {
 fn output_of(bench: &Bench, name: &str, corpus: &str) -> PathBuf {
     let dir = match name {
         n if n.starts_with("kepsite build, cold") => format!("kepsite-{corpus}-cold"),
-        n if n.contains("fresh output") => "kepsite-1x-fresh".into(),
+        n if n.contains("--render-all") => "kepsite-1x-render-all".into(),
         n if n.contains("warm rebuild") => "kepsite-1x-warm".into(),
         n if n.ends_with("cold") => "hugo-1x-cold".into(),
         _ => "hugo-1x-warm".into(),

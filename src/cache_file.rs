@@ -1,6 +1,8 @@
-//! Files in the cache directory (`--cache-dir`): written whole or not at all.
+//! Files in the cache directory (`--cache-dir`): written whole or not at all,
+//! and aged by their modification time.
 
 use std::path::Path;
+use std::time::Duration;
 
 /// Put `bytes` in `file`, creating its directory: written beside it as
 /// `<name>.<pid>.tmp` and renamed over it, so a reader sees the old file or
@@ -17,6 +19,12 @@ pub(crate) fn write(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
+}
+
+/// How long ago the file with metadata `m` was last modified (`None` when
+/// unknown, or in the future).
+pub(crate) fn age(m: &std::fs::Metadata) -> Option<Duration> {
+    m.modified().ok()?.elapsed().ok()
 }
 
 #[cfg(test)]
@@ -40,5 +48,7 @@ mod tests {
         std::fs::create_dir_all(blocked.join("inside")).unwrap();
         assert!(write(&blocked, b"x").is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        let a = age(&std::fs::metadata(&file).unwrap()).unwrap();
+        assert!(a < Duration::from_secs(60), "{a:?}");
     }
 }

@@ -138,10 +138,20 @@ pub struct BuildArgs {
     /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
     #[arg(long)]
     pub no_history: bool,
-    /// Where the history walk is cached between runs (every page is
-    /// rendered anew each time; nothing else is kept).
+    /// Where the history walk, highlighted code, rendered READMEs and the
+    /// manifest of the output's files are cached between runs.
     #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
     pub cache_dir: PathBuf,
+    /// Use no cache: neither the code, README and file caches nor the
+    /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
+    /// deleted.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Render every README and page again, reusing no rendering of an
+    /// earlier build (the history, highlighted code and the kept output
+    /// tree still apply).
+    #[arg(long)]
+    pub render_all: bool,
 }
 
 /// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
@@ -501,6 +511,9 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
+        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
+        reuse_previous: !a.no_cache,
+        render_all: a.render_all,
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(

@@ -38,6 +38,8 @@ pub struct Rendered {
     pub summary: String,
     /// Plain text of the whole document, for the search index.
     pub text: String,
+    /// Highlight-cache keys of its code blocks (see [`Highlighter::keep`]).
+    pub code_keys: Vec<u64>,
     /// The search terms of `text`, once someone has worked them out.
     pub body_terms: Option<std::sync::Arc<super::search::BodyTerms>>,
 }
@@ -209,6 +211,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         seen: HashSet::new(),
         toc: Vec::new(),
         text: TextOf::default(),
+        code_keys: Vec::new(),
     };
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, &mut stream);
@@ -219,6 +222,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         toc: stream.toc,
         summary: summary.split_whitespace().collect::<Vec<_>>().join(" "),
         text,
+        code_keys: stream.code_keys,
         body_terms: None,
     }
 }
@@ -319,6 +323,7 @@ struct Stream<'a, 'l> {
     seen: HashSet<String>,
     toc: Vec<TocEntry>,
     text: TextOf,
+    code_keys: Vec<u64>,
 }
 
 impl<'a> Iterator for Stream<'a, '_> {
@@ -464,6 +469,8 @@ impl<'a> Stream<'a, '_> {
             match ev {
                 Event::Text(t) => buf.push_str(&t),
                 Event::End(TagEnd::CodeBlock) => {
+                    self.code_keys
+                        .extend(super::highlight::cache_key(lang, buf));
                     let html = self.hl.block(lang, buf);
                     self.code = None;
                     return Some(Event::Html(html.into()));

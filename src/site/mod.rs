@@ -11,10 +11,13 @@
 pub mod assets;
 pub mod charts;
 pub mod highlight;
+mod manifest;
 pub mod markdown;
+mod memo;
 pub mod output;
 pub mod pages;
 pub mod plan;
+mod readme_cache;
 pub mod sanitize;
 pub mod search;
 pub mod theme;
@@ -99,6 +102,16 @@ pub struct SiteOptions {
     pub repo_url: String,
     /// Branch for source and edit links.
     pub branch: String,
+    /// Where to keep the highlighted code, the rendered READMEs and the
+    /// manifest of the output's files between builds (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
+    /// Keep the replaced site beside `out` and reuse it as the next build's
+    /// staging tree, so that a rebuild rewrites only what changed.
+    pub reuse_previous: bool,
+    /// Render every README and page, reusing no rendering from the cache
+    /// (with a cache: the rendered READMEs and what each page's inputs
+    /// rendered to are neither read nor written).
+    pub render_all: bool,
 }
 
 impl Default for SiteOptions {
@@ -109,6 +122,9 @@ impl Default for SiteOptions {
             theme: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             branch: "master".into(),
+            cache_dir: None,
+            reuse_previous: true,
+            render_all: false,
         }
     }
 }
@@ -191,16 +207,40 @@ fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<
     Ok((theme, hashed))
 }
 
+/// Where the manifest of `opts.out`'s files lives: in the cache directory,
+/// named after the output directory's absolute path (none without a cache
+/// or without reuse).
+fn manifest_file(opts: &SiteOptions) -> Option<PathBuf> {
+    let dir = opts.cache_dir.as_ref().filter(|_| opts.reuse_previous)?;
+    let out = std::path::absolute(&opts.out).ok()?;
+    let key = fnv1a(out.as_os_str().as_encoded_bytes().iter().copied());
+    Some(dir.join(format!("site-{key:016x}.manifest")))
+}
+
+fn highlighter(opts: &SiteOptions) -> highlight::Highlighter {
+    match &opts.cache_dir {
+        Some(dir) => highlight::Highlighter::with_cache(dir),
+        None => highlight::Highlighter::new(),
+    }
+}
+
+fn save_highlights(hl: &highlight::Highlighter) {
+    if let Err(e) = hl.save() {
+        eprintln!("warning: could not save the highlight cache: {e}");
+    }
+}
+
 /// Plan the site into memory, the theme parsed beside the plan (which never
 /// looks at it).
 fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<(theme::Theme, Prepared)> {
     let opts = normalized(opts);
-    let hl = highlight::Highlighter::new();
+    let hl = highlighter(&opts);
     let (theme, plan) = rayon::join(
         || load_theme(&opts),
         || timed("plan", || plan::plan(data, &opts, &hl)),
     );
     let (mut theme, hashed) = theme?;
+    save_highlights(&hl);
     let prepared = arrange(plan, std::mem::take(&mut theme.statics), hashed);
     Ok((theme, prepared))
 }
@@ -280,7 +320,9 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
     let opts = normalized(opts);
     let (theme, hashed) = load_theme(&opts)?;
-    let stage = output::Stage::open(&opts.out)?;
+    let stage = timed("stage", || {
+        output::Stage::open(&opts.out, opts.reuse_previous, manifest_file(&opts))
+    })?;
     match write_into(&stage, data, &opts, theme, hashed) {
         Ok(()) => stage.finish(),
         Err(e) => {
@@ -298,11 +340,24 @@ fn write_into(
     mut theme: theme::Theme,
     hashed: BTreeMap<String, Vec<u8>>,
 ) -> Result<()> {
-    let hl = highlight::Highlighter::new();
+    let hl = highlighter(opts);
     let statics = std::mem::take(&mut theme.statics);
+    // With a manifest, a page whose inputs are unchanged is not rendered again.
+    let memo =
+        memo::Fingerprint::of(&theme.sources, &hashed, &opts.base_url).filter(|_| !opts.render_all);
+    let kept = std::sync::atomic::AtomicUsize::new(0);
     let emit = |page: Page| -> Result<()> {
+        let Some(fp) = memo else {
+            let (path, bytes) = render_page(&theme.tera, page)?;
+            return stage.write(&path, &bytes);
+        };
+        let key = fp.key(&page);
+        if stage.keep_rendered(&page.path, key)? {
+            kept.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(());
+        }
         let (path, bytes) = render_page(&theme.tera, page)?;
-        stage.write(&path, &bytes)
+        stage.write_rendered(&path, &bytes, key)
     };
     let failed: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
     let sink = |page: Page| {
@@ -338,5 +393,10 @@ fn write_into(
             root: &data.model.source.root,
             files: &copies,
         })
-    })
+    })?;
+    crate::timing::note(
+        "pages kept without rendering (inputs unchanged)",
+        kept.into_inner(),
+    );
+    Ok(())
 }

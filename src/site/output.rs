@@ -5,34 +5,74 @@
 //! (`renameat2(RENAME_EXCHANGE)`), with two renames elsewhere. A failed build
 //! leaves `--out` as it was.
 //!
-//! The replaced site is kept as `.<out>.kepsite-stage` and becomes the
-//! staging tree of the next build: its directories already exist and a file
-//! whose bytes are unchanged is kept, so a rebuild creates and deletes almost
-//! nothing. On this project's machines (ext4 without a journal, mounted with
-//! `discard`) deleting the ~4,700 files and directories of a corpus site
-//! takes seconds of wall time, and creating as many soon after a delete
-//! pays for a scan of the recently deleted inodes: more than building the
-//! site. Everything in a reused tree is checked before it is kept: symlinks
-//! and special files are removed before anything is written (none is ever
-//! followed), a file stays only if its bytes equal the new ones (read back
-//! and compared), anything the build does not write is removed, and files
-//! are never rewritten in place, only unlinked and created.
+//! The replaced site is kept as `.<out>.kepsite-stage` and becomes the staging
+//! tree of the next build: its directories already exist and its unchanged
+//! files are kept, so a rebuild creates and deletes almost nothing. On ext4
+//! without a journal, creating thousands of directories right after deleting
+//! thousands cost more than rendering the whole site. Everything in a reused
+//! tree is checked before it is kept: a file stays only if its bytes equal the
+//! new ones, anything the build does not write is removed, and symlinks are
+//! never followed or kept. Files are never rewritten in place (the two trees
+//! share the inodes of files that did not change), only unlinked and created.
+//! With a [`Manifest`] a file's bytes are vouched for by its inode, ctime and
+//! a hash recorded when it was written, and read back only when they are not.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
+use super::manifest::{self, Manifest};
 use super::{BuildReport, MARKER};
 use crate::timing::timed;
+
+/// Refuse `out` unless it is missing, empty, or a site kepsite built.
+pub(crate) fn check_replaceable(out: &Path) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(out) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", out.display())),
+    };
+    if !meta.is_dir() {
+        bail!("{} exists and is not a directory", out.display());
+    }
+    let empty = std::fs::read_dir(out)
+        .with_context(|| format!("reading {}", out.display()))?
+        .next()
+        .is_none();
+    if !empty && !marked(out) {
+        bail!(
+            "{} is not empty and was not built by kepsite (no {MARKER}); refusing to replace it",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether `dir` is a real directory holding kepsite's marker file.
+fn marked(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && std::fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file())
+}
 
 /// The staging tree kept beside `out` between builds.
 pub fn stage_path(out: &Path) -> PathBuf {
     let (parent, name) = parent_and_name(out);
     parent.join(format!(".{name}.kepsite-stage"))
+}
+
+fn parent_and_name(out: &Path) -> (PathBuf, String) {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "site".into());
+    (parent, name)
 }
 
 /// Files copied from the repository's working tree into the site.
@@ -45,30 +85,40 @@ pub(crate) struct Copies<'a> {
 
 /// A site being written: a staging tree beside `out` that files are put into
 /// (from any thread) and that [`Stage::finish`] swaps in.
+///
+/// Opening it scrubs a reused tree of every symlink and special file before
+/// anything is written, so no write can follow one; what the build does not
+/// write is removed when it finishes.
 pub(crate) struct Stage {
     tmp: PathBuf,
     out: PathBuf,
+    reuse: bool,
+    /// The live site, when kepsite built it: unchanged files are hard-linked from it.
+    previous: Option<PathBuf>,
     /// Regular files and directories found in the reused tree (relative paths).
     found: Vec<(String, bool)>,
-    /// Directories known to exist in the tree (relative paths).
-    dirs: Mutex<HashSet<String>>,
-    /// What was written: (is HTML, bytes), by relative path.
-    written: Mutex<BTreeMap<String, (bool, u64)>>,
+    /// Directories known to exist in the tree.
+    dirs: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// What was written: (is HTML, bytes).
+    written: std::sync::Mutex<BTreeMap<String, (bool, u64)>>,
+    /// What the files of the last builds held, saved when the build is done.
+    manifest: Option<Manifest>,
 }
 
 impl Stage {
-    /// Claim the staging tree for a build of `out`: the one kept beside it,
-    /// scrubbed of symlinks and special files, else a fresh one.
-    pub(crate) fn open(out: &Path) -> Result<Stage> {
+    /// Claim the staging tree for a build of `out` (the kept one with
+    /// `reuse`, else a fresh one), with the manifest kept in `manifest`.
+    pub(crate) fn open(out: &Path, reuse: bool, manifest: Option<PathBuf>) -> Result<Stage> {
         let (parent, name) = parent_and_name(out);
         std::fs::create_dir_all(&parent)
             .with_context(|| format!("creating {}", parent.display()))?;
-        let tmp = match claim(&stage_path(out), &parent, &name) {
+        let stage = stage_path(out);
+        let tmp = match reuse.then(|| claim(&stage, &parent, &name)).flatten() {
             Some(tmp) => tmp,
             None => tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?,
         };
         let mut found = Vec::new();
-        if let Err(e) = timed("scrub", || scrub(&tmp, &tmp, &mut found)) {
+        if let Err(e) = scrub(&tmp, &tmp, &mut found) {
             let _ = remove_tree(&tmp);
             return Err(e);
         }
@@ -80,24 +130,77 @@ impl Stage {
         Ok(Stage {
             tmp,
             out: out.to_path_buf(),
+            reuse,
+            previous: marked(out).then(|| out.to_path_buf()),
             found,
-            dirs: Mutex::new(dirs),
-            written: Mutex::new(BTreeMap::new()),
+            dirs: std::sync::Mutex::new(dirs),
+            written: std::sync::Mutex::new(BTreeMap::new()),
+            manifest: manifest.map(|m| Manifest::load(m, &parent)),
         })
     }
 
     /// Put `bytes` at `rel` in the tree, creating its directories. A file
-    /// already there with those bytes is kept; anything else there is
-    /// unlinked first, never written through.
+    /// already there with those bytes is kept; one identical in the live
+    /// site is hard-linked; anything else there is unlinked first, never
+    /// written through.
     pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.write_hashed(rel, bytes).map(drop)
+    }
+
+    /// [`Stage::write`], returning the hash of `bytes` when the manifest
+    /// needed it.
+    fn write_hashed(&self, rel: &str, bytes: &[u8]) -> Result<Option<u128>> {
         self.make_parents(rel)?;
         let path = self.tmp.join(rel);
-        put(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        let hash = put(
+            &path,
+            bytes,
+            self.previous.as_ref().map(|prev| prev.join(rel)),
+            self.manifest.as_ref(),
+        )
+        .with_context(|| format!("writing {}", path.display()))?;
         self.lock_written().insert(
             rel.to_string(),
             (rel.ends_with(".html"), bytes.len() as u64),
         );
+        Ok(hash)
+    }
+
+    /// Put the rendering of a page at `rel`, as [`Stage::write`] does, and
+    /// remember that the page's inputs (`key`) rendered to these bytes.
+    pub(crate) fn write_rendered(&self, rel: &str, bytes: &[u8], key: u128) -> Result<()> {
+        let hash = self.write_hashed(rel, bytes)?;
+        if let Some(man) = &self.manifest {
+            let hash = hash.unwrap_or_else(|| manifest::digest(bytes));
+            man.record_rendering(key, hash, bytes.len() as u64);
+        }
         Ok(())
+    }
+
+    /// Keep the page at `rel` without rendering it, when an earlier build
+    /// rendered the same inputs (`key`) and the manifest vouches that the
+    /// file there, or the live site's (then hard-linked), holds what they
+    /// rendered to. Returns whether it did; if not, the page must be written.
+    pub(crate) fn keep_rendered(&self, rel: &str, key: u128) -> Result<bool> {
+        let Some(man) = &self.manifest else {
+            return Ok(false);
+        };
+        let Some((hash, len)) = man.rendered(key) else {
+            return Ok(false);
+        };
+        self.make_parents(rel)?;
+        let path = self.tmp.join(rel);
+        let content = Content::known(hash, len, man);
+        let previous = self.previous.as_ref().map(|prev| prev.join(rel));
+        if !reuse(&path, &content, previous)
+            .with_context(|| format!("writing {}", path.display()))?
+        {
+            return Ok(false);
+        }
+        man.record_rendering(key, hash, len);
+        self.lock_written()
+            .insert(rel.to_string(), (rel.ends_with(".html"), len));
+        Ok(true)
     }
 
     /// Copy each working-tree file of `copies` into the tree; an unreadable
@@ -111,7 +214,7 @@ impl Stage {
         })
     }
 
-    fn lock_written(&self) -> MutexGuard<'_, BTreeMap<String, (bool, u64)>> {
+    fn lock_written(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, (bool, u64)>> {
         self.written.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -121,35 +224,42 @@ impl Stage {
         if !Path::new(rel).components().all(is_normal) {
             bail!("refusing to write {rel:?} outside the output directory");
         }
-        let Some((parent, _)) = rel.rsplit_once('/') else {
-            return Ok(());
-        };
-        let mut dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner());
-        let mut end = 0;
-        for part in parent.split('/') {
-            end += part.len();
-            let dir = &parent[..end];
-            end += 1;
-            if dirs.contains(dir) {
+        let mut dir = String::new();
+        let mut parts = rel.split('/').peekable();
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                break; // the file itself
+            }
+            if !dir.is_empty() {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            let mut dirs = self.dirs.lock().unwrap_or_else(|e| e.into_inner());
+            if dirs.contains(&dir) {
                 continue;
             }
-            let path = self.tmp.join(dir);
+            let path = self.tmp.join(&dir);
             match std::fs::symlink_metadata(&path) {
-                Ok(m) if m.is_dir() => Ok(()),
-                Ok(_) => std::fs::remove_file(&path).and_then(|()| std::fs::create_dir(&path)),
-                Err(_) => std::fs::create_dir(&path),
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    std::fs::remove_file(&path)
+                        .and_then(|()| std::fs::create_dir(&path))
+                        .with_context(|| format!("creating {}", path.display()))?;
+                }
+                Err(_) => std::fs::create_dir(&path)
+                    .with_context(|| format!("creating {}", path.display()))?,
             }
-            .with_context(|| format!("creating {}", path.display()))?;
-            dirs.insert(dir.to_string());
+            dirs.insert(dir.clone());
         }
         Ok(())
     }
 
     /// Remove what this build did not write, mark the tree as a build and
-    /// swap it in. The replaced site is kept as the next staging tree.
-    pub(crate) fn finish(self) -> Result<BuildReport> {
+    /// swap it in. The replaced site is kept as the next staging tree (with
+    /// `reuse`) or deleted.
+    pub(crate) fn finish(mut self) -> Result<BuildReport> {
         let result = timed("prune", || self.prune()).and_then(|report| {
-            put(&self.tmp.join(MARKER), b"built by kepsite\n")
+            put(&self.tmp.join(MARKER), b"built by kepsite\n", None, None)
                 .with_context(|| format!("writing {MARKER}"))?;
             timed("swap", || swap(&self.tmp, &self.out))?;
             Ok(BuildReport {
@@ -157,13 +267,25 @@ impl Stage {
                 ..report
             })
         });
-        // `tmp` now holds the replaced site (or nothing, on a first build);
-        // on failure, the unfinished tree
-        let kept = result.is_ok()
-            && marked(&self.tmp)
-            && std::fs::rename(&self.tmp, stage_path(&self.out)).is_ok();
-        if !kept && std::fs::symlink_metadata(&self.tmp).is_ok() {
-            let _ = remove_tree(&self.tmp);
+        let stage = stage_path(&self.out);
+        match &result {
+            // `tmp` now holds the replaced site (or nothing, on a first build)
+            Ok(_)
+                if self.reuse
+                    && marked(&self.tmp)
+                    && std::fs::rename(&self.tmp, &stage).is_ok() => {}
+            _ => {
+                let _ = remove_tree(&self.tmp);
+            }
+        }
+        if result.is_ok() && !self.reuse && marked(&stage) {
+            let _ = remove_tree(&stage);
+        }
+        if let (Ok(_), Some(m)) = (&result, self.manifest.take()) {
+            crate::timing::note("files vouched for by the manifest", m.vouched());
+            if let Err(e) = m.save() {
+                eprintln!("warning: could not save the site manifest: {e}");
+            }
         }
         result
     }
@@ -228,37 +350,6 @@ impl Stage {
 
 fn is_normal(c: Component<'_>) -> bool {
     matches!(c, Component::Normal(_))
-}
-
-/// Make `path` hold `bytes`: a regular file already there with those bytes
-/// is kept; whatever else is there is unlinked first, never written through
-/// (a tree kept by an older kepsite may share files with the live site).
-fn put(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Ok(m) = std::fs::symlink_metadata(path) {
-        let same = m.file_type().is_file()
-            && m.len() == bytes.len() as u64
-            && std::fs::read(path).is_ok_and(|b| b == bytes);
-        if same {
-            return Ok(());
-        }
-        unlink(path)?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    file.write_all(bytes)
-}
-
-/// Remove whatever is at `path` (a directory with what is in it), without
-/// following it; nothing there is fine.
-fn unlink(path: &Path) -> std::io::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => remove_tree(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-    }
 }
 
 /// Take the staging tree for this build by renaming it to a name of our own
@@ -326,47 +417,6 @@ fn scrub(root: &Path, dir: &Path, found: &mut Vec<(String, bool)>) -> Result<()>
     Ok(())
 }
 
-/// Refuse `out` unless it is missing, empty, or a site kepsite built.
-pub(crate) fn check_replaceable(out: &Path) -> Result<()> {
-    let meta = match std::fs::symlink_metadata(out) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", out.display())),
-    };
-    if !meta.is_dir() {
-        bail!("{} exists and is not a directory", out.display());
-    }
-    let empty = std::fs::read_dir(out)
-        .with_context(|| format!("reading {}", out.display()))?
-        .next()
-        .is_none();
-    if !empty && !marked(out) {
-        bail!(
-            "{} is not empty and was not built by kepsite (no {MARKER}); refusing to replace it",
-            out.display()
-        );
-    }
-    Ok(())
-}
-
-/// Whether `dir` is a real directory holding kepsite's marker file.
-fn marked(dir: &Path) -> bool {
-    std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
-        && std::fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file())
-}
-
-fn parent_and_name(out: &Path) -> (PathBuf, String) {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "site".into());
-    (parent, name)
-}
-
 fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     for i in 0..1000u32 {
         let p = parent.join(format!("{stem}-{}-{i}", std::process::id()));
@@ -380,6 +430,126 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
         "could not create a temporary directory in {}",
         parent.display()
     )
+}
+
+/// What a file should hold: `bytes`, or only their hash and length (a page
+/// an earlier build rendered), and the hash when a manifest wants it
+/// (computed once).
+struct Content<'a> {
+    bytes: Option<&'a [u8]>,
+    len: u64,
+    manifest: Option<&'a Manifest>,
+    hash: std::cell::OnceCell<u128>,
+}
+
+impl<'a> Content<'a> {
+    fn of(bytes: &'a [u8], manifest: Option<&'a Manifest>) -> Self {
+        Content {
+            bytes: Some(bytes),
+            len: bytes.len() as u64,
+            manifest,
+            hash: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The bytes hashing to `hash`, `len` long, as far as `manifest` knows.
+    fn known(hash: u128, len: u64, manifest: &'a Manifest) -> Self {
+        Content {
+            bytes: None,
+            len,
+            manifest: Some(manifest),
+            hash: std::cell::OnceCell::from(hash),
+        }
+    }
+
+    fn hash(&self) -> u128 {
+        *self
+            .hash
+            .get_or_init(|| manifest::digest(self.bytes.unwrap_or_default()))
+    }
+
+    /// The metadata of `path` when it is a regular file (not a symlink)
+    /// holding exactly these bytes: vouched for by the manifest, or read.
+    fn found_at(&self, path: &Path) -> Option<std::fs::Metadata> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        if !m.file_type().is_file() || m.len() != self.len {
+            return None;
+        }
+        let same = match self.manifest.and_then(|man| man.holds(&m, self.hash())) {
+            Some(known) => known,
+            None => std::fs::read(path).is_ok_and(|b| match self.bytes {
+                Some(bytes) => b == bytes,
+                None => manifest::digest(&b) == self.hash(),
+            }),
+        };
+        same.then_some(m)
+    }
+
+    /// Tell the manifest that the file with metadata `m` holds these bytes.
+    fn record(&self, m: std::io::Result<std::fs::Metadata>) {
+        if let (Some(man), Ok(m)) = (self.manifest, m) {
+            man.record(&m, self.hash());
+        }
+    }
+}
+
+/// Make `path` hold `bytes`. A file already there with those bytes is kept;
+/// one identical in the previous build is hard-linked; otherwise a new file is
+/// created. Whatever else is at `path` is unlinked first, never written
+/// through: it may be shared with the live site. With a `manifest`, what the
+/// file holds is recorded in it. Returns the hash of `bytes`, when it was
+/// worked out.
+fn put(
+    path: &Path,
+    bytes: &[u8],
+    previous: Option<PathBuf>,
+    manifest: Option<&Manifest>,
+) -> std::io::Result<Option<u128>> {
+    let content = Content::of(bytes, manifest);
+    if reuse(path, &content, previous)? {
+        return Ok(content.hash.get().copied());
+    }
+    unlink(path)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    content.record(file.metadata());
+    Ok(content.hash.get().copied())
+}
+
+/// Make `path` hold `content` without writing it: keep the file there when
+/// it holds it, else hard-link the one at `previous` when that does (what was
+/// at `path` is unlinked first). With a manifest, what the file holds is
+/// recorded in it. Returns whether `path` now holds `content`.
+fn reuse(path: &Path, content: &Content<'_>, previous: Option<PathBuf>) -> std::io::Result<bool> {
+    if let Some(m) = content.found_at(path) {
+        content.record(Ok(m));
+        return Ok(true);
+    }
+    if let Some(old) = previous
+        && content.found_at(&old).is_some()
+    {
+        unlink(path)?;
+        if std::fs::hard_link(&old, path).is_ok() {
+            // the link moved the file's ctime
+            content.record(std::fs::symlink_metadata(path));
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Remove whatever is at `path` (a directory with what is in it), without
+/// following it; nothing there is fine.
+fn unlink(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => remove_tree(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site
@@ -462,52 +632,51 @@ pub(crate) fn remove_tree(dir: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// One build of `files` into `out`: the report.
-    fn build(out: &Path, files: &[(&str, &str)]) -> BuildReport {
-        let stage = Stage::open(out).unwrap();
+    /// One build of `files` into `out` with the manifest in `manifest`:
+    /// how many files the manifest vouched for.
+    fn build(out: &Path, manifest: &Path, files: &[(&str, &str)]) -> usize {
+        let stage = Stage::open(out, true, Some(manifest.to_path_buf())).unwrap();
         for (rel, text) in files {
             stage.write(rel, text.as_bytes()).unwrap();
         }
-        stage.finish().unwrap()
+        let vouched = stage.manifest.as_ref().map_or(0, Manifest::vouched);
+        stage.finish().unwrap();
+        vouched
     }
 
     #[test]
-    fn the_replaced_site_is_the_next_staging_tree_and_is_checked() {
-        use std::os::unix::fs::MetadataExt;
+    fn the_manifest_vouches_for_unchanged_files_and_not_for_edited_ones() {
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("public");
-        let files = [("index.html", "home"), ("keps/1/index.html", "one")];
-        let report = build(&out, &files);
-        assert_eq!((report.pages, report.files, report.bytes), (2, 3, 7));
-        assert!(
-            !stage_path(&out).exists(),
-            "nothing to keep after a first build"
+        let (out, manifest) = (tmp.path().join("public"), tmp.path().join("m.bin"));
+        let files = [("index.html", "home"), ("keps/1/index.html", "kep one")];
+        assert_eq!(
+            build(&out, &manifest, &files),
+            0,
+            "nothing to vouch for yet"
         );
-        let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
-        let first = ino("keps/1/index.html");
-        build(&out, &files);
-        assert!(marked(&stage_path(&out)), "the replaced site is kept");
-        // the third build fills the first one's tree: an unchanged file is
-        // kept; a tampered one (same length) and a stale one are not
-        let kept = stage_path(&out);
-        std::fs::write(kept.join("index.html"), "HOME").unwrap();
-        std::fs::write(kept.join("stale.html"), "old").unwrap();
-        std::os::unix::fs::symlink(tmp.path(), kept.join("keps/link")).unwrap();
-        let report = build(&out, &files);
-        assert_eq!((report.pages, report.files), (2, 3));
-        assert_eq!(ino("keps/1/index.html"), first);
-        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), b"home");
-        assert!(!out.join("stale.html").exists());
-        assert!(std::fs::symlink_metadata(out.join("keps/link")).is_err());
-        // a path outside the tree is refused; an abandoned tree is removed
-        let stage = Stage::open(&out).unwrap();
-        assert!(stage.write("../x", b"x").is_err());
-        assert!(stage.write("/abs", b"x").is_err());
-        stage.write("x/y", b"1").unwrap();
-        stage.write("x/y", b"22").unwrap();
-        assert_eq!(std::fs::read(stage.tmp.join("x/y")).unwrap(), b"22");
-        stage.abandon();
-        let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
-        assert_eq!(names.len(), 1, "only the site is left: {names:?}");
+        // the second build links both files from the first
+        assert_eq!(build(&out, &manifest, &files), 2);
+        assert_eq!(build(&out, &manifest, &files), 2, "the reused tree");
+        // An edit of the same length, in place, reaches both trees (they
+        // share the inode): the entry no longer matches, the file is read
+        // and rewritten.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(out.join("keps/1/index.html"), "KEP ONE").unwrap();
+        assert_eq!(build(&out, &manifest, &files), 1);
+        assert_eq!(
+            std::fs::read_to_string(out.join("keps/1/index.html")).unwrap(),
+            "kep one"
+        );
+        let changed = [("index.html", "HOME"), ("keps/1/index.html", "kep one")];
+        build(&out, &manifest, &changed);
+        assert_eq!(
+            std::fs::read_to_string(out.join("index.html")).unwrap(),
+            "HOME"
+        );
+        assert_eq!(
+            std::fs::read_to_string(stage_path(&out).join("index.html")).unwrap(),
+            "home",
+            "the kept tree is the previous site, untouched"
+        );
     }
 }

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::highlight::Highlighter;
 use super::markdown::{self, Links, Rendered, normalize};
 use super::pages;
+use super::readme_cache::ReadmeCache;
 use super::search::{self, SearchDoc};
 use super::view::{self, LinkView, Urls};
 use super::{SiteData, SiteOptions};
@@ -78,7 +79,7 @@ struct MarkdownInputs {
     from: String,
     local_assets: BTreeSet<String>,
     /// Hash of the KEP URL map and the repository URL and branch.
-    links: u64,
+    links: u128,
 }
 
 /// Where each KEP's page lives, and its old-style alias.
@@ -227,16 +228,26 @@ fn plan_inner(
         }
     }
 
-    // where links can go (held in memory only, by `serve`'s cache)
+    // where links can go, as a hash that stays the same across Rust
+    // releases (it is part of the README cache's persisted keys)
     let links_key = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
-        (&opts.repo_url, &opts.branch, &paths.by_path).hash(&mut h);
-        h.finish()
+        let mut h = super::memo::Hasher::default();
+        h.bytes(opts.repo_url.as_bytes());
+        h.bytes(opts.branch.as_bytes());
+        for (k, v) in &paths.by_path {
+            h.bytes(k.as_bytes());
+            h.bytes(v.as_bytes());
+        }
+        h.digest()
     };
-    // A README's rendering: from `serve`'s cache when its inputs are unchanged.
+    // A README's rendering: from the cache when its inputs are unchanged
+    // (`serve`'s, in memory), or from the one kept between builds.
     let md_cache = &cache.markdown;
     let keep_markdown = cache.keep;
+    let kept = sink
+        .and(opts.cache_dir.as_deref())
+        .filter(|_| !opts.render_all)
+        .and_then(ReadmeCache::open);
     let markdown_of = |kep: &Kep, local: &BTreeSet<String>| -> (Arc<Rendered>, bool) {
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = md_cache.get(&kep.path)
@@ -247,6 +258,15 @@ fn plan_inner(
         {
             return (r.clone(), true);
         }
+        let key = kept
+            .as_ref()
+            .map(|c| c.key(&kep.readme, from, links_key, local));
+        if let (Some(c), Some(k)) = (&kept, key)
+            && let Some(r) = c.get(k)
+        {
+            hl.keep(&r.code_keys);
+            return (Arc::new(r), false);
+        }
         let links = Links {
             keps: &paths.by_path,
             local_assets: local,
@@ -255,6 +275,9 @@ fn plan_inner(
         };
         let mut r = markdown::render(&kep.readme, from, &links, hl);
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text)));
+        if let (Some(c), Some(k)) = (&kept, key) {
+            c.put(k, &r);
+        }
         (Arc::new(r), false)
     };
 
@@ -417,7 +440,11 @@ fn plan_inner(
     if sink.is_some() {
         // A build highlights nothing after the READMEs: its grammars (and
         // their compiled regexes) go before the listings are built.
+        super::save_highlights(hl);
         hl.release();
+    }
+    if let Some(c) = &kept {
+        c.prune();
     }
     if cache.keep {
         let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
