@@ -535,19 +535,27 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
-    let model = crate::timing::timed("load", || a.input.load())?;
-    let keps = model.keps.len();
-    let mut data = crate::site::SiteData::new(model);
     let cache_dir = match a.no_history && a.no_cache {
         true => None,
         false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
     };
-    if !a.no_history
-        && let Some(cache_dir) = &cache_dir
-        && let Some(h) = crate::timing::timed("history", || a.input.history(cache_dir))
-    {
+    // The history walk (mostly one thread reading git objects) runs beside
+    // the load and analysis.
+    let (data, history) = rayon::join(
+        || -> Result<crate::site::SiteData> {
+            let model = crate::timing::timed("load", || a.input.load())?;
+            Ok(crate::site::SiteData::new(model))
+        },
+        || match (&cache_dir, a.no_history) {
+            (Some(dir), false) => crate::timing::timed("history", || a.input.history(dir)),
+            _ => None,
+        },
+    );
+    let mut data = data?;
+    if let Some(h) = history {
         data = data.with_history(h);
     }
+    let keps = data.model.keps.len();
     let mut base = a.base_url.clone();
     if !base.ends_with('/') {
         base.push('/');
@@ -564,19 +572,51 @@ fn build(a: &BuildArgs) -> Result<i32> {
     };
     let report = crate::site::build(&data, &opts)?;
     eprintln!(
-        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s; open {}/index.html",
+        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s",
         report.pages,
         report.files,
         report.bytes / 1024,
         keps,
         a.out.display(),
         started.elapsed().as_secs_f64(),
-        a.out.display()
+    );
+    eprintln!(
+        "preview it (with its 404 page, live-reloading): {}",
+        preview_command(a)
     );
     // The process ends next: freeing the model, its analysis and the
     // history piece by piece would only delay the exit (~10 ms on the corpus).
     std::mem::forget(data);
     Ok(0)
+}
+
+/// The `kepsite serve` command that previews what `a` built: the same
+/// repository, sigs.yaml and theme, served at `/` (`serve` reads the working
+/// tree; it has no `--rev`).
+fn preview_command(a: &BuildArgs) -> String {
+    let mut cmd = String::from("kepsite serve");
+    let mut arg = |flag: &str, value: &std::ffi::OsStr| {
+        let value = value.to_string_lossy();
+        let plain = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:@~+,=".contains(c));
+        let quoted = match plain {
+            true => value.into_owned(),
+            false => format!("'{}'", value.replace('\'', r"'\''")),
+        };
+        cmd.push_str(&format!(" {flag} {quoted}"));
+    };
+    if let Some(repo) = &a.input.repo {
+        arg("--repo", repo.as_os_str());
+    }
+    if let Some(sigs) = &a.input.sigs {
+        arg("--sigs", sigs.as_os_str());
+    }
+    if let Some(theme) = &a.theme {
+        arg("--theme", theme.as_os_str());
+    }
+    cmd
 }
 
 fn export(a: &ExportArgs) -> Result<i32> {

@@ -1,6 +1,7 @@
 //! Helpers for benches/site.rs: the bench cache directory, the real and the
-//! synthetic corpus, a Hugo binary, the plain Hugo site, and timing a child
-//! process with its peak resident memory (`wait4`'s `ru_maxrss`).
+//! synthetic corpus, a Hugo binary, the plain Hugo site, and timing child
+//! processes, paired and alternated, with their peak resident memory
+//! (`wait4`'s `ru_maxrss`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,61 +26,77 @@ pub struct Run {
     pub preempted: u64,
 }
 
-/// A first run and the warm runs after it.
-#[derive(Debug, Clone)]
-pub struct Series {
-    /// The first run (page cache and output directory as the previous step left them).
-    pub first: Run,
-    /// The runs after it.
-    pub warm: Vec<Run>,
-}
+/// The runs of one contender in a paired bench.
+#[derive(Debug, Clone, Default)]
+pub struct Runs(pub Vec<Run>);
 
-impl Series {
-    /// Median wall time of the warm runs (the first run if there are none).
-    pub fn median(&self) -> Duration {
-        let mut v: Vec<Duration> = self.warm.iter().map(|r| r.wall).collect();
-        if v.is_empty() {
-            return self.first.wall;
-        }
+impl Runs {
+    fn median_of(&self, f: impl Fn(&Run) -> Duration) -> Duration {
+        let mut v: Vec<Duration> = self.0.iter().map(f).collect();
         v.sort();
-        v[v.len() / 2]
+        v.get(v.len() / 2).copied().unwrap_or_default()
     }
 
-    /// Median CPU time of the warm runs (the first run's if there are none).
+    /// Median wall time.
+    pub fn median(&self) -> Duration {
+        self.median_of(|r| r.wall)
+    }
+
+    /// Median CPU time (user + system).
     pub fn median_cpu(&self) -> Duration {
-        let mut v: Vec<Duration> = self.warm.iter().map(|r| r.cpu).collect();
-        if v.is_empty() {
-            return self.first.cpu;
-        }
-        v.sort();
-        v[v.len() / 2]
+        self.median_of(|r| r.cpu)
+    }
+
+    /// Fastest and slowest wall time.
+    pub fn range(&self) -> (Duration, Duration) {
+        let walls = self.0.iter().map(|r| r.wall);
+        (
+            walls.clone().min().unwrap_or_default(),
+            walls.max().unwrap_or_default(),
+        )
+    }
+
+    /// Highest peak RSS over the runs, in MB (10⁶ bytes).
+    pub fn peak_mb(&self) -> f64 {
+        let kib = self.0.iter().map(|r| r.max_rss_kib).max().unwrap_or(0);
+        kib as f64 * 1024.0 / 1e6
     }
 
     /// The last run: the one whose log is left in the cache.
-    pub fn last(&self) -> &Run {
-        self.warm.last().unwrap_or(&self.first)
+    pub fn last(&self) -> Option<&Run> {
+        self.0.last()
     }
+}
 
-    /// Fastest warm run.
-    pub fn min(&self) -> Duration {
-        self.warm
-            .iter()
-            .map(|r| r.wall)
-            .min()
-            .unwrap_or(self.first.wall)
-    }
+/// One contender of a paired bench: `prepare` runs before each of its runs,
+/// outside the timing; `command` is the child process timed.
+pub struct Contender<'a> {
+    /// Its name in the tables.
+    pub name: String,
+    /// Where the child's output goes (the last run's is kept).
+    pub log: PathBuf,
+    /// Run before each run, untimed.
+    pub prepare: Box<dyn Fn() -> Result<()> + 'a>,
+    /// The command to time.
+    pub command: Box<dyn Fn() -> Command + 'a>,
+}
 
-    /// Highest peak RSS over every run, in MiB.
-    /// Peak RSS of the warm runs (MiB).
-    pub fn peak_mib(&self) -> f64 {
-        let kib = self.warm.iter().map(|r| r.max_rss_kib).max().unwrap_or(0);
-        kib as f64 / 1024.0
+/// `rounds` rounds in which every contender runs once; the order rotates
+/// each round, so that drift in the machine's speed and the page cache
+/// left by the previous run are spread over all of them. Returns each
+/// contender's runs, in the contenders' order.
+pub fn paired(contenders: &[Contender<'_>], rounds: usize) -> Result<Vec<Runs>> {
+    let mut runs = vec![Runs::default(); contenders.len()];
+    for round in 0..rounds {
+        for k in 0..contenders.len() {
+            let i = (round + k) % contenders.len();
+            let c = &contenders[i];
+            (c.prepare)()?;
+            let run = measure(&mut (c.command)(), &c.log)?;
+            runs[i].0.push(run);
+        }
     }
-
-    /// Peak RSS of the first run (MiB): no output and no cache yet.
-    pub fn first_peak_mib(&self) -> f64 {
-        self.first.max_rss_kib as f64 / 1024.0
-    }
+    Ok(runs)
 }
 
 /// Runs `cmd` to completion with stdout and stderr going to `log`, returning
@@ -137,27 +154,6 @@ pub fn measure(cmd: &mut Command, log: &Path) -> Result<Run> {
         waits: u64::try_from(usage.ru_nvcsw).unwrap_or(0),
         preempted: u64::try_from(usage.ru_nivcsw).unwrap_or(0),
     })
-}
-
-/// A first run, then up to `runs` warm runs; stops adding warm runs once the
-/// series has taken `budget` (after at least one warm run). `before` runs
-/// before each run, outside the timing, told whether it is the first.
-pub fn series(
-    runs: usize,
-    budget: Duration,
-    log: &Path,
-    mut before: impl FnMut(bool) -> Result<()>,
-    mut cmd: impl FnMut() -> Command,
-) -> Result<Series> {
-    let start = Instant::now();
-    before(true)?;
-    let first = measure(&mut cmd(), log)?;
-    let mut warm = Vec::new();
-    while warm.len() < runs && (warm.is_empty() || start.elapsed() < budget) {
-        before(false)?;
-        warm.push(measure(&mut cmd(), log)?);
-    }
-    Ok(Series { first, warm })
 }
 
 /// Output of a command that must succeed, trimmed.
@@ -409,6 +405,24 @@ fn copy_assets(from: &Path, to: &Path, top: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Moves `dir`, if it exists, into `trash` (under a new name), to be deleted
+/// by [`remove_dir`] once the timing is over: on ext4 without a journal,
+/// files created soon after thousands were deleted pay for a scan of the
+/// recently deleted inodes, which a build on a fresh machine does not.
+pub fn set_aside(dir: &Path, trash: &Path) -> Result<()> {
+    if fs::symlink_metadata(dir).is_err() {
+        return Ok(());
+    }
+    fs::create_dir_all(trash)?;
+    for i in 0u32.. {
+        let to = trash.join(i.to_string());
+        if fs::symlink_metadata(&to).is_err() {
+            return fs::rename(dir, &to).with_context(|| format!("moving {}", dir.display()));
+        }
+    }
+    unreachable!("u32 names run out")
 }
 
 /// Removes `dir` and everything in it, if it exists.

@@ -836,6 +836,34 @@ fn pages_are_rendered_again_only_when_their_inputs_change() {
     assert_eq!(readmes(&cache), before);
 }
 
+#[test]
+fn build_ends_with_the_command_that_previews_it() {
+    let (_tmp, root) = crate::support::content_copy();
+    let out = root.parent().unwrap().join("public");
+    let theme = root.parent().unwrap().join("my theme");
+    std::fs::create_dir_all(&theme).unwrap();
+    let r = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--theme",
+        theme.to_str().unwrap(),
+        "--no-history",
+        "--no-cache",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let last = r.stderr.lines().last().unwrap_or_default();
+    let expected = format!(
+        "kepsite serve --repo {} --theme '{}'",
+        root.display(),
+        theme.display()
+    );
+    assert!(last.ends_with(&expected), "{last}");
+    assert!(!r.stderr.contains("file://") && !r.stderr.contains("index.html"));
+}
+
 /// `.ci/netlify-build` builds with the site's own URL: Netlify's production
 /// URL, or a preview's own, unless KEPSITE_BASE_URL says otherwise.
 #[test]
