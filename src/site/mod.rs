@@ -11,6 +11,7 @@
 pub mod assets;
 pub mod charts;
 pub mod highlight;
+pub mod links;
 mod manifest;
 pub mod markdown;
 mod memo;

@@ -22,6 +22,8 @@ use serde_json::{Value, json};
 
 use crate::support::{content, copy_tree, kepsite};
 
+mod portal;
+
 /// chromedriver and the browser binary; `KEPSITE_CHROMEDRIVER` and
 /// `KEPSITE_CHROMIUM` override them (for example on macOS).
 fn tools() -> (String, String) {
