@@ -32,6 +32,7 @@ fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> 
         root: repo.to_path_buf(),
         rev: None,
         sigs: None,
+        current: None,
         release: "v1.35".into(),
         since: since.map(str::to_string),
         issues: None,

@@ -28,11 +28,11 @@ fn readmes(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The `stage:` value of the kep.yaml beside the README, read crudely.
-fn stage(readme: &Path) -> Option<String> {
+fn stage(readme: &Path) -> Option<kepsite::kep::domain::Stage> {
     let yaml = std::fs::read_to_string(readme.with_file_name("kep.yaml")).ok()?;
     yaml.lines()
         .find_map(|l| l.strip_prefix("stage:"))
-        .map(|s| s.trim().trim_matches('"').to_string())
+        .map(|s| kepsite::kep::domain::Stage::parse(s.trim().trim_matches('"')))
 }
 
 fn main() {
@@ -41,7 +41,7 @@ fn main() {
         .unwrap_or_else(|| "/tmp/enhancements/keps".into());
     let mut paths = Vec::new();
     readmes(Path::new(&dir), &mut paths);
-    let inputs: Vec<(String, Option<String>)> = paths
+    let inputs: Vec<(String, Option<kepsite::kep::domain::Stage>)> = paths
         .iter()
         .map(|p| (std::fs::read_to_string(p).unwrap_or_default(), stage(p)))
         .collect();
@@ -59,7 +59,7 @@ fn main() {
                     let doc = parse(text);
                     (
                         toc_mismatches(&doc),
-                        assess(&doc, &template, stage.as_deref()),
+                        assess(&doc, &template, stage.as_ref()),
                     )
                 })
                 .collect();
@@ -76,7 +76,7 @@ fn main() {
             .par_iter()
             .map(|(text, stage)| {
                 let doc = parse(text);
-                let a = assess(&doc, &template, stage.as_deref());
+                let a = assess(&doc, &template, stage.as_ref());
                 (toc_mismatches(&doc).len(), a)
             })
             .collect::<Vec<_>>();
@@ -99,7 +99,7 @@ fn main() {
         let _: Vec<_> = docs
             .par_iter()
             .zip(&inputs)
-            .map(|(d, (_, st))| assess(d, &template, st.as_deref()))
+            .map(|(d, (_, st))| assess(d, &template, st.as_ref()))
             .collect();
     });
     let toc_ms = time(&|| {

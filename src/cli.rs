@@ -181,6 +181,16 @@ pub struct InputArgs {
     /// kubernetes/community's sigs.yaml, to validate SIG names and show leadership.
     #[arg(long, value_name = "FILE")]
     pub sigs: Option<PathBuf>,
+    /// The release in progress (default: the first release in kepsite's
+    /// calendar not yet out at the snapshot's commit date).
+    #[arg(long, value_name = "vX.Y", value_parser = parse_release)]
+    pub current: Option<crate::kep::domain::Release>,
+}
+
+fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, String> {
+    crate::kep::domain::Release::parse(s)
+        .filter(|_| s.trim().matches('.').count() == 1)
+        .ok_or_else(|| format!("{s:?} is not a release like v1.37"))
 }
 
 impl InputArgs {
@@ -195,7 +205,9 @@ impl InputArgs {
 
     /// Load the model.
     pub fn load(&self) -> Result<Model> {
-        model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())
+        let mut m = model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())?;
+        m.current_release = self.current;
+        Ok(m)
     }
 
     /// The git history of the input, when its root is a git repository
@@ -364,6 +376,7 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         repo: a.repo.clone(),
         rev: None,
         sigs: a.sigs.clone(),
+        current: None,
     };
     let root = input.root();
     if root != Path::new(EMBEDDED_ROOT) && !root.is_dir() {
@@ -558,6 +571,7 @@ fn report(a: &ReportArgs) -> Result<i32> {
         root: a.input.root(),
         rev: a.input.rev.clone(),
         sigs: a.input.sigs.clone(),
+        current: a.input.current,
         release: a.release.clone(),
         since: a.since.clone(),
         issues: a.issues.clone(),

@@ -36,6 +36,9 @@ pub struct Model {
     pub assets: Vec<String>,
     /// Findings from loading that belong to no single KEP.
     pub load_findings: Vec<Finding>,
+    /// `--current`: the release in progress, when the user names it instead
+    /// of the calendar at the snapshot's date.
+    pub current_release: Option<crate::kep::domain::Release>,
     /// Text of every YAML input (kep.yaml, PRR files, OWNERS_ALIASES), for
     /// showing the source line of a finding.
     yaml_texts: BTreeMap<String, String>,
@@ -208,6 +211,7 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
     finding::sort(&mut load_findings);
     let kep_index = KepIndex::new(&discovered.keps);
     Model {
+        current_release: None,
         source: snapshot.source,
         keps: discovered.keps,
         templates: discovered.templates,

@@ -7,10 +7,11 @@ use anyhow::{Context, Result};
 use regex::Regex;
 
 use crate::analysis::completeness::normalize_heading;
+use crate::analysis::outcome::stage_in;
 use crate::analysis::tracking::Analysis;
 use crate::finding::Finding;
 use crate::kep::Kep;
-use crate::kep::metadata::Version;
+use crate::kep::domain::Release;
 use crate::kep::prr::handle;
 use crate::model::Model;
 use crate::view::{self, KepView};
@@ -47,7 +48,7 @@ pub struct Filters {
     /// PRR approver handles, from the prod-readiness files.
     pub prr_approver: Vec<String>,
     /// Releases `vX.Y`: latest-milestone or any stage milestone.
-    pub release: Vec<Version>,
+    pub release: Vec<Release>,
     /// Feature gate names (case-insensitive).
     pub feature_gate: Vec<String>,
     /// Case-insensitive text in the title or summary.
@@ -67,11 +68,11 @@ pub fn compile_patterns(patterns: &[String]) -> Result<Vec<Regex>> {
 }
 
 /// Parse `--release` values.
-pub fn parse_releases(values: &[String]) -> Result<Vec<Version>> {
+pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
     values
         .iter()
         .map(|v| {
-            Version::parse(v).with_context(|| {
+            Release::parse(v).with_context(|| {
                 format!("invalid release {v:?}: expected vMAJOR.MINOR, e.g. v1.36")
             })
         })
@@ -139,7 +140,7 @@ impl Filters {
             && !self
                 .status
                 .iter()
-                .any(|s| s.eq_ignore_ascii_case(&m.status))
+                .any(|s| s == m.status.as_str() || s.eq_ignore_ascii_case(m.status.category()))
         {
             return false;
         }
@@ -147,7 +148,7 @@ impl Filters {
             && !self
                 .stage
                 .iter()
-                .any(|s| (s == "none" && m.stage.is_empty()) || s.eq_ignore_ascii_case(&m.stage))
+                .any(|s| s == m.stage.as_str() || s.eq_ignore_ascii_case(m.stage.category()))
         {
             return false;
         }
@@ -175,15 +176,12 @@ impl Filters {
             }
         }
         if !self.release.is_empty() {
-            let releases: Vec<Version> = std::iter::once(m.latest_milestone.as_str())
-                .chain(m.milestone.entries().into_iter().map(|(_, v)| v))
-                .filter_map(Version::parse)
-                .collect();
-            if !self.release.iter().any(|r| {
-                releases
-                    .iter()
-                    .any(|v| v.major == r.major && v.minor == r.minor)
-            }) {
+            // The one definition of "in release R" (without history).
+            if !self
+                .release
+                .iter()
+                .any(|r| stage_in(kep, None, *r).is_some())
+            {
                 return false;
             }
         }

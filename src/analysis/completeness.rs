@@ -12,6 +12,7 @@ mod matching;
 
 use crate::analysis::template::{PrrStage, Template};
 use crate::kep::document::Document;
+use crate::kep::domain::Stage;
 use serde::Serialize;
 use std::cell::OnceCell;
 
@@ -31,26 +32,15 @@ pub enum PrrTarget {
 }
 
 impl PrrTarget {
-    /// Reads a kep.yaml stage tolerantly: `stable`, `ga`, `deprecated`,
-    /// `disabled`, `removed` → Stable; then `beta` → Beta; then `alpha` → Alpha
-    /// (so `alpha (deprecated)` is Stable). Anything else, or empty, → `None`.
-    pub fn from_stage(stage: &str) -> Option<PrrTarget> {
-        let s = stage.to_ascii_lowercase();
-        let has = |w: &str| {
-            s.split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|word| word == w)
-        };
-        if ["stable", "ga", "deprecated", "disabled", "removed"]
-            .iter()
-            .any(|w| has(w))
-        {
-            Some(PrrTarget::Stable)
-        } else if has("beta") {
-            Some(PrrTarget::Beta)
-        } else if has("alpha") {
-            Some(PrrTarget::Alpha)
-        } else {
-            None
+    /// The questionnaire a stage answers: stable and the deprecation
+    /// stages → Stable, beta → Beta, alpha → Alpha; an invalid value is read
+    /// by [`Stage::nearest`] (so `alpha (deprecated)` is Stable). Unset, or no
+    /// stage word, → `None`.
+    pub fn from_stage(stage: &Stage) -> Option<PrrTarget> {
+        match stage.nearest()? {
+            Stage::Alpha => Some(PrrTarget::Alpha),
+            Stage::Beta => Some(PrrTarget::Beta),
+            _ => Some(PrrTarget::Stable),
         }
     }
 
@@ -193,7 +183,7 @@ pub fn normalize_heading(s: &str) -> String {
 /// ungated sections are required. Callers that want alpha requirements for an
 /// `implementable` KEP without a stage pass `Some("alpha")`. The PRR figures
 /// are reported for all three targets whatever the stage.
-pub fn assess(doc: &Document, template: &Template, stage: Option<&str>) -> Assessment {
+pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Assessment {
     let target = stage.and_then(PrrTarget::from_stage);
     let norms: Vec<String> = doc
         .sections

@@ -13,30 +13,21 @@ use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::{self, Finding, Severity};
 use crate::kep::Kep;
 use crate::kep::document::TocMismatch;
-use crate::kep::metadata::Version;
-use crate::kep::prr::PRR_STAGES;
+use crate::kep::metadata::{Release, Stage, Status};
 use crate::model::Model;
 
-/// Valid `status` values.
-pub const STATUSES: &[&str] = &[
-    "provisional",
-    "implementable",
-    "implemented",
-    "deferred",
-    "rejected",
-    "withdrawn",
-    "replaced",
-];
+/// Valid `status` values, as written.
+pub fn statuses() -> Vec<&'static str> {
+    Status::ALL.iter().filter_map(Status::name).collect()
+}
 
-/// Valid `stage` values.
-pub use crate::kep::metadata::STAGES;
+/// Valid `stage` values, as written.
+pub fn stages() -> Vec<&'static str> {
+    Stage::ALL.iter().filter_map(Stage::name).collect()
+}
 
 /// The first release whose KEPs need a production readiness review.
-pub const PRR_SINCE: Version = Version {
-    major: 1,
-    minor: 21,
-    patch: 0,
-};
+pub const PRR_SINCE: Release = Release::new(1, 21);
 
 /// A rule: id, severity, where it comes from, what it checks.
 #[derive(Debug, Clone, Copy, serde::Serialize)]
@@ -316,9 +307,8 @@ pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
 /// Whether a KEP needs a production readiness review: implementable or
 /// implemented with latest-milestone ≥ v1.21.
 pub fn prr_required(kep: &Kep) -> bool {
-    let status = kep.meta.status.as_str();
-    (status == "implementable" || status == "implemented")
-        && Version::parse(&kep.meta.latest_milestone).is_some_and(|v| v >= PRR_SINCE)
+    matches!(kep.meta.status, Status::Implementable | Status::Implemented)
+        && kep.meta.latest_release().is_some_and(|v| v >= PRR_SINCE)
 }
 
 /// All rules about one KEP.
@@ -361,7 +351,7 @@ fn required_fields(kep: &Kep, out: &mut Vec<Finding>) {
         ("authors", m.authors.is_empty()),
         ("owning-sig", m.owning_sig.is_empty()),
         ("approvers", m.approvers.is_empty()),
-        ("status", m.status.is_empty()),
+        ("status", m.status.is_unset()),
     ];
     for (key, is_missing) in missing {
         if is_missing {
@@ -377,8 +367,8 @@ fn required_fields(kep: &Kep, out: &mut Vec<Finding>) {
             );
         }
     }
-    let active = matches!(m.status.as_str(), "implementable" | "implemented");
-    if active && m.stage.is_empty() {
+    let active = matches!(m.status, Status::Implementable | Status::Implemented);
+    if active && m.stage.is_unset() {
         out.push(
             at(
                 kep,
@@ -417,10 +407,11 @@ fn is_placeholder(v: &str) -> bool {
 
 fn enums(kep: &Kep, out: &mut Vec<Finding>) {
     let m = &kep.meta;
-    if !m.status.is_empty() && !STATUSES.contains(&m.status.as_str()) {
-        let hint = suggestion(&m.status, STATUSES)
+    if let Status::Invalid(value) = &m.status {
+        let valid = statuses();
+        let hint = suggestion(value, &valid)
             .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| format!("use one of: {}", STATUSES.join(", ")));
+            .unwrap_or_else(|| format!("use one of: {}", valid.join(", ")));
         out.push(
             at(
                 kep,
@@ -431,10 +422,11 @@ fn enums(kep: &Kep, out: &mut Vec<Finding>) {
             .hint(hint),
         );
     }
-    if !m.stage.is_empty() && !STAGES.contains(&m.stage.as_str()) {
-        let hint = suggestion(&m.stage, STAGES)
+    if let Stage::Invalid(value) = &m.stage {
+        let valid = stages();
+        let hint = suggestion(value, &valid)
             .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| format!("use one of: {}", STAGES.join(", ")));
+            .unwrap_or_else(|| format!("use one of: {}", valid.join(", ")));
         out.push(
             at(
                 kep,
@@ -446,7 +438,7 @@ fn enums(kep: &Kep, out: &mut Vec<Finding>) {
         );
     }
     // The Go tooling's rule is strict: even a deprecation KEP is stable once implemented.
-    if m.status == "implemented" && m.stage != "stable" {
+    if m.status == Status::Implemented && m.stage != Stage::Stable {
         out.push(
             at(
                 kep,
@@ -454,7 +446,7 @@ fn enums(kep: &Kep, out: &mut Vec<Finding>) {
                 "stage",
                 format!(
                     "status is implemented but stage is `{}`",
-                    if m.stage.is_empty() { "(none)" } else { &m.stage }
+                    if m.stage.is_unset() { "(none)" } else { m.stage.as_str() }
                 ),
             )
             .at(kep.line("stage").or(kep.line("status")))
@@ -640,7 +632,7 @@ fn milestones(kep: &Kep, out: &mut Vec<Finding>) {
         if value.is_empty() || is_placeholder(value) {
             return None;
         }
-        let v = Version::parse(value);
+        let v = Release::parse(value);
         if v.is_none() {
             out.push(
                 at(
@@ -660,7 +652,7 @@ fn milestones(kep: &Kep, out: &mut Vec<Finding>) {
             parsed.push((stage, v));
         }
     }
-    let order = ["alpha", "beta", "stable"];
+    let order = [Stage::Alpha, Stage::Beta, Stage::Stable];
     for pair in order.windows(2) {
         let a = parsed.iter().find(|(s, _)| *s == pair[0]);
         let b = parsed.iter().find(|(s, _)| *s == pair[1]);
@@ -724,11 +716,11 @@ fn placeholders(kep: &Kep, out: &mut Vec<Finding>) {
         }
     };
     for (key, value) in [
-        ("title", &m.title),
+        ("title", m.title.as_str()),
         ("kep-number", &m.kep_number),
         ("owning-sig", &m.owning_sig),
-        ("status", &m.status),
-        ("stage", &m.stage),
+        ("status", m.status.as_str()),
+        ("stage", m.stage.as_str()),
         ("creation-date", &m.creation_date),
         ("last-updated", &m.last_updated),
         ("editor", &m.editor),
@@ -808,14 +800,14 @@ fn prr(model: &Model, kep: &Kep, out: &mut Vec<Finding>) {
     }
     if let Some(file) = file {
         // The current stage's approver is checked (as an error) below.
-        let checked = prr_required(kep).then_some(kep.meta.stage.as_str());
+        let checked = prr_required(kep).then_some(&kep.meta.stage);
         for (stage, approval) in &file.approvals {
             if !approval.approver.is_empty()
                 && model.aliases.present
                 && !model
                     .aliases
                     .is_prr_approver_or_emeritus(&approval.approver)
-                && checked != Some(stage.as_str())
+                && checked != Some(stage)
             {
                 out.push(
                     Finding::warning(
@@ -853,8 +845,8 @@ fn prr(model: &Model, kep: &Kep, out: &mut Vec<Finding>) {
         }
         return;
     };
-    let stage = kep.meta.stage.as_str();
-    if stage.is_empty() || !PRR_STAGES.contains(&stage) {
+    let stage = &kep.meta.stage;
+    if stage.valid().is_none() {
         return; // reported by stage-required / stage-enum
     }
     match file.approval(stage) {
@@ -918,7 +910,7 @@ fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
                 .hint("regenerate the table of contents (hack/update-toc.sh in kubernetes/enhancements)"),
         );
     }
-    if kep.meta.status == "implementable" {
+    if kep.meta.status == Status::Implementable {
         let q = &a.assessment.prr;
         let c = match a.assessment.target {
             Some(crate::analysis::completeness::PrrTarget::Alpha) => Some(&q.alpha),
@@ -926,10 +918,10 @@ fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
             Some(crate::analysis::completeness::PrrTarget::Stable) => Some(&q.stable),
             None => None,
         };
-        let stage = if kep.meta.stage.is_empty() {
+        let stage = if kep.meta.stage.is_unset() {
             "alpha"
         } else {
-            &kep.meta.stage
+            kep.meta.stage.as_str()
         };
         for u in c.map(|c| c.unanswered.as_slice()).unwrap_or_default() {
             out.push(

@@ -1,10 +1,12 @@
 //! Analysis: pure functions from the loaded [`crate::model::Model`] to
 //! findings, PRR and template completeness, stage tracking and history.
 
+pub mod calendar;
 pub mod completeness;
 pub mod findings;
 pub mod history;
+pub mod outcome;
 pub mod template;
 pub mod tracking;
 
-pub use tracking::{Analysis, analyze};
+pub use tracking::{Analysis, analyze, analyze_for};

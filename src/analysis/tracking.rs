@@ -3,16 +3,16 @@
 //! release and stage each KEP targets, readiness items) and
 //! ([`Model`], [`Analysis`]) → per-release lists ([`Release`]).
 
-use std::collections::BTreeMap;
-
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::calendar::{self, Current};
 use super::completeness::{Assessment, PrrTarget, assess};
+use super::outcome::{self, Phase};
 use super::template::{self, Template};
 use crate::kep::Kep;
 use crate::kep::document::{self, TocMismatch};
-use crate::kep::metadata::Version;
+use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;
 
 /// Whether the PRR questionnaire is complete and approved, per stage.
@@ -40,10 +40,10 @@ pub struct Item {
 /// Readiness of one KEP for one (release, stage).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Readiness {
-    /// Release, `vX.Y`.
-    pub release: String,
+    /// Release.
+    pub release: Release,
     /// Stage targeted in it.
-    pub stage: String,
+    pub stage: Stage,
     /// All items pass.
     pub ready: bool,
     /// Every checklist item.
@@ -79,11 +79,14 @@ pub struct KepAnalysis {
     /// PRR complete for the KEP's current (or targeted) stage; `None` when it has no stage.
     pub prr_complete_current: Option<bool>,
     /// The release the KEP targets next (latest-milestone of an implementable KEP).
-    pub target_release: Option<String>,
+    pub target_release: Option<Release>,
     /// The stage it targets there.
-    pub target_stage: Option<String>,
+    pub target_stage: Option<Stage>,
     /// Readiness for the targeted release and stage.
     pub readiness: Option<Readiness>,
+    /// Where the targeted release stands: in progress, planned, or out
+    /// (a stale target).
+    pub target_phase: Option<Phase>,
     /// Table-of-contents entries that no longer match the headings.
     #[serde(skip)]
     pub toc_mismatches: Vec<TocMismatch>,
@@ -99,6 +102,8 @@ pub struct Analysis {
     pub template: Template,
     /// One entry per `model.keps` entry, same order.
     pub keps: Vec<KepAnalysis>,
+    /// The release in progress at the snapshot.
+    pub current: Current,
 }
 
 impl Analysis {
@@ -126,35 +131,45 @@ pub fn template_for(model: &Model) -> (Template, &'static str) {
     }
 }
 
-/// Analyse every KEP in parallel.
+/// Analyse every KEP in parallel, with the release in progress read from
+/// the calendar at the snapshot's date.
 pub fn analyze(model: &Model) -> Analysis {
+    analyze_for(model, model.current_release)
+}
+
+/// [`analyze`], with `release` (`--release`) as the release in progress
+/// when given.
+pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
+    let today = model.source.time.and_then(calendar::utc_day);
+    let current = calendar::current(&model.keps, today, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
         .par_iter()
-        .map(|k| analyze_kep(model, &template, k))
+        .map(|k| analyze_kep(model, &template, k, &current))
         .collect();
     Analysis {
         template_source: source,
         template,
         keps,
+        current,
     }
 }
 
 /// The stage whose requirements apply: the stage, or alpha for an
 /// implementable KEP that has not named one.
-fn effective_stage(kep: &Kep) -> Option<&str> {
+fn effective_stage(kep: &Kep) -> Option<Stage> {
     let m = &kep.meta;
-    if !m.stage.is_empty() {
-        Some(m.stage.as_str())
-    } else if m.status == "implementable" {
-        Some("alpha")
+    if !m.stage.is_unset() {
+        Some(m.stage.clone())
+    } else if m.status == Status::Implementable {
+        Some(Stage::Alpha)
     } else {
         None
     }
 }
 
-fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
+fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
     model
         .prr_for(kep)
         .and_then(|p| p.approval(stage))
@@ -163,10 +178,15 @@ fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
 
 /// Analyse one KEP of `model` against `template` (from [`template_for`]);
 /// `serve` re-analyses only the KEP that changed.
-pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis {
+pub fn analyze_kep(
+    model: &Model,
+    template: &Template,
+    kep: &Kep,
+    current: &Current,
+) -> KepAnalysis {
     let doc = document::parse(&kep.readme);
     let stage = effective_stage(kep);
-    let mut assessment = assess(&doc, template, stage);
+    let mut assessment = assess(&doc, template, stage.as_ref());
     // Lines are relative to the README body; single-file KEPs have front matter before it.
     if kep.readme_offset > 0 {
         for c in [
@@ -181,9 +201,9 @@ pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis
         }
     }
     let prr_approved = StageFlags {
-        alpha: approved(model, kep, "alpha"),
-        beta: approved(model, kep, "beta"),
-        stable: approved(model, kep, "stable"),
+        alpha: approved(model, kep, &Stage::Alpha),
+        beta: approved(model, kep, &Stage::Beta),
+        stable: approved(model, kep, &Stage::Stable),
     };
     let q = &assessment.prr;
     let prr_complete = StageFlags {
@@ -191,29 +211,25 @@ pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis
         beta: prr_approved.beta && q.beta.unanswered.is_empty(),
         stable: prr_approved.stable && q.stable.unanswered.is_empty(),
     };
-    let prr_complete_current = stage.and_then(PrrTarget::from_stage).map(|t| match t {
-        PrrTarget::Alpha => prr_complete.alpha,
-        PrrTarget::Beta => prr_complete.beta,
-        PrrTarget::Stable => {
-            // Deprecation stages are approved under their own key.
-            let key = stage.unwrap_or("stable");
-            let approved_here = if matches!(key, "deprecated" | "disabled" | "removed") {
-                approved(model, kep, key)
-            } else {
-                prr_approved.stable
-            };
-            approved_here && q.stable.unanswered.is_empty()
-        }
-    });
+    let prr_complete_current = stage
+        .as_ref()
+        .and_then(PrrTarget::from_stage)
+        .map(|t| match t {
+            PrrTarget::Alpha => prr_complete.alpha,
+            PrrTarget::Beta => prr_complete.beta,
+            PrrTarget::Stable => {
+                // Deprecation stages are approved under their own key.
+                let approved_here = match stage.as_ref().and_then(Stage::nearest) {
+                    Some(key) if key.is_deprecation() => approved(model, kep, &key),
+                    _ => prr_approved.stable,
+                };
+                approved_here && q.stable.unanswered.is_empty()
+            }
+        });
     let m = &kep.meta;
-    let targets = m.status == "implementable" && Version::parse(&m.latest_milestone).is_some();
-    let (target_release, target_stage) = if targets {
-        (
-            Version::parse(&m.latest_milestone).map(Version::release),
-            stage.map(str::to_string),
-        )
-    } else {
-        (None, None)
+    let (target_release, target_stage) = match m.latest_release() {
+        Some(r) if m.status == Status::Implementable && r.is_v1() => (Some(r), stage),
+        _ => (None, None),
     };
     let mut out = KepAnalysis {
         assessment,
@@ -223,38 +239,23 @@ pub fn analyze_kep(model: &Model, template: &Template, kep: &Kep) -> KepAnalysis
         target_release,
         target_stage,
         readiness: None,
+        target_phase: target_release.map(|r| outcome::phase(current, r)),
         toc_mismatches: document::toc_mismatches(&doc),
     };
-    if let (Some(r), Some(s)) = (out.target_release.clone(), out.target_stage.clone()) {
-        out.readiness = Some(readiness(model, kep, &out, &r, &s));
+    if let (Some(r), Some(s)) = (out.target_release, out.target_stage.clone()) {
+        out.readiness = Some(readiness(model, kep, &out, r, &s));
     }
     out
-}
-
-/// Whether a milestone as written (`v1.35`, `1.35.2`) belongs to `release` (`v1.35`).
-pub fn same_release(written: &str, release: &str) -> bool {
-    match (Version::parse(written), Version::parse(release)) {
-        (Some(a), Some(b)) => a.major == b.major && a.minor == b.minor,
-        _ => false,
-    }
-}
-
-/// Whether a milestone as written belongs to a release after `release`.
-fn after_release(written: &str, release: &str) -> bool {
-    match (Version::parse(written), Version::parse(release)) {
-        (Some(a), Some(b)) => (a.major, a.minor) > (b.major, b.minor),
-        _ => false,
-    }
 }
 
 /// The statuses that pass the freeze checklist for `stage`: implementable,
 /// plus implemented for a KEP graduating to stable (it may be marked
 /// implemented once it lands) and withdrawn for a removal.
-pub fn status_ok(status: &str, stage: &str) -> bool {
+pub fn status_ok(status: &Status, stage: &Stage) -> bool {
     match status {
-        "implementable" => true,
-        "implemented" => stage == "stable",
-        "withdrawn" => stage == "removed",
+        Status::Implementable => true,
+        Status::Implemented => *stage == Stage::Stable,
+        Status::Withdrawn => *stage == Stage::Removed,
         _ => false,
     }
 }
@@ -264,8 +265,8 @@ pub fn readiness(
     model: &Model,
     kep: &Kep,
     a: &KepAnalysis,
-    release: &str,
-    stage: &str,
+    release: Release,
+    stage: &Stage,
 ) -> Readiness {
     let m = &kep.meta;
     let q = &a.assessment.prr;
@@ -274,7 +275,11 @@ pub fn readiness(
         Some(PrrTarget::Beta) => &q.beta,
         Some(PrrTarget::Stable) => &q.stable,
     };
-    let q_stage = if stage.is_empty() { "alpha" } else { stage };
+    let q_stage = if stage.is_unset() {
+        "alpha"
+    } else {
+        stage.as_str()
+    };
     let prr_file = model.prr_for(kep);
     let approval = prr_file.and_then(|p| p.approval(stage));
     let item = |id, ok: bool, pass: String, fail: String| Item {
@@ -284,10 +289,10 @@ pub fn readiness(
     };
     let approval_ok =
         approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
+    let stage_in_release = m.milestone.release(stage) == Some(release);
     // A KEP that went through `stage` in `release` and has since moved on
     // (latest-milestone later) still went through it there.
-    let moved_on = after_release(&m.latest_milestone, release)
-        && same_release(m.milestone.get(stage), release);
+    let moved_on = m.latest_release().is_some_and(|l| l > release) && stage_in_release;
     let items = vec![
         item(
             "status-implementable",
@@ -295,8 +300,8 @@ pub fn readiness(
             format!("status is {}", m.status),
             format!(
                 "status is {}, not implementable{}",
-                or_none(&m.status),
-                if stage == "removed" {
+                or_none(m.status.as_str()),
+                if *stage == Stage::Removed {
                     " or withdrawn"
                 } else {
                     ""
@@ -305,7 +310,7 @@ pub fn readiness(
         ),
         item(
             "latest-milestone",
-            same_release(&m.latest_milestone, release) || moved_on,
+            release.is(&m.latest_milestone) || moved_on,
             if moved_on {
                 format!(
                     "latest-milestone is {}, after {stage} in {release}",
@@ -321,9 +326,9 @@ pub fn readiness(
         ),
         item(
             "stage-milestone",
-            same_release(m.milestone.get(stage), release),
+            stage_in_release,
             format!("milestone.{stage} is {release}"),
-            if stage.is_empty() {
+            if stage.is_unset() {
                 "no stage set".to_string()
             } else {
                 format!(
@@ -341,7 +346,7 @@ pub fn readiness(
             ),
             match (prr_file, approval) {
                 (None, _) => "no prod-readiness file".to_string(),
-                (Some(_), None) if stage.is_empty() => "no stage to approve".to_string(),
+                (Some(_), None) if stage.is_unset() => "no stage to approve".to_string(),
                 (Some(_), None) => format!("no PRR approver for {stage}"),
                 (Some(_), Some(ap)) => {
                     format!("PRR approver {} is not a PRR approver", ap.approver)
@@ -393,8 +398,8 @@ pub fn readiness(
         ),
     ];
     Readiness {
-        release: release.to_string(),
-        stage: stage.to_string(),
+        release,
+        stage: stage.clone(),
         ready: items.iter().all(|i| i.ok),
         items,
     }
@@ -402,71 +407,4 @@ pub fn readiness(
 
 fn or_none(s: &str) -> &str {
     if s.is_empty() { "(none)" } else { s }
-}
-
-/// One KEP in a release.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReleaseKep {
-    /// Index into `model.keps`.
-    #[serde(skip)]
-    pub index: usize,
-    /// KEP number.
-    pub number: Option<u32>,
-    /// Stage it reaches (or targets) in this release.
-    pub stage: String,
-    /// Freeze checklist for that stage.
-    pub readiness: Readiness,
-}
-
-/// Every KEP with a stage milestone in one release.
-#[derive(Debug, Clone, Serialize)]
-pub struct Release {
-    /// `vX.Y`.
-    pub release: String,
-    /// Parsed, for ordering.
-    #[serde(skip)]
-    pub version: Version,
-    /// KEPs by stage order, then number.
-    pub keps: Vec<ReleaseKep>,
-}
-
-/// Every release seen in any milestone, oldest first, with the KEPs going
-/// through a stage in it.
-pub fn releases(model: &Model, analysis: &Analysis) -> Vec<Release> {
-    let mut by: BTreeMap<Version, Vec<ReleaseKep>> = BTreeMap::new();
-    for (i, kep) in model.keps.iter().enumerate() {
-        let a = &analysis.keps[i];
-        let m = &kep.meta;
-        if let Some(v) = Version::parse(&m.latest_milestone) {
-            by.entry(Version { patch: 0, ..v }).or_default();
-        }
-        for (stage, written) in m.milestone.entries() {
-            let Some(v) = Version::parse(written) else {
-                continue;
-            };
-            let v = Version { patch: 0, ..v };
-            let release = v.release();
-            by.entry(v).or_default().push(ReleaseKep {
-                index: i,
-                number: kep.number(),
-                stage: stage.to_string(),
-                readiness: readiness(model, kep, a, &release, stage),
-            });
-        }
-    }
-    by.into_iter()
-        .map(|(version, mut keps)| {
-            let order = |s: &str| {
-                crate::analysis::findings::STAGES
-                    .iter()
-                    .position(|x| *x == s)
-            };
-            keps.sort_by_key(|k| (order(&k.stage), k.number));
-            Release {
-                release: version.release(),
-                version,
-                keps,
-            }
-        })
-        .collect()
 }

@@ -39,16 +39,7 @@ pub const KNOWN_FIELDS: &[&str] = &[
     "prnumber",
 ];
 
-/// Every stage, in order: valid `stage` values, `milestone:` keys and
-/// prod-readiness blocks all use this one list.
-pub const STAGES: &[&str] = &[
-    "alpha",
-    "beta",
-    "stable",
-    "deprecated",
-    "disabled",
-    "removed",
-];
+pub use super::domain::{Release, Stage, Status};
 
 /// The serde shape of kep.yaml: every field optional, scalars as written.
 #[derive(Debug, Default, Deserialize)]
@@ -188,7 +179,7 @@ impl FieldLines {
         self.order
             .iter()
             .filter(|(k, _)| match k.strip_prefix("milestone.") {
-                Some(stage) => !STAGES.contains(&stage),
+                Some(stage) => Stage::parse(stage).valid().is_none(),
                 None => !KNOWN_FIELDS.contains(&k.as_str()),
             })
             .cloned()
@@ -299,58 +290,6 @@ fn yaml_options() -> serde_saphyr::Options {
     }
 }
 
-/// A parsed `vMAJOR.MINOR[.PATCH]` milestone, for ordering.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct Version {
-    /// Major.
-    pub major: u32,
-    /// Minor.
-    pub minor: u32,
-    /// Patch (0 when absent).
-    pub patch: u32,
-}
-
-impl Version {
-    /// Parse `v1.21`, `1.21`, `v1.21.3`; `None` for anything else.
-    pub fn parse(s: &str) -> Option<Version> {
-        let s = s.trim();
-        let s = s
-            .strip_prefix('v')
-            .or_else(|| s.strip_prefix('V'))
-            .unwrap_or(s);
-        let mut it = s.split('.');
-        let major = it.next()?.parse().ok()?;
-        let minor = it.next()?.parse().ok()?;
-        let patch = match it.next() {
-            Some(p) => p.parse().ok()?,
-            None => 0,
-        };
-        if it.next().is_some() {
-            return None;
-        }
-        Some(Version {
-            major,
-            minor,
-            patch,
-        })
-    }
-
-    /// The release this version belongs to, `vX.Y`.
-    pub fn release(self) -> String {
-        format!("v{}.{}", self.major, self.minor)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "v{}.{}", self.major, self.minor)?;
-        if self.patch != 0 {
-            write!(f, ".{}", self.patch)?;
-        }
-        Ok(())
-    }
-}
-
 /// The milestone of each stage, as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[allow(missing_docs)]
@@ -365,32 +304,33 @@ pub struct Milestones {
 
 impl Milestones {
     /// `(stage, milestone)` for every stage that has one, in stage order.
-    pub fn entries(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("alpha", &self.alpha),
-            ("beta", &self.beta),
-            ("stable", &self.stable),
-            ("deprecated", &self.deprecated),
-            ("disabled", &self.disabled),
-            ("removed", &self.removed),
-        ]
-        .into_iter()
-        .filter(|(_, m)| !m.is_empty())
-        .map(|(s, m)| (s, m.as_str()))
-        .collect()
+    pub fn entries(&self) -> Vec<(Stage, &str)> {
+        Stage::ALL
+            .into_iter()
+            .map(|s| {
+                let m = self.get(&s);
+                (s, m)
+            })
+            .filter(|(_, m)| !m.is_empty())
+            .collect()
     }
 
-    /// The milestone written for `stage` ("" when none).
-    pub fn get(&self, stage: &str) -> &str {
+    /// The milestone written for `stage` ("" when none, or for an invalid stage).
+    pub fn get(&self, stage: &Stage) -> &str {
         match stage {
-            "alpha" => &self.alpha,
-            "beta" => &self.beta,
-            "stable" => &self.stable,
-            "deprecated" => &self.deprecated,
-            "disabled" => &self.disabled,
-            "removed" => &self.removed,
-            _ => "",
+            Stage::Alpha => &self.alpha,
+            Stage::Beta => &self.beta,
+            Stage::Stable => &self.stable,
+            Stage::Deprecated => &self.deprecated,
+            Stage::Disabled => &self.disabled,
+            Stage::Removed => &self.removed,
+            Stage::Unset | Stage::Invalid(_) => "",
         }
+    }
+
+    /// The release written for `stage`, when it reads as one.
+    pub fn release(&self, stage: &Stage) -> Option<Release> {
+        Release::parse(self.get(stage))
     }
 }
 
@@ -421,16 +361,23 @@ pub struct Metadata {
     pub editor: String,
     pub creation_date: String,
     pub last_updated: String,
-    pub status: String,
+    pub status: Status,
     pub see_also: Vec<String>,
     pub replaces: Vec<String>,
     pub superseded_by: Vec<String>,
-    pub stage: String,
+    pub stage: Stage,
     pub latest_milestone: String,
     pub milestone: Milestones,
     pub feature_gates: Vec<FeatureGate>,
     pub disable_supported: Option<bool>,
     pub metrics: Vec<String>,
+}
+
+impl Metadata {
+    /// The release `latest-milestone` names, when it reads as one.
+    pub fn latest_release(&self) -> Option<Release> {
+        Release::parse(&self.latest_milestone)
+    }
 }
 
 fn s(v: Option<String>) -> String {
@@ -461,11 +408,11 @@ impl From<RawKepYaml> for Metadata {
             editor: s(r.editor),
             creation_date: s(r.creation_date),
             last_updated: s(r.last_updated),
-            status: s(r.status),
+            status: Status::parse(&s(r.status)),
             see_also: list(r.see_also),
             replaces: list(r.replaces),
             superseded_by: list(r.superseded_by),
-            stage: s(r.stage),
+            stage: Stage::parse(&s(r.stage)),
             latest_milestone: s(r.latest_milestone),
             milestone: Milestones {
                 alpha: s(m.alpha),
@@ -526,19 +473,19 @@ mod tests {
     #[test]
     fn versions_parse_and_order() {
         let cases = [
-            ("v1.21", Some((1, 21, 0))),
-            ("1.9", Some((1, 9, 0))),
-            ("v1.30.2", Some((1, 30, 2))),
+            ("v1.21", Some((1, 21))),
+            ("1.9", Some((1, 9))),
+            ("v1.30.2", Some((1, 30))),
             ("v1.x", None),
             ("", None),
             ("TBD", None),
             ("v1.2.3.4", None),
         ];
         for (text, want) in cases {
-            let got = Version::parse(text).map(|v| (v.major, v.minor, v.patch));
+            let got = Release::parse(text).map(|v| (v.major, v.minor));
             assert_eq!(got, want, "{text}");
         }
-        assert!(Version::parse("v1.9").unwrap() < Version::parse("v1.10").unwrap());
+        assert!(Release::parse("v1.9").unwrap() < Release::parse("v1.10").unwrap());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! shape that templates and JSON see.
 
 pub mod document;
+pub mod domain;
 pub mod metadata;
 pub mod prr;
 
@@ -120,11 +121,17 @@ pub fn leading_number(name: &str) -> Option<u32> {
 }
 
 /// Whether a KEP directory is a template rather than a proposal.
+///
+/// A single-file KEP path (`keps/0000-kep-template.md`,
+/// `keps/sig-cloud-provider/providers/0004-cloud-provider-template.md`) is a
+/// template when its name, without `.md`, ends in `-template`.
 pub fn is_template_dir(dir: &str) -> bool {
     let name = dir.rsplit('/').next().unwrap_or(dir);
+    let single_file = name.strip_suffix(".md").or(name.strip_suffix(".MD"));
     name.starts_with("NNNN-")
         || name.starts_with("YYYYMMDD-")
         || (leading_number(name) == Some(0) && name.ends_with("-template"))
+        || single_file.is_some_and(|n| n.ends_with("-template"))
 }
 
 /// Decode bytes as UTF-8; on failure, a finding with the line of the first bad byte
@@ -405,6 +412,11 @@ mod tests {
         assert!(is_template_dir(
             "keps/sig-cloud-provider/providers/0000-cloud-provider-template"
         ));
+        assert!(is_template_dir("keps/0000-kep-template.md"));
+        assert!(is_template_dir(
+            "keps/sig-cloud-provider/providers/0004-cloud-provider-template.md"
+        ));
+        assert!(!is_template_dir("keps/sig-node/20190101-templates.md"));
         assert!(!is_template_dir("keps/sig-node/2400-node-swap"));
         assert!(!is_template_dir(
             "keps/sig-node/5978-cluster-resource-claim-template"

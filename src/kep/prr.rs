@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::metadata::{FieldLines, YamlError, parse_yaml};
 
 /// Stages a prod-readiness file can approve, in order.
-pub use super::metadata::STAGES as PRR_STAGES;
+use super::metadata::Stage;
 
 #[derive(Debug, Default, Deserialize)]
 struct RawApproval {
@@ -61,7 +61,7 @@ pub struct PrrFile {
     /// `kep-number` as written.
     pub kep_number: String,
     /// Approval per stage (only stages present in the file).
-    pub approvals: BTreeMap<String, Approval>,
+    pub approvals: BTreeMap<Stage, Approval>,
     /// Why the file could not be parsed, if it could not.
     #[serde(skip)]
     pub error: Option<YamlError>,
@@ -75,7 +75,7 @@ impl PrrFile {
     }
 
     /// The approval for `stage`, if present with a non-empty approver.
-    pub fn approval(&self, stage: &str) -> Option<&Approval> {
+    pub fn approval(&self, stage: &Stage) -> Option<&Approval> {
         self.approvals
             .get(stage)
             .filter(|a| !a.approver.trim().is_empty())
@@ -104,20 +104,21 @@ pub fn parse_prr(path: &str, text: &str) -> PrrFile {
         Ok(raw) => {
             file.kep_number = raw.kep_number.unwrap_or_default().trim().to_string();
             let stages = [
-                ("alpha", raw.alpha),
-                ("beta", raw.beta),
-                ("stable", raw.stable),
-                ("deprecated", raw.deprecated),
-                ("disabled", raw.disabled),
-                ("removed", raw.removed),
+                raw.alpha,
+                raw.beta,
+                raw.stable,
+                raw.deprecated,
+                raw.disabled,
+                raw.removed,
             ];
-            for (stage, a) in stages {
+            for (stage, a) in Stage::ALL.into_iter().zip(stages) {
                 if let Some(a) = a {
+                    let line = lines.line(stage.as_str());
                     file.approvals.insert(
-                        stage.to_string(),
+                        stage,
                         Approval {
                             approver: a.approver.unwrap_or_default().trim().to_string(),
-                            line: lines.line(stage),
+                            line,
                         },
                     );
                 }
@@ -334,9 +335,9 @@ mod tests {
         );
         assert_eq!(f.sig, "sig-node");
         assert_eq!(f.number(), Some(2400));
-        assert_eq!(f.approval("beta").unwrap().handle(), "b");
-        assert_eq!(f.approval("beta").unwrap().line, Some(4));
-        assert!(f.approval("stable").is_none());
+        assert_eq!(f.approval(&Stage::Beta).unwrap().handle(), "b");
+        assert_eq!(f.approval(&Stage::Beta).unwrap().line, Some(4));
+        assert!(f.approval(&Stage::Stable).is_none());
         assert!(f.error.is_none());
     }
 

@@ -19,6 +19,7 @@ pub fn load_embedded() -> RepoSnapshot {
         Source {
             root: EMBEDDED_ROOT.into(),
             commit: None,
+            time: None,
         },
         files,
         assets,

@@ -110,6 +110,7 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
         Source {
             root: root.to_path_buf(),
             commit: Some(commit.id().to_string()),
+            time: Some(commit.time().seconds()),
         },
         files,
         assets,

@@ -26,6 +26,12 @@ pub struct Source {
     pub root: PathBuf,
     /// The commit id when read from git with `--rev`, `None` for a working tree.
     pub commit: Option<String>,
+    /// The commit time (unix seconds) of the snapshot: the `--rev` commit,
+    /// or HEAD of the repository a working tree is in; `None` for a plain
+    /// directory and the embedded sample. The day the snapshot stands for
+    /// (the release in progress, days to a freeze) is read from it, never
+    /// from the clock.
+    pub time: Option<i64>,
 }
 
 /// One input file: its path relative to the repository root and its bytes.

@@ -67,6 +67,7 @@ pub(super) fn load(root: &Path) -> Result<RepoSnapshot> {
         Source {
             root: root.to_path_buf(),
             commit: None,
+            time: head_time(root),
         },
         files,
         assets,
@@ -200,4 +201,13 @@ fn read(path: &str, disk: &Path) -> Result<RepoFile, LoadProblem> {
         path: path.to_string(),
         bytes,
     })
+}
+
+/// The commit time of HEAD when `root` is the top of a git repository (a
+/// directory inside another project's repository, such as `content/`, is
+/// not a snapshot of that project).
+fn head_time(root: &Path) -> Option<i64> {
+    let repo = git2::Repository::open(root).ok()?;
+    let head = repo.head().ok()?.peel_to_commit().ok()?;
+    Some(head.time().seconds())
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use super::{Row, stage_group};
-use crate::analysis::tracking::same_release;
+use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 
 /// The fields `--issues` needs in every element.
@@ -96,14 +96,14 @@ impl Issue {
     }
 
     /// Whether the SIG lead opted it into `release` (`lead-opted-in` and the milestone).
-    pub fn opted_in(&self, release: &str) -> bool {
+    pub fn opted_in(&self, release: Release) -> bool {
         self.has("lead-opted-in") && self.in_release(release)
     }
 
-    fn in_release(&self, release: &str) -> bool {
+    fn in_release(&self, release: Release) -> bool {
         self.milestone
             .as_ref()
-            .is_some_and(|m| same_release(&m.title, release))
+            .is_some_and(|m| release.is(&m.title))
     }
 }
 
@@ -134,7 +134,7 @@ pub struct IssueState {
 }
 
 /// Link `row` to its issue and flag disagreements.
-pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: &str) {
+pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release) {
     let Some(issue) = row.number.and_then(|n| idx.get(&n)) else {
         row.flags
             .push("not opted in: its issue is not in the issues file".to_string());
@@ -154,9 +154,7 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: &str) {
     let mut flags = Vec::new();
     match &state.milestone {
         None => flags.push("issue has no milestone".to_string()),
-        Some(m) if !same_release(m, release) => {
-            flags.push(format!("issue milestone is {m}, not {release}"))
-        }
+        Some(m) if !release.is(m) => flags.push(format!("issue milestone is {m}, not {release}")),
         Some(_) if !state.opted_in => {
             flags.push("not opted in (no lead-opted-in label)".to_string())
         }
@@ -168,13 +166,15 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: &str) {
                 "tracked, but the issue has no stage/* label (files: {})",
                 or_none(&row.stage)
             )),
-            Some(s) if stage_group(s) != stage_group(&row.stage) => flags.push(format!(
-                "tracked as stage/{s}, but the files target {}",
-                or_none(&row.stage)
-            )),
+            Some(s) if stage_group(&Stage::parse(s)) != stage_group(&Stage::parse(&row.stage)) => {
+                flags.push(format!(
+                    "tracked as stage/{s}, but the files target {}",
+                    or_none(&row.stage)
+                ))
+            }
             Some(_) => {}
         }
-        if !same_release(&row.latest_milestone, release) {
+        if !release.is(&row.latest_milestone) {
             flags.push(format!(
                 "tracked, but latest-milestone is {}",
                 or_none(&row.latest_milestone)
@@ -236,7 +236,7 @@ pub fn summarize(
     idx: &BTreeMap<u32, &Issue>,
     model: &Model,
     rows: &[Row],
-    release: &str,
+    release: Release,
 ) -> IssueSummary {
     let in_report: std::collections::BTreeSet<u32> = rows.iter().filter_map(|r| r.number).collect();
     let missing = idx
@@ -252,7 +252,7 @@ pub fn summarize(
                     } else {
                         &k.meta.latest_milestone
                     },
-                    if k.meta.status.is_empty() {
+                    if k.meta.status.is_unset() {
                         String::new()
                     } else {
                         format!(", status {}", k.meta.status)
@@ -304,7 +304,7 @@ mod tests {
             .to_string();
         assert!(e.contains("wrong type"), "{e}");
         let ok = parse(r#"[{"number": 5, "title": "t", "labels": [{"name": "lead-opted-in", "color": "x"}, {"name": "tracked/yes"}, {"name": "stage/beta"}], "milestone": {"title": "v1.35", "number": 3}, "state": "OPEN", "url": "u"}]"#).unwrap();
-        assert!(ok[0].opted_in("v1.35") && !ok[0].opted_in("v1.36"));
+        assert!(ok[0].opted_in(Release::new(1, 35)) && !ok[0].opted_in(Release::new(1, 36)));
         assert_eq!(
             (ok[0].tracked(), ok[0].stage()),
             (Some("yes"), Some("beta"))

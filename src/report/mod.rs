@@ -3,9 +3,11 @@
 //! the enhancement issues) → [`Report`], rendered by [`render`] as Markdown,
 //! HTML, CSV or JSON, and by [`site`] as a portal page.
 //!
-//! A KEP belongs to release R when its latest-milestone or any
-//! `milestone.<stage>` is R. The freeze checklist per KEP is the analysis'
-//! [`readiness`], so the report, `export` and the site agree.
+//! Which KEPs are in release R, and what became of each, is the analysis'
+//! [`outcome`](crate::analysis::outcome) (one definition for the report,
+//! `query`, `export` and the site): a release that is out reports what
+//! shipped and what slipped, the release in progress Ready / At risk against
+//! the freeze checklist, a later release what is planned.
 
 pub mod issues;
 pub mod render;
@@ -19,12 +21,15 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::analysis::Analysis;
+use crate::analysis::calendar::{Current, Cycle};
 use crate::analysis::history::History;
-use crate::analysis::tracking::{Item, readiness, same_release};
+use crate::analysis::outcome::{self, Landed, Outcome, Phase};
+use crate::analysis::tracking::{Item, Readiness};
 use crate::kep::Kep;
-use crate::kep::metadata::{STAGES, Version};
+use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 pub use issues::Issue;
+pub use jiff::civil::Date;
 
 /// Where a KEP's link points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,96 +43,40 @@ pub enum Links {
 /// How to build a report.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The release, `vX.Y`.
-    pub release: String,
+    /// The release.
+    pub release: Release,
+    /// The release in progress at the snapshot, and the snapshot's day.
+    pub current: Current,
     /// Where KEP titles link to.
     pub links: Links,
     /// Repository URL for source, issue and commit links.
     pub repo_url: String,
     /// Branch for source links.
     pub branch: String,
-    /// The next freeze, for the release's red/yellow/green line.
+    /// The next freeze, for the release's red/yellow/green line (default:
+    /// the calendar's next deadline of the release in progress).
     pub freeze: Option<Date>,
-    /// Today, for counting the days to the freeze.
+    /// The day to count from (default: the snapshot's day); never the clock.
     pub today: Option<Date>,
-}
-
-/// A calendar date, as days since 1970-01-01.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Date(pub i64);
-
-impl Date {
-    /// Parse a zero-padded `YYYY-MM-DD` that names a real day.
-    pub fn parse(s: &str) -> Option<Date> {
-        let b = s.as_bytes();
-        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            let t = &s[r];
-            t.bytes()
-                .all(|c| c.is_ascii_digit())
-                .then(|| t.parse().ok())?
-        };
-        let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        if !(1..=12).contains(&m) || d < 1 {
-            return None;
-        }
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-        let len = [
-            31,
-            if leap { 29 } else { 28 },
-            31,
-            30,
-            31,
-            30,
-            31,
-            31,
-            30,
-            31,
-            30,
-            31,
-        ];
-        if d > len[(m - 1) as usize] {
-            return None;
-        }
-        // Howard Hinnant's days_from_civil.
-        let y = if m <= 2 { y - 1 } else { y };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let mp = (m + 9) % 12;
-        let doy = (153 * mp + 2) / 5 + d - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Some(Date(era * 146_097 + doe - 719_468))
-    }
-
-    /// Today, UTC.
-    pub fn today() -> Date {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
-        Date(secs.div_euclid(86_400))
-    }
-}
-
-impl std::fmt::Display for Date {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::analysis::history::format_date(self.0 * 86_400))
-    }
 }
 
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// The release, `vX.Y`.
-    pub release: String,
+    /// The release.
+    pub release: Release,
+    /// Out, in progress or planned, at the snapshot.
+    pub phase: Phase,
+    /// The release in progress at the snapshot.
+    pub current: Release,
+    /// The release's dates, when the calendar has them.
+    pub cycle: Option<Cycle>,
     /// The commit reported on, when read from git (`--rev`), else `None`.
     pub commit: Option<String>,
     /// Counts and the release's health.
     pub summary: Summary,
-    /// Stage groups in order (alpha, beta, stable, deprecation/removal,
-    /// none), each with its KEPs by SIG, then number.
+    /// Stage groups in order (alpha, beta, stable, deprecation/removal, no
+    /// stage change), each with its KEPs by SIG, then number.
     pub groups: Vec<Group>,
     /// What changed since `--since`.
     pub since: Option<since::Since>,
@@ -170,21 +119,32 @@ pub const CHECKLIST: &[(&str, &str, &str)] = &[
 /// Counts for the release.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    /// KEPs targeting the release.
+    /// KEPs in the release.
     pub total: usize,
-    /// Ready.
+    /// Ready (the release in progress).
     pub ready: usize,
-    /// At risk.
+    /// At risk (the release in progress).
     pub at_risk: usize,
+    /// Shipped at their stage (a release that is out).
+    pub shipped: usize,
+    /// Deprecations and removals that went through (out).
+    pub deprecated: usize,
+    /// Slipped (out).
+    pub slipped: usize,
+    /// Only latest-milestone named the release (out).
+    pub latest_only: usize,
+    /// Planned (a later release).
+    pub planned: usize,
     /// Per stage group, in order; groups with no KEPs are listed with zeros.
     pub by_stage: Vec<Count>,
     /// Per owning SIG, by name.
     pub by_sig: Vec<Count>,
-    /// Red, yellow or green against the next freeze.
+    /// Red, yellow or green against the next freeze (in progress); for a
+    /// release that is out or planned, a line saying so.
     pub health: Health,
 }
 
-/// KEPs, Ready and At risk under one label.
+/// KEPs per outcome under one label.
 #[derive(Debug, Clone, Serialize)]
 pub struct Count {
     /// Stage group id or SIG name.
@@ -195,12 +155,20 @@ pub struct Count {
     pub ready: usize,
     /// At risk.
     pub at_risk: usize,
+    /// Shipped, deprecations included.
+    pub shipped: usize,
+    /// Slipped.
+    pub slipped: usize,
+    /// No stage change.
+    pub latest_only: usize,
+    /// Planned.
+    pub planned: usize,
 }
 
 /// The release as a whole against the next freeze.
 #[derive(Debug, Clone, Serialize)]
 pub struct Health {
-    /// `green`, `yellow` or `red`.
+    /// `green`, `yellow` or `red` in progress; `out` or `planned` otherwise.
     pub status: &'static str,
     /// One line for people.
     pub line: String,
@@ -213,7 +181,7 @@ pub struct Health {
 /// One stage group of the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
-    /// `alpha`, `beta`, `stable`, `deprecation` or `none`.
+    /// `alpha`, `beta`, `stable`, `deprecation`, `none` or `invalid`.
     pub id: &'static str,
     /// Heading.
     pub label: &'static str,
@@ -251,17 +219,24 @@ pub struct Row {
     pub status: String,
     /// `stage`, as written.
     pub current_stage: String,
-    /// The stage targeted in this release.
+    /// The stage it has in this release ("" for no stage change).
     pub stage: String,
+    /// What became of it: `shipped`, `deprecated`, `slipped`,
+    /// `latest-only`, `ready`, `at-risk` or `planned`.
+    pub outcome: &'static str,
+    /// Where a slipped KEP went ("moved to v1.32").
+    pub went: Option<String>,
+    /// The commit of the default branch where a shipped stage was recorded.
+    pub landed: Option<Landed>,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.
     pub prr_approver: Option<String>,
-    /// Every checklist item passes.
+    /// Every checklist item passes (in progress), or it shipped (out).
     pub ready: bool,
-    /// `Ready` or `At risk`.
+    /// The outcome for people: `Ready`, `At risk`, `Shipped`, `Slipped`, ...
     pub label: &'static str,
-    /// The Enhancements Freeze checklist.
+    /// The Enhancements Freeze checklist (the release in progress only).
     pub checklist: Vec<Item>,
     /// What fails, for people.
     pub failing: Vec<String>,
@@ -281,117 +256,91 @@ pub const GROUPS: &[(&str, &str)] = &[
     ("beta", "Beta"),
     ("stable", "Stable"),
     ("deprecation", "Deprecation/removal"),
-    ("none", "No stage"),
+    ("none", "No stage change"),
 ];
 
-/// The group of a stage as written.
-pub fn stage_group(stage: &str) -> &'static str {
-    let s = stage.to_ascii_lowercase();
-    let has = |w: &str| s.contains(w);
-    if has("deprecat") || has("disabl") || has("remov") {
-        "deprecation"
-    } else if has("stable") || s == "ga" {
-        "stable"
-    } else if has("beta") {
-        "beta"
-    } else if has("alpha") {
-        "alpha"
-    } else {
-        "none"
+/// The group of a stage (an invalid one by the stage it most likely means).
+pub fn stage_group(stage: &Stage) -> &'static str {
+    match stage.nearest() {
+        Some(Stage::Alpha) => "alpha",
+        Some(Stage::Beta) => "beta",
+        Some(Stage::Stable) => "stable",
+        Some(_) => "deprecation",
+        None => "none",
     }
 }
 
 /// One KEP of the release before rendering: its index in the model, the
-/// stage it targets there, and its checklist.
+/// stage it has there, what became of it and its freeze checklist at that
+/// stage (for every phase, so `--since` can compare).
 #[derive(Debug, Clone)]
 pub struct Selected {
     /// Index into `model.keps`.
     pub index: usize,
-    /// Stage targeted in the release ("" when none can be told).
-    pub stage: String,
+    /// Stage in the release (unset: no stage change).
+    pub stage: Stage,
+    /// What became of it.
+    pub outcome: Outcome,
     /// The freeze checklist.
-    pub readiness: crate::analysis::tracking::Readiness,
-}
-
-/// The stage `kep` targets in `release`, if it belongs to the release.
-///
-/// With latest-milestone in the release, the KEP's own `stage` (alpha for an
-/// implementable KEP without one); otherwise the latest stage whose
-/// milestone is the release.
-pub fn target_stage(kep: &Kep, release: &str) -> Option<String> {
-    let m = &kep.meta;
-    let by_milestone = STAGES
-        .iter()
-        .rev()
-        .find(|s| same_release(m.milestone.get(s), release))
-        .map(|s| s.to_string());
-    if same_release(&m.latest_milestone, release) {
-        if !m.stage.trim().is_empty() {
-            return Some(m.stage.trim().to_string());
-        }
-        return Some(by_milestone.unwrap_or_else(|| {
-            if m.status == "implementable" {
-                "alpha".into()
-            } else {
-                String::new()
-            }
-        }));
-    }
-    by_milestone
+    pub readiness: Readiness,
 }
 
 /// Every KEP of `release`, in model order.
-pub fn select(model: &Model, analysis: &Analysis, release: &str) -> Vec<Selected> {
-    model
-        .keps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, kep)| {
-            let stage = target_stage(kep, release)?;
-            let readiness = readiness(model, kep, &analysis.keps[i], release, &stage);
-            Some(Selected {
-                index: i,
-                stage,
+pub fn select(
+    model: &Model,
+    analysis: &Analysis,
+    history: Option<&History>,
+    current: &Current,
+    release: Release,
+) -> Vec<Selected> {
+    let view = outcome::release_view(model, analysis, history, current, release);
+    let mut out: Vec<Selected> = view
+        .entries
+        .into_iter()
+        .map(|e| {
+            let readiness = e.readiness.unwrap_or_else(|| {
+                let kep = &model.keps[e.index];
+                let stage = if e.stage.is_unset() {
+                    kep.meta.stage.nearest().unwrap_or_default()
+                } else {
+                    e.stage.clone()
+                };
+                crate::analysis::tracking::readiness(
+                    model,
+                    kep,
+                    &analysis.keps[e.index],
+                    release,
+                    &stage,
+                )
+            });
+            Selected {
+                index: e.index,
+                stage: e.stage,
+                outcome: e.outcome,
                 readiness,
-            })
-        })
-        .collect()
-}
-
-/// Every release named by some KEP's latest-milestone or stage milestone, oldest first.
-pub fn releases(model: &Model) -> Vec<String> {
-    let mut set = std::collections::BTreeSet::new();
-    for k in &model.keps {
-        let m = &k.meta;
-        for w in std::iter::once(m.latest_milestone.as_str())
-            .chain(m.milestone.entries().into_iter().map(|(_, v)| v))
-        {
-            if let Some(v) = Version::parse(w) {
-                set.insert((v.major, v.minor));
             }
-        }
-    }
-    set.into_iter().map(|(a, b)| format!("v{a}.{b}")).collect()
+        })
+        .collect();
+    out.sort_by_key(|s| s.index);
+    out
 }
 
-/// Normalise `--release`: `1.35`, `v1.35` → `v1.35`; an error names the
+/// Normalise `--release`: `1.35`, `v1.35` → v1.35; an error names the
 /// releases the repository knows when `release` is not one of them.
-pub fn check_release(model: &Model, release: &str) -> Result<String> {
-    let Some(v) = Version::parse(release).filter(|v| v.patch == 0) else {
+pub fn check_release(model: &Model, current: &Current, release: &str) -> Result<Release> {
+    let Some(r) = Release::parse(release).filter(|_| release.trim().matches('.').count() == 1)
+    else {
         bail!("invalid release {release:?}: expected vMAJOR.MINOR, e.g. v1.35");
     };
-    let name = v.release();
-    let known = releases(model);
-    if !known.contains(&name) {
+    let known = outcome::releases(model, current);
+    if !known.contains(&r) {
         let range = match (known.first(), known.last()) {
             (Some(a), Some(b)) => format!("releases in the repository: {a} to {b}"),
             _ => "no KEP names a milestone".to_string(),
         };
-        bail!(
-            "unknown release {name}: no KEP's latest-milestone or stage milestone is {name} ({range})"
-        );
+        bail!("unknown release {r}: no KEP's latest-milestone or stage milestone is {r} ({range})");
     }
-    Ok(name)
+    Ok(r)
 }
 
 /// The key that matches a KEP across snapshots and issues: its number, else its path.
@@ -440,8 +389,15 @@ pub fn build(inputs: &Inputs, opts: &Options) -> Report {
 /// model order, as `opts.links` asks), so that many reports share one list.
 pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Report {
     let model = inputs.model;
-    let release = opts.release.as_str();
-    let selected = select(model, inputs.analysis, release);
+    let release = opts.release;
+    let selected = select(
+        model,
+        inputs.analysis,
+        inputs.history,
+        &opts.current,
+        release,
+    );
+    let phase = outcome::phase(&opts.current, release);
     let issue_index = inputs.issues.map(issues::index);
 
     let mut rows: Vec<Row> = selected
@@ -450,21 +406,27 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
             let kep = &model.keps[s.index];
             let approver = model
                 .prr_for(kep)
-                .and_then(|p| p.approval(&s.stage))
+                .and_then(|p| p.approval(&s.readiness.stage))
                 .map(|a| a.approver.trim().to_string());
-            let hist = inputs
-                .history
-                .and_then(|h| kep.number().and_then(|n| h.keps.get(&n)));
+            let hist = outcome::history_of(inputs.history, kep);
             let targeting_since = hist.and_then(|h| {
                 let mut since = None;
                 for c in h.changes.iter().rev() {
                     match c.latest_milestone.as_deref() {
-                        Some(m) if same_release(m, release) => since = Some(c.date.clone()),
+                        Some(m) if release.is(m) => since = Some(c.date.clone()),
                         _ => break,
                     }
                 }
                 since
             });
+            let in_progress = phase == Phase::InProgress;
+            let (went, landed) = match &s.outcome {
+                Outcome::Slipped { went, .. } => (Some(went.clone()), None),
+                Outcome::Shipped { commit } | Outcome::Deprecated { commit } => {
+                    (None, commit.clone())
+                }
+                _ => (None, None),
+            };
             let mut row = Row {
                 number: kep.number(),
                 title: kep.title().to_string(),
@@ -474,20 +436,33 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
                     .number()
                     .map(|n| format!("{}/issues/{n}", opts.repo_url)),
                 sig: kep.sig().to_string(),
-                status: kep.meta.status.clone(),
-                current_stage: kep.meta.stage.clone(),
-                stage: s.stage.clone(),
+                status: kep.meta.status.to_string(),
+                current_stage: kep.meta.stage.to_string(),
+                stage: s.stage.to_string(),
+                outcome: s.outcome.id(),
+                went,
+                landed,
                 latest_milestone: kep.meta.latest_milestone.clone(),
                 prr_approver: approver,
-                ready: s.readiness.ready,
-                label: s.readiness.label(),
-                checklist: s.readiness.items.clone(),
-                failing: s
-                    .readiness
-                    .reasons()
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
+                ready: matches!(
+                    s.outcome,
+                    Outcome::Ready | Outcome::Shipped { .. } | Outcome::Deprecated { .. }
+                ),
+                label: s.outcome.label(),
+                checklist: if in_progress {
+                    s.readiness.items.clone()
+                } else {
+                    Vec::new()
+                },
+                failing: if in_progress {
+                    s.readiness
+                        .reasons()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 last_change: hist.map(|h| h.last.date.clone()),
                 targeting_since,
                 issue: None,
@@ -499,20 +474,17 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
             row
         })
         .collect();
+    let group_of = |r: &Row| stage_group(&Stage::parse(&r.stage));
     rows.sort_by(|a, b| {
-        let g = |r: &Row| {
-            GROUPS
-                .iter()
-                .position(|(id, _)| *id == stage_group(&r.stage))
-        };
+        let g = |r: &Row| GROUPS.iter().position(|(id, _)| *id == group_of(r));
         (g(a), &a.sig, a.number, &a.path).cmp(&(g(b), &b.sig, b.number, &b.path))
     });
 
-    let summary = summarize(&rows, opts);
+    let summary = summarize(&rows, phase, opts);
     let since = inputs
         .since
         .as_ref()
-        .map(|b| since::diff(b, model, &selected, &rows, release, urls, opts));
+        .map(|b| since::diff(b, model, inputs.analysis, &rows, urls, opts));
     let issue_summary = match (inputs.issues, &issue_index) {
         (Some(list), Some(idx)) => Some(issues::summarize(list, idx, model, &rows, release)),
         _ => None,
@@ -521,7 +493,7 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
     let mut groups: Vec<Group> = Vec::new();
     for (id, label) in GROUPS {
         let mut sigs: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-        for r in rows.iter().filter(|r| stage_group(&r.stage) == *id) {
+        for r in rows.iter().filter(|r| group_of(r) == *id) {
             sigs.entry(r.sig.clone()).or_default().push(r.clone());
         }
         if sigs.is_empty() {
@@ -539,7 +511,10 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
         });
     }
     Report {
-        release: release.to_string(),
+        release,
+        phase,
+        current: opts.current.release,
+        cycle: crate::analysis::calendar::cycle(release),
         commit: model.source.commit.clone(),
         summary,
         groups,
@@ -551,26 +526,28 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
 }
 
 fn count(label: &str, rows: &[&Row]) -> Count {
-    let ready = rows.iter().filter(|r| r.ready).count();
+    let n = |ids: &[&str]| rows.iter().filter(|r| ids.contains(&r.outcome)).count();
     Count {
         label: label.to_string(),
         total: rows.len(),
-        ready,
-        at_risk: rows.len() - ready,
+        ready: n(&["ready"]),
+        at_risk: n(&["at-risk"]),
+        shipped: n(&["shipped", "deprecated"]),
+        slipped: n(&["slipped"]),
+        latest_only: n(&["latest-only"]),
+        planned: n(&["planned"]),
     }
 }
 
-fn summarize(rows: &[Row], opts: &Options) -> Summary {
+fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
     let all: Vec<&Row> = rows.iter().collect();
     let total = count("total", &all);
+    let group_of = |r: &Row| stage_group(&Stage::parse(&r.stage));
     let by_stage = GROUPS
         .iter()
-        .filter(|(id, _)| *id != "none" || rows.iter().any(|r| stage_group(&r.stage) == "none"))
+        .filter(|(id, _)| *id != "none" || rows.iter().any(|r| group_of(r) == "none"))
         .map(|(id, _)| {
-            let rs: Vec<&Row> = rows
-                .iter()
-                .filter(|r| stage_group(&r.stage) == *id)
-                .collect();
+            let rs: Vec<&Row> = rows.iter().filter(|r| group_of(r) == *id).collect();
             count(id, &rs)
         })
         .collect();
@@ -579,14 +556,60 @@ fn summarize(rows: &[Row], opts: &Options) -> Summary {
         sigs.entry(r.sig.as_str()).or_default().push(r);
     }
     let by_sig = sigs.into_iter().map(|(s, rs)| count(s, &rs)).collect();
+    let n = |id: &str| rows.iter().filter(|r| r.outcome == id).count();
+    let health = match phase {
+        Phase::InProgress => health(total.total, total.at_risk, opts),
+        Phase::Out => Health {
+            status: "out",
+            line: format!(
+                "released{}: {} of {} KEPs shipped, {} slipped, {} with no stage change",
+                crate::analysis::calendar::cycle(opts.release)
+                    .and_then(|c| c.release_date)
+                    .map(|d| format!(" on {d}"))
+                    .unwrap_or_default(),
+                total.shipped,
+                total.total,
+                total.slipped,
+                total.latest_only
+            ),
+            freeze: None,
+            days_to_freeze: None,
+        },
+        Phase::Planned => Health {
+            status: "planned",
+            line: format!(
+                "after the release in progress ({}): {} KEPs plan work here",
+                opts.current.release, total.total
+            ),
+            freeze: None,
+            days_to_freeze: None,
+        },
+    };
     Summary {
         total: total.total,
         ready: total.ready,
         at_risk: total.at_risk,
+        shipped: n("shipped"),
+        deprecated: n("deprecated"),
+        slipped: total.slipped,
+        latest_only: total.latest_only,
+        planned: total.planned,
         by_stage,
         by_sig,
-        health: health(total.total, total.at_risk, opts),
+        health,
     }
+}
+
+/// The freeze the release in progress is heading for: `--freeze`, else the
+/// calendar's next deadline after the snapshot's day.
+fn next_freeze(opts: &Options) -> Option<(Date, &'static str)> {
+    if let Some(f) = opts.freeze {
+        return Some((f, "the freeze"));
+    }
+    let today = opts.today.or(opts.current.today)?;
+    let cycle = crate::analysis::calendar::cycle(opts.release)?;
+    let (what, d) = cycle.next_deadline(today)?;
+    Some((d, what))
 }
 
 /// The release's red/yellow/green line.
@@ -595,9 +618,12 @@ fn summarize(rows: &[Row], opts: &Options) -> Summary {
 /// 50 % (or above 25 % in the last week), yellow in between. Once the freeze
 /// has passed, anything still At risk is red.
 pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
-    let days = opts
-        .freeze
-        .map(|f| f.0 - opts.today.unwrap_or_else(Date::today).0);
+    let freeze = next_freeze(opts);
+    let today = opts.today.or(opts.current.today);
+    let days = match (freeze, today) {
+        (Some((f, _)), Some(t)) => Some((f - t).get_days() as i64),
+        _ => None,
+    };
     let share = if total == 0 {
         0.0
     } else {
@@ -621,21 +647,21 @@ pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
         total - at_risk,
         share * 100.0
     );
-    match (opts.freeze, days) {
-        (Some(f), Some(d)) if d < 0 => {
-            line.push_str(&format!("; the freeze ({f}) passed {} days ago", -d))
+    match (freeze, days) {
+        (Some((f, what)), Some(d)) if d < 0 => {
+            line.push_str(&format!("; {what} ({f}) passed {} days ago", -d))
         }
-        (Some(f), Some(0)) => line.push_str(&format!("; the freeze is today ({f})")),
-        (Some(f), Some(d)) => line.push_str(&format!(
-            "; {d} day{} to the freeze ({f})",
+        (Some((f, what)), Some(0)) => line.push_str(&format!("; {what} is today ({f})")),
+        (Some((f, what)), Some(d)) => line.push_str(&format!(
+            "; {d} day{} to {what} ({f})",
             if d == 1 { "" } else { "s" }
         )),
-        _ => line.push_str("; no freeze date given"),
+        _ => line.push_str("; no freeze date known"),
     }
     Health {
         status,
         line,
-        freeze: opts.freeze.map(|f| f.to_string()),
+        freeze: freeze.map(|(f, _)| f.to_string()),
         days_to_freeze: days,
     }
 }
@@ -643,33 +669,27 @@ pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::calendar::Basis;
 
-    #[test]
-    fn dates_round_trip() {
-        for s in ["1970-01-01", "2000-02-29", "2025-10-16", "2024-12-31"] {
-            assert_eq!(Date::parse(s).unwrap().to_string(), s);
-        }
-        for s in [
-            "2025-13-01",
-            "2025-02-29",
-            "2025-1-01",
-            "25-01-01",
-            "2025-01-0x",
-            "",
-        ] {
-            assert!(Date::parse(s).is_none(), "{s}");
-        }
+    fn d(s: &str) -> Date {
+        s.parse().unwrap()
     }
 
     #[test]
     fn health_thresholds() {
         let opts = |freeze: Option<&str>| Options {
-            release: "v1.35".into(),
+            release: Release::new(1, 35),
+            current: Current {
+                release: Release::new(1, 35),
+                basis: Basis::Given,
+                today: Some(d("2025-10-01")),
+                cycle: None,
+            },
             links: Links::Repository,
             repo_url: String::new(),
             branch: String::new(),
-            freeze: freeze.and_then(Date::parse),
-            today: Date::parse("2025-10-01"),
+            freeze: freeze.map(d),
+            today: None,
         };
         let cases = [
             (None, 10, 1, "green"),
@@ -694,6 +714,12 @@ mod tests {
                 .line
                 .contains("4 days to the freeze (2025-10-05)")
         );
+        // Without --freeze the calendar's next deadline of v1.35 counts.
+        let line = health(10, 3, &opts(None)).line;
+        assert!(
+            line.contains("16 days to Enhancements Freeze (2025-10-17)"),
+            "{line}"
+        );
     }
 
     #[test]
@@ -707,8 +733,9 @@ mod tests {
             ("removed", "deprecation"),
             ("alpha (deprecated)", "deprecation"),
             ("", "none"),
+            ("soon", "none"),
         ] {
-            assert_eq!(stage_group(s), g, "{s}");
+            assert_eq!(stage_group(&Stage::parse(s)), g, "{s}");
         }
     }
 }

@@ -11,7 +11,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use super::{CHECKLIST, GROUPS, Report, Row};
+use super::{CHECKLIST, Count, GROUPS, Report, Row};
+use crate::analysis::outcome::Phase;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -86,7 +87,8 @@ fn dot(status: &str) -> &'static str {
     match status {
         "green" => "🟢",
         "yellow" => "🟡",
-        _ => "🔴",
+        "red" => "🔴",
+        _ => "⚪",
     }
 }
 
@@ -122,40 +124,68 @@ pub fn markdown(r: &Report) -> String {
         md(&s.health.line)
     );
     let mut facts = vec![format!(
-        "{} KEPs have {} as latest-milestone or a stage milestone",
-        s.total, r.release
+        "{} KEPs in {}: named by latest-milestone or a stage milestone{}",
+        s.total,
+        r.release,
+        if r.history {
+            ", or by latest-milestone at some commit of the default branch"
+        } else {
+            ""
+        }
     )];
+    facts.push(match r.phase {
+        Phase::Out => format!(
+            "{} is out: each KEP shipped its stage, slipped, or only moved latest-milestone",
+            r.release
+        ),
+        Phase::InProgress => format!(
+            "{} is the release in progress: Ready / At risk against the Enhancements Freeze checklist",
+            r.release
+        ),
+        Phase::Planned => format!(
+            "{} comes after the release in progress ({}): what is planned",
+            r.release, r.current
+        ),
+    });
     if let Some(c) = &r.commit {
         facts.push(format!("revision `{}`", short(c)));
     }
     let _ = writeln!(o, "{}.\n", facts.join("; "));
 
-    o.push_str("## Summary\n\n| Stage | KEPs | Ready | At risk |\n|:--|--:|--:|--:|\n");
-    for c in &s.by_stage {
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} |",
-            group_label(&c.label),
-            c.total,
-            c.ready,
-            c.at_risk
-        );
-    }
+    let cols = columns(r.phase);
+    let head: Vec<&str> = cols.iter().map(|(h, _)| *h).collect();
+    let align = ":--|--:|".to_string() + &"--:|".repeat(cols.len());
+    let cells = |c: &Count| -> String {
+        cols.iter()
+            .map(|(_, f)| format!(" {} |", f(c)))
+            .collect::<String>()
+    };
     let _ = writeln!(
         o,
-        "| **Total** | **{}** | **{}** | **{}** |\n",
-        s.total, s.ready, s.at_risk
+        "## Summary\n\n| Stage | KEPs | {} |\n|{align}",
+        head.join(" | ")
     );
-    o.push_str("| SIG | KEPs | Ready | At risk |\n|:--|--:|--:|--:|\n");
+    for c in &s.by_stage {
+        let _ = writeln!(o, "| {} | {} |{}", group_label(&c.label), c.total, cells(c));
+    }
+    let total = Count {
+        label: "total".into(),
+        total: s.total,
+        ready: s.ready,
+        at_risk: s.at_risk,
+        shipped: s.shipped + s.deprecated,
+        slipped: s.slipped,
+        latest_only: s.latest_only,
+        planned: s.planned,
+    };
+    let bold: String = cols
+        .iter()
+        .map(|(_, f)| format!(" **{}** |", f(&total)))
+        .collect();
+    let _ = writeln!(o, "| **Total** | **{}** |{bold}\n", s.total);
+    let _ = writeln!(o, "| SIG | KEPs | {} |\n|{align}", head.join(" | "));
     for c in &s.by_sig {
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} |",
-            md(&c.label),
-            c.total,
-            c.ready,
-            c.at_risk
-        );
+        let _ = writeln!(o, "| {} | {} |{}", md(&c.label), c.total, cells(c));
     }
     o.push('\n');
 
@@ -238,32 +268,41 @@ pub fn markdown(r: &Report) -> String {
         }
     }
 
-    let legend: Vec<String> = CHECKLIST
-        .iter()
-        .map(|(_, h, d)| format!("**{h}** {}", md(d)))
-        .collect();
-    let _ = writeln!(o, "## KEPs\n\nChecklist: {}.\n", legend.join(" · "));
+    let checks = r.phase == Phase::InProgress;
+    if checks {
+        let legend: Vec<String> = CHECKLIST
+            .iter()
+            .map(|(_, h, d)| format!("**{h}** {}", md(d)))
+            .collect();
+        let _ = writeln!(o, "## KEPs\n\nChecklist: {}.\n", legend.join(" · "));
+    } else {
+        o.push_str("## KEPs\n\n");
+    }
     for g in &r.groups {
         let _ = writeln!(o, "### {} ({})\n", g.label, g.total);
         for sg in &g.sigs {
             let _ = writeln!(o, "#### {} ({})\n", md(&sg.sig), sg.keps.len());
             o.push_str("| KEP | Stage | Status |");
-            for (_, h, _) in CHECKLIST {
-                let _ = write!(o, " {h} |");
+            if checks {
+                for (_, h, _) in CHECKLIST {
+                    let _ = write!(o, " {h} |");
+                }
             }
             if r.history {
                 o.push_str(" Updated |");
             }
-            o.push_str(" Readiness |\n|:--|:--|:--|");
-            for _ in CHECKLIST {
-                o.push_str(":-:|");
+            o.push_str(" Outcome |\n|:--|:--|:--|");
+            if checks {
+                for _ in CHECKLIST {
+                    o.push_str(":-:|");
+                }
             }
             if r.history {
                 o.push_str(":--|");
             }
             o.push_str(":--|\n");
             for k in &sg.keps {
-                md_row(&mut o, k, r.history);
+                md_row(&mut o, k, r, checks);
             }
             o.push('\n');
         }
@@ -271,7 +310,22 @@ pub fn markdown(r: &Report) -> String {
     o
 }
 
-fn md_row(o: &mut String, k: &Row, history: bool) {
+/// The summary's outcome columns for a release's phase: (heading, value).
+type Column = (&'static str, fn(&Count) -> usize);
+
+fn columns(phase: Phase) -> Vec<Column> {
+    match phase {
+        Phase::Out => vec![
+            ("Shipped", |c| c.shipped),
+            ("Slipped", |c| c.slipped),
+            ("No stage change", |c| c.latest_only),
+        ],
+        Phase::InProgress => vec![("Ready", |c| c.ready), ("At risk", |c| c.at_risk)],
+        Phase::Planned => vec![("Planned", |c| c.planned)],
+    }
+}
+
+fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
     let issue = match &k.issue_url {
         Some(u) => format!(
             " ([#{}]({}))",
@@ -290,36 +344,58 @@ fn md_row(o: &mut String, k: &Row, history: bool) {
         } else {
             String::new()
         },
-        md(&k.stage),
+        if k.stage.is_empty() {
+            "–".to_string()
+        } else {
+            md(&k.stage)
+        },
         md(&k.status)
     );
-    for (id, _, _) in CHECKLIST {
-        let ok = k.checklist.iter().find(|i| i.id == *id).map(|i| i.ok);
-        o.push_str(match ok {
-            Some(true) => " ✅ |",
-            Some(false) => " ❌ |",
-            None => " – |",
-        });
+    if checks {
+        for (id, _, _) in CHECKLIST {
+            let ok = k.checklist.iter().find(|i| i.id == *id).map(|i| i.ok);
+            o.push_str(match ok {
+                Some(true) => " ✅ |",
+                Some(false) => " ❌ |",
+                None => " – |",
+            });
+        }
     }
-    if history {
+    if r.history {
         let _ = write!(o, " {} |", k.last_change.as_deref().unwrap_or("–"));
     }
     let mut notes = Vec::new();
     if !k.failing.is_empty() {
-        notes.push(k.failing.join("; "));
+        notes.push(md(&k.failing.join("; ")));
+    }
+    if let Some(w) = &k.went {
+        notes.push(md(w));
+    }
+    if let Some(l) = &k.landed {
+        notes.push(format!(
+            "recorded [`{}`]({}/commit/{}) on {}",
+            short(&l.commit),
+            md_url(&r.repo_url),
+            md_url(&l.commit),
+            l.date
+        ));
     }
     for f in &k.flags {
-        notes.push(format!("⚠ {f}"));
+        notes.push(format!("⚠ {}", md(f)));
     }
+    let mark = match k.outcome {
+        "ready" | "shipped" | "deprecated" => "✅ ",
+        "at-risk" | "slipped" => "❌ ",
+        _ => "",
+    };
     let _ = writeln!(
         o,
-        " {} {}{} |",
-        if k.ready { "✅" } else { "❌" },
+        " {mark}{}{} |",
         k.label,
         if notes.is_empty() {
             String::new()
         } else {
-            format!(": {}", md(&notes.join("; ")))
+            format!(": {}", notes.join("; "))
         }
     );
 }
@@ -345,8 +421,10 @@ pub fn csv(r: &Report) -> Result<String> {
         "stage",
         "status",
         "latest_milestone",
-        "readiness",
+        "outcome",
         "failing",
+        "went",
+        "landed_commit",
     ];
     header.extend(CHECKLIST.iter().map(|(id, _, _)| *id));
     header.extend([
@@ -364,7 +442,7 @@ pub fn csv(r: &Report) -> Result<String> {
     for g in &r.groups {
         for k in g.sigs.iter().flat_map(|s| &s.keps) {
             let mut rec: Vec<String> = vec![
-                r.release.clone(),
+                r.release.to_string(),
                 k.number.map(|n| n.to_string()).unwrap_or_default(),
                 k.title.clone(),
                 k.sig.clone(),
@@ -374,6 +452,11 @@ pub fn csv(r: &Report) -> Result<String> {
                 k.latest_milestone.clone(),
                 k.label.to_string(),
                 k.failing.join("; "),
+                k.went.clone().unwrap_or_default(),
+                k.landed
+                    .as_ref()
+                    .map(|l| l.commit.clone())
+                    .unwrap_or_default(),
             ];
             for (id, _, _) in CHECKLIST {
                 let ok = k.checklist.iter().find(|i| i.id == *id).map(|i| i.ok);

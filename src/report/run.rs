@@ -24,6 +24,8 @@ pub struct Request {
     pub rev: Option<String>,
     /// `--sigs`.
     pub sigs: Option<PathBuf>,
+    /// `--current`: the release in progress.
+    pub current: Option<crate::kep::domain::Release>,
     /// `--release`.
     pub release: String,
     /// `--since`.
@@ -53,7 +55,8 @@ pub struct Request {
 fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
     s.as_deref()
         .map(|v| {
-            Date::parse(v).with_context(|| format!("invalid {flag} {v:?}: expected YYYY-MM-DD"))
+            v.parse::<Date>()
+                .with_context(|| format!("invalid {flag} {v:?}: expected YYYY-MM-DD"))
         })
         .transpose()
 }
@@ -76,18 +79,21 @@ pub fn run(req: &Request) -> Result<String> {
     if req.since.is_some() && req.root == Path::new(EMBEDDED_ROOT) {
         bail!("--since needs --repo DIR, a git repository");
     }
-    let model = model::load(&req.root, req.rev.as_deref(), req.sigs.as_deref())?;
-    let release = check_release(&model, &req.release)?;
+    let mut model = model::load(&req.root, req.rev.as_deref(), req.sigs.as_deref())?;
+    model.current_release = req.current;
+    let analysis = analyze(&model);
+    let current = analysis.current;
+    let release = check_release(&model, &current, &req.release)?;
     let range = req
         .since
         .as_deref()
         .map(|s| since::range(&req.root, s, req.rev.as_deref()))
         .transpose()?;
-    let analysis = analyze(&model);
     let old = match &range {
         Some(r) => {
-            let m = model::load(&req.root, Some(&r.commit), req.sigs.as_deref())
+            let mut m = model::load(&req.root, Some(&r.commit), req.sigs.as_deref())
                 .with_context(|| format!("loading --since {}", r.rev))?;
+            m.current_release = Some(current.release);
             let a = analyze(&m);
             Some((m, a))
         }
@@ -123,6 +129,7 @@ pub fn run(req: &Request) -> Result<String> {
     };
     let opts = Options {
         release,
+        current,
         links,
         repo_url,
         branch: req.branch.clone(),

@@ -13,6 +13,7 @@ use super::{Options, Row, Selected, kep_key, select};
 use crate::analysis::Analysis;
 use crate::analysis::history::format_date;
 use crate::kep::Kep;
+use crate::kep::domain::Stage;
 use crate::model::Model;
 
 /// A commit between `--since` and the reported revision.
@@ -236,7 +237,7 @@ fn touching(range: &Range, kep: &Kep) -> Vec<RangeCommit> {
         .collect()
 }
 
-fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
+fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
     model
         .prr_for(kep)
         .and_then(|p| p.approval(stage))
@@ -247,13 +248,15 @@ fn approved(model: &Model, kep: &Kep, stage: &str) -> bool {
 pub fn diff(
     b: &Baseline,
     model: &Model,
-    selected: &[Selected],
+    analysis: &Analysis,
     rows: &[Row],
-    release: &str,
     urls: &[String],
     opts: &Options,
 ) -> Since {
-    let old_sel = select(b.model, b.analysis, release);
+    // Both sides are judged in the same cycle and without history (the
+    // baseline's would be a different walk), so membership means the same.
+    let old_sel = select(b.model, b.analysis, None, &opts.current, opts.release);
+    let selected = select(model, analysis, None, &opts.current, opts.release);
     let old: BTreeMap<String, &Selected> = old_sel
         .iter()
         .map(|s| (kep_key(&b.model.keps[s.index]), s))
@@ -306,7 +309,7 @@ pub fn diff(
                 .items
                 .iter()
                 .any(|i| i.id == "prr-approved" && i.ok)
-                && !before.is_some_and(|k| approved(b.model, k, &s.stage))
+                && !before.is_some_and(|k| approved(b.model, k, &s.readiness.stage))
             {
                 let who = row_of(kep)
                     .and_then(|r| r.prr_approver.clone())
@@ -333,15 +336,15 @@ pub fn diff(
             out.status_changed.push(entry(
                 kep,
                 url.clone(),
-                okep.meta.status.clone(),
-                kep.meta.status.clone(),
+                okep.meta.status.to_string(),
+                kep.meta.status.to_string(),
             ));
         }
         if s.readiness
             .items
             .iter()
             .any(|i| i.id == "prr-approved" && i.ok)
-            && !approved(b.model, okep, &s.stage)
+            && !approved(b.model, okep, &s.readiness.stage)
         {
             let who = row_of(kep)
                 .and_then(|r| r.prr_approver.clone())
@@ -399,8 +402,8 @@ pub fn diff(
     out
 }
 
-fn stage_text(s: &str) -> String {
-    if s.is_empty() {
+fn stage_text(s: &Stage) -> String {
+    if s.is_unset() {
         "no stage".into()
     } else {
         s.to_string()

@@ -5,7 +5,10 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::{Inputs, Links, Options, build_with_urls, kep_urls, releases, render};
+use super::{Inputs, Links, Options, build_with_urls, kep_urls, render};
+use crate::analysis::calendar::Current;
+use crate::analysis::outcome;
+use crate::kep::domain::Release;
 use crate::site::SiteData;
 
 /// `(output path, title, context)` of every release's report page.
@@ -16,8 +19,12 @@ pub fn pages(
     branch: &str,
 ) -> Vec<(String, String, Value)> {
     let model = &data.model;
-    let urls = kep_urls(model, &site_options(String::new(), base, repo_url, branch));
-    releases(model)
+    let current = data.analysis.current;
+    let urls = kep_urls(
+        model,
+        &site_options(current.release, current, base, repo_url, branch),
+    );
+    outcome::releases(model, &current)
         .par_iter()
         .map(|release| {
             let inputs = Inputs {
@@ -27,7 +34,7 @@ pub fn pages(
                 since: None,
                 issues: None,
             };
-            let opts = site_options(release.clone(), base, repo_url, branch);
+            let opts = site_options(*release, current, base, repo_url, branch);
             let report = build_with_urls(&inputs, &opts, &urls);
             (
                 format!("releases/{release}/report/index.html"),
@@ -39,9 +46,16 @@ pub fn pages(
 }
 
 /// The options of the report on `release`'s site page.
-fn site_options(release: String, base: &str, repo_url: &str, branch: &str) -> Options {
+fn site_options(
+    release: Release,
+    current: Current,
+    base: &str,
+    repo_url: &str,
+    branch: &str,
+) -> Options {
     Options {
         release,
+        current,
         links: Links::Site(base.to_string()),
         repo_url: repo_url.to_string(),
         branch: branch.to_string(),

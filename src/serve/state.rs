@@ -490,7 +490,12 @@ impl State {
         let data = &mut self.data;
         data.model.replace_kep(i, new, yaml_text);
         let kep = &data.model.keps[i];
-        data.analysis.keps[i] = tracking::analyze_kep(&data.model, &data.analysis.template, kep);
+        data.analysis.keps[i] = tracking::analyze_kep(
+            &data.model,
+            &data.analysis.template,
+            kep,
+            &data.analysis.current,
+        );
         data.findings = findings::check_with(&data.model, &data.analysis);
         Some(true)
     }

@@ -1,6 +1,10 @@
 //! Listing pages: [`Ctx`] (model, findings, KEP references) → contexts for the
 //! home page, the KEP index, SIG, release, feature-gate and people pages,
 //! including the chart geometry the home page draws.
+//!
+//! Every page that says which KEPs are "in" a release reads the analysis'
+//! [`outcome`] views, so the home page, SIG pages, release pages, the index
+//! filter and the report agree.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,18 +12,15 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::charts::{self, Series};
-use super::view::{KepRef, Urls, is_done};
+use super::view::{KepRef, Urls, is_open};
 use crate::analysis::Analysis;
 use crate::analysis::findings::prr_required;
 use crate::analysis::history::History;
-use crate::analysis::tracking;
+use crate::analysis::outcome::{self, Entry, Phase, ReleaseView};
 use crate::finding::Finding;
-use crate::kep::metadata::Version;
+use crate::kep::domain::{Release, Stage};
 use crate::kep::prr::handle;
 use crate::model::Model;
-
-/// Stages in display order.
-pub use crate::kep::metadata::STAGES;
 
 /// What the listing pages are built from.
 pub struct Ctx<'a> {
@@ -42,60 +43,77 @@ pub struct Ctx<'a> {
 /// `(output path, template, title, nav section, context)`.
 pub type Listing = (String, &'static str, String, &'static str, Value);
 
-fn release_of(m: &str) -> Option<Version> {
-    Version::parse(m).map(|v| Version { patch: 0, ..v })
-}
-
-fn stage_bucket(stage: &str) -> &str {
-    if stage.is_empty() {
-        "none"
-    } else if STAGES.contains(&stage) {
-        stage
-    } else {
-        "other"
-    }
-}
-
+/// Labels pages and charts group values by: a valid value, `invalid` or `none`.
 fn counts<'a>(it: impl Iterator<Item = &'a str>) -> Vec<Value> {
     let mut m: BTreeMap<&str, usize> = BTreeMap::new();
     for s in it {
-        *m.entry(if s.is_empty() { "(none)" } else { s })
-            .or_insert(0) += 1;
+        *m.entry(s).or_insert(0) += 1;
     }
     m.into_iter()
         .map(|(k, v)| json!({ "label": k, "count": v }))
         .collect()
 }
 
-impl Ctx<'_> {
-    fn releases(&self) -> BTreeSet<Version> {
-        let mut r = BTreeSet::new();
-        for k in &self.model.keps {
-            r.extend(release_of(&k.meta.latest_milestone));
-            for (_, m) in k.meta.milestone.entries() {
-                r.extend(release_of(m));
-            }
+/// The stage categories in display order: the stages, then `invalid`, `none`.
+fn stage_categories() -> Vec<String> {
+    Stage::ALL
+        .iter()
+        .map(|s| s.as_str().to_string())
+        .chain(["invalid".to_string(), "none".to_string()])
+        .collect()
+}
+
+/// Every release's view, newest first.
+fn views(c: &Ctx) -> Vec<ReleaseView> {
+    let current = &c.analysis.current;
+    let mut all: Vec<ReleaseView> = outcome::releases(c.model, current)
+        .into_par_iter()
+        .map(|r| outcome::release_view(c.model, c.analysis, c.history, current, r))
+        .collect();
+    all.reverse();
+    all
+}
+
+/// One entry of a release view as the pages show it.
+fn entry_json(c: &Ctx, e: &Entry) -> Value {
+    let reasons: Vec<&str> = e
+        .readiness
+        .as_ref()
+        .map(|r| r.reasons())
+        .unwrap_or_default();
+    let (went, landed) = match &e.outcome {
+        outcome::Outcome::Slipped { went, .. } => (Some(went.clone()), None),
+        outcome::Outcome::Shipped { commit } | outcome::Outcome::Deprecated { commit } => {
+            (None, commit.clone())
         }
-        r
+        _ => (None, None),
+    };
+    json!({
+        "kep": &c.refs[e.index],
+        "stage": e.stage.as_str(),
+        "outcome": e.outcome.id(),
+        "label": e.outcome.label(),
+        "reasons": reasons,
+        "went": went,
+        "landed": landed.map(|l| json!({
+            "date": l.date,
+            "url": format!("{}/commit/{}", c.urls.repo_url, l.commit),
+            "short": l.commit.chars().take(8).collect::<String>(),
+        })),
+    })
+}
+
+impl Ctx<'_> {
+    /// The release in progress.
+    fn current(&self) -> Release {
+        self.analysis.current.release
     }
 
-    fn newest(&self) -> Option<Version> {
-        self.model
-            .keps
+    /// The open KEPs in the release in progress (of one SIG).
+    fn in_flight<'v>(&self, view: &'v ReleaseView, sig: Option<&str>) -> Vec<&'v Entry> {
+        view.entries
             .iter()
-            .filter_map(|k| release_of(&k.meta.latest_milestone))
-            .max()
-    }
-
-    fn in_flight(&self, newest: Option<Version>, sig: Option<&str>) -> Vec<&KepRef> {
-        self.model
-            .keps
-            .iter()
-            .zip(self.refs)
-            .filter(|(k, _)| newest.is_some() && release_of(&k.meta.latest_milestone) == newest)
-            .filter(|(k, _)| !is_done(&k.meta.status))
-            .filter(|(k, _)| sig.is_none_or(|s| k.sig() == s))
-            .map(|(_, r)| r)
+            .filter(|e| sig.is_none_or(|s| self.model.keps[e.index].sig() == s))
             .collect()
     }
 
@@ -112,19 +130,20 @@ impl Ctx<'_> {
         for &i in idx {
             m.entry(key(i)).or_default().push(&self.refs[i]);
         }
-        m.into_iter().map(|(k, v)| json!({ "label": if k.is_empty() { "(none)".into() } else { k }, "keps": v })).collect()
+        m.into_iter()
+            .map(|(k, v)| json!({ "label": k, "keps": v }))
+            .collect()
     }
 
-    fn charts(&self) -> Value {
-        let mut cats: Vec<String> = STAGES.iter().map(|s| s.to_string()).collect();
-        cats.extend(["other".to_string(), "none".to_string()]);
+    fn charts(&self, views: &[ReleaseView]) -> Value {
+        let cats = stage_categories();
         let rows = self
             .sigs()
             .into_iter()
             .map(|(sig, idx)| {
                 let mut v = vec![0; cats.len()];
                 for i in idx {
-                    let b = stage_bucket(&self.model.keps[i].meta.stage);
+                    let b = self.model.keps[i].meta.stage.category();
                     if let Some(p) = cats.iter().position(|c| c == b) {
                         v[p] += 1;
                     }
@@ -134,7 +153,7 @@ impl Ctx<'_> {
             .collect();
         let by_sig = charts::horizontal(
             "KEPs by stage per SIG",
-            "Stacked bars: one row per SIG, one segment per current stage.",
+            "Stacked bars: one row per SIG, one segment per current stage (invalid values under one heading).",
             &Series {
                 categories: cats,
                 rows,
@@ -142,32 +161,10 @@ impl Ctx<'_> {
             },
         );
 
-        let stages: Vec<String> = STAGES.iter().map(|s| s.to_string()).collect();
-        let rows = self
-            .releases()
-            .into_iter()
-            .map(|r| {
-                let v = STAGES
-                    .iter()
-                    .map(|s| {
-                        self.model
-                            .keps
-                            .iter()
-                            .filter(|k| release_of(k.meta.milestone.get(s)) == Some(r))
-                            .count()
-                    })
-                    .collect();
-                (r.release(), v)
-            })
-            .collect();
         let by_release = charts::vertical(
-            "KEPs per release by stage",
-            "Stacked columns: one per release, counting KEPs that reached each stage in it.",
-            &Series {
-                categories: stages,
-                rows,
-                colours: vec![],
-            },
+            "What shipped per release, by stage",
+            "Stacked columns: one per release that is out, counting KEPs that reached each stage in it.",
+            &shipped_series(views, |_| true, self.model),
         );
 
         let cats = vec![
@@ -175,7 +172,7 @@ impl Ctx<'_> {
             "stage not approved".to_string(),
             "no PRR file".to_string(),
         ];
-        let rows = ["alpha", "beta", "stable"]
+        let rows = [Stage::Alpha, Stage::Beta, Stage::Stable]
             .iter()
             .map(|s| {
                 let mut v = vec![0; 3];
@@ -208,19 +205,55 @@ impl Ctx<'_> {
     }
 }
 
+/// Per release that is out (oldest first), the KEPs that shipped at each
+/// stage, of the KEPs `keep` selects.
+fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool, _m: &Model) -> Series {
+    let stages: Vec<Stage> = Stage::ALL.to_vec();
+    let rows = views
+        .iter()
+        .rev()
+        .filter(|v| v.phase == Phase::Out)
+        .map(|v| {
+            let counts = stages
+                .iter()
+                .map(|s| {
+                    v.entries
+                        .iter()
+                        .filter(|e| {
+                            e.stage == *s
+                                && matches!(e.outcome.id(), "shipped" | "deprecated")
+                                && keep(e.index)
+                        })
+                        .count()
+                })
+                .collect();
+            (v.release.to_string(), counts)
+        })
+        .collect();
+    Series {
+        categories: stages.iter().map(|s| s.to_string()).collect(),
+        rows,
+        colours: vec![],
+    }
+}
+
 /// Every listing page. The home and index pages, the SIG pages, the release
 /// pages and the rest are built side by side.
 pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
-    let newest = c.newest();
+    let views = views(c);
+    let cur = views
+        .iter()
+        .find(|v| v.phase == Phase::InProgress)
+        .expect("the release in progress is always among the releases");
     let sigs = c.sigs();
     let ((mut out, by_sig), (by_release, rest)) = rayon::join(
         || {
             rayon::join(
-                || home_pages(c, newest, &sigs),
-                || sig_pages(c, newest, &sigs),
+                || home_pages(c, &views, cur, &sigs),
+                || sig_pages(c, &views, cur, &sigs),
             )
         },
-        || rayon::join(|| release_pages(c, newest), || other_pages(c)),
+        || rayon::join(|| release_pages(c, &views), || other_pages(c)),
     );
     out.extend(by_sig);
     out.extend(by_release);
@@ -228,21 +261,39 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
     out
 }
 
+/// The cycle of the release in progress, for pages: its dates and the next
+/// deadline counted from the snapshot's day.
+fn cycle_json(c: &Ctx) -> Value {
+    let cur = &c.analysis.current;
+    let next = cur
+        .next_deadline()
+        .map(|(what, date, days)| json!({ "what": what, "date": date.to_string(), "days": days }));
+    json!({
+        "release": cur.release.to_string(),
+        "basis": cur.basis,
+        "today": cur.today.map(|d| d.to_string()),
+        "dates": cur.cycle,
+        "next": next,
+    })
+}
+
 /// The home page, the KEP index and the SIG index.
-fn home_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>) -> Vec<Listing> {
+fn home_pages(
+    c: &Ctx,
+    views: &[ReleaseView],
+    cur: &ReleaseView,
+    sigs: &BTreeMap<&str, Vec<usize>>,
+) -> Vec<Listing> {
     let mut out: Vec<Listing> = Vec::new();
-    let releases: Vec<String> = c
-        .releases()
-        .into_iter()
-        .rev()
-        .map(|v| v.release())
-        .collect();
+    let releases: Vec<String> = views.iter().map(|v| v.release.to_string()).collect();
     let sig_names: Vec<&str> = sigs.keys().copied().collect();
     let keps = &c.model.keps;
 
-    let flight = c.in_flight(newest, None);
-    let ready = flight.iter().filter(|r| r.readiness == "Ready").count();
-    let at_risk = flight.iter().filter(|r| r.readiness == "At risk").count();
+    let flight: Vec<Value> = c
+        .in_flight(cur, None)
+        .into_iter()
+        .map(|e| entry_json(c, e))
+        .collect();
     out.push((
         "index.html".into(),
         "home.html",
@@ -250,34 +301,36 @@ fn home_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>
         "home",
         json!({
             "total": keps.len(),
-            "by_status": counts(keps.iter().map(|k| k.meta.status.as_str())),
-            "by_stage": counts(keps.iter().map(|k| k.meta.stage.as_str())),
-            "newest": newest.map(|v| v.release()),
+            "by_status": counts(keps.iter().map(|k| k.meta.status.category())),
+            "by_stage": counts(keps.iter().map(|k| k.meta.stage.category())),
+            "newest": c.current().to_string(),
+            "cycle": cycle_json(c),
             "in_flight": flight,
-            "ready": ready,
-            "at_risk": at_risk,
+            "ready": cur.count("ready"),
+            "at_risk": cur.count("at-risk"),
             "sigs": sig_names,
             "releases": releases,
-            "charts": c.charts(),
+            "charts": c.charts(views),
             "findings": c.findings.len(),
         }),
     ));
 
+    // The index's Release filter uses the same membership as the release
+    // pages: every release a KEP is in (without history).
     let rows: Vec<Value> = keps
         .iter()
         .zip(c.refs)
-        .map(|(k, r)| json!({ "kep": r, "release": release_of(&k.meta.latest_milestone).map(|v| v.release()).unwrap_or_default() }))
+        .map(|(k, r)| {
+            let rels: Vec<String> = views
+                .iter()
+                .filter(|v| outcome::stage_in(k, None, v.release).is_some())
+                .map(|v| v.release.to_string())
+                .collect();
+            json!({ "kep": r, "release": rels.join(" "), "status_category": k.meta.status.category(), "stage_category": k.meta.stage.category() })
+        })
         .collect();
-    let statuses: BTreeSet<&str> = keps
-        .iter()
-        .map(|k| k.meta.status.as_str())
-        .filter(|s| !s.is_empty())
-        .collect();
-    let stages: BTreeSet<&str> = keps
-        .iter()
-        .map(|k| k.meta.stage.as_str())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let statuses: BTreeSet<&str> = keps.iter().map(|k| k.meta.status.category()).collect();
+    let stages: BTreeSet<&str> = keps.iter().map(|k| k.meta.stage.category()).collect();
     out.push(("keps/index.html".into(), "kep_index.html", "All KEPs".into(), "keps", json!({
         "rows": rows, "sigs": sig_names, "statuses": statuses, "stages": stages, "releases": releases,
     })));
@@ -285,20 +338,25 @@ fn home_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>
     let groups = c.model.sigs.as_ref();
     let sig_list: Vec<Value> = sigs
         .iter()
-        .map(|(s, idx)| json!({ "dir": s, "name": groups.and_then(|g| g.get(s)).map(|g| g.name.clone()).unwrap_or_default(), "count": idx.len(), "in_flight": c.in_flight(newest, Some(s)).len() }))
+        .map(|(s, idx)| json!({ "dir": s, "name": groups.and_then(|g| g.get(s)).map(|g| g.name.clone()).unwrap_or_default(), "count": idx.len(), "in_flight": c.in_flight(cur, Some(s)).len() }))
         .collect();
     out.push((
         "sigs/index.html".into(),
         "sig_index.html",
         "SIGs".into(),
         "sigs",
-        json!({ "sigs": sig_list, "newest": newest.map(|v| v.release()) }),
+        json!({ "sigs": sig_list, "newest": c.current().to_string() }),
     ));
     out
 }
 
 /// One page per SIG, in parallel.
-fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>) -> Vec<Listing> {
+fn sig_pages(
+    c: &Ctx,
+    _views: &[ReleaseView],
+    cur: &ReleaseView,
+    sigs: &BTreeMap<&str, Vec<usize>>,
+) -> Vec<Listing> {
     let keps = &c.model.keps;
     let groups = c.model.sigs.as_ref();
     sigs.par_iter()
@@ -322,7 +380,7 @@ fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>
                 .iter()
                 .filter(|&&i| {
                     prr_required(&keps[i])
-                        && !is_done(&keps[i].meta.status)
+                        && is_open(&keps[i].meta.status)
                         && c.analysis.keps.get(i).and_then(|a| a.prr_complete_current)
                             == Some(false)
                 })
@@ -333,7 +391,7 @@ fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>
                 .collect();
             let mut stale: Vec<(i64, Value)> = idx
                 .iter()
-                .filter(|&&i| !is_done(&keps[i].meta.status))
+                .filter(|&&i| is_open(&keps[i].meta.status))
                 .filter_map(|&i| {
                     let h = c.history?.keps.get(&keps[i].number()?)?;
                     h.is_stale(c.now, super::STALE_DAYS).then(|| {
@@ -346,6 +404,11 @@ fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>
                 })
                 .collect();
             stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+            let flight: Vec<Value> = c
+                .in_flight(cur, Some(sig))
+                .into_iter()
+                .map(|e| entry_json(c, e))
+                .collect();
             (
                 format!("sigs/{sig}/index.html"),
                 "sig.html",
@@ -355,10 +418,11 @@ fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>
                     "sig": sig,
                     "group": groups.and_then(|g| g.get(sig)),
                     "count": idx.len(),
-                    "by_status": c.group_refs(idx, |i| keps[i].meta.status.clone()),
-                    "by_stage": c.group_refs(idx, |i| keps[i].meta.stage.clone()),
-                    "in_flight": c.in_flight(newest, Some(sig)),
-                    "newest": newest.map(|v| v.release()),
+                    "by_status": c.group_refs(idx, |i| keps[i].meta.status.category().to_string()),
+                    "by_stage": c.group_refs(idx, |i| keps[i].meta.stage.category().to_string()),
+                    "in_flight": flight,
+                    "newest": c.current().to_string(),
+                    "cycle": cycle_json(c),
                     "prr_gaps": gaps,
                     "prr_incomplete": incomplete,
                     "history": c.history.is_some(),
@@ -371,54 +435,51 @@ fn sig_pages(c: &Ctx, newest: Option<Version>, sigs: &BTreeMap<&str, Vec<usize>>
 }
 
 /// One page per release, and the release index.
-fn release_pages(c: &Ctx, newest: Option<Version>) -> Vec<Listing> {
+fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
     let mut out: Vec<Listing> = Vec::new();
     let u = c.urls;
-    let keps = &c.model.keps;
     let mut rel_list = Vec::new();
-    for rel in tracking::releases(c.model, c.analysis).into_iter().rev() {
-        let name = rel.release.clone();
-        // Readiness is judged for the newest release and later ones; older
-        // releases are history, where the checklist no longer applies.
-        let assessed = newest.is_none_or(|n| rel.version >= n);
-        let by_stage: Vec<Value> = STAGES
+    for view in views {
+        let name = view.release.to_string();
+        let phase = view.phase;
+        let by_stage: Vec<Value> = Stage::ALL
             .iter()
+            .chain([&Stage::Unset])
             .map(|s| {
-                let rows: Vec<Value> = rel
-                    .keps
+                let rows: Vec<Value> = view
+                    .entries
                     .iter()
-                    .filter(|k| k.stage == *s)
-                    .map(|k| {
-                        json!({
-                            "kep": &c.refs[k.index],
-                            "assessed": assessed,
-                            "label": k.readiness.label(),
-                            "ready": k.readiness.ready,
-                            "reasons": k.readiness.reasons(),
-                        })
-                    })
+                    .filter(|e| e.stage == *s)
+                    .map(|e| entry_json(c, e))
                     .collect();
-                let ready = rows.iter().filter(|r| r["ready"] == true).count();
-                json!({ "stage": s, "rows": rows, "ready": ready })
+                let ready = rows
+                    .iter()
+                    .filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "shipped" | "deprecated")))
+                    .count();
+                json!({ "stage": if s.is_unset() { "no stage change" } else { s.as_str() }, "rows": rows, "ready": ready })
             })
             .collect();
-        let tracked: Vec<&KepRef> = keps
-            .iter()
-            .zip(c.refs)
-            .filter(|(k, _)| release_of(&k.meta.latest_milestone) == Some(rel.version))
-            .map(|(_, r)| r)
-            .collect();
         let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["rows"].as_array().map_or(0, Vec::len) })).collect();
-        let ready = rel.keps.iter().filter(|k| k.readiness.ready).count();
-        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "tracked": tracked.len(), "assessed": assessed, "ready": ready, "at_risk": rel.keps.len() - ready }));
+        let tally = json!({
+            "total": view.entries.len(),
+            "ready": view.count("ready"),
+            "at_risk": view.count("at-risk"),
+            "shipped": view.count("shipped") + view.count("deprecated"),
+            "slipped": view.count("slipped"),
+            "latest_only": view.count("latest-only"),
+            "planned": view.count("planned"),
+        });
+        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "phase": phase, "tally": tally, "dates": view.cycle }));
         out.push((
             format!("releases/{name}/index.html"),
             "release.html",
             format!("Release {name}"),
             "releases",
             json!({
-                "release": name, "by_stage": by_stage, "tracked": tracked,
-                "assessed": assessed, "total": rel.keps.len(), "ready": ready, "at_risk": rel.keps.len() - ready,
+                "release": name, "by_stage": by_stage, "phase": phase, "tally": tally,
+                "dates": view.cycle,
+                "cycle": if phase == Phase::InProgress { cycle_json(c) } else { Value::Null },
+                "current": c.current().to_string(),
             }),
         ));
     }
@@ -427,7 +488,7 @@ fn release_pages(c: &Ctx, newest: Option<Version>) -> Vec<Listing> {
         "releases.html",
         "Releases".into(),
         "releases",
-        json!({ "releases": rel_list, "stages": STAGES }),
+        json!({ "releases": rel_list, "stages": stage_categories(), "current": c.current().to_string() }),
     ));
 
     out
@@ -499,9 +560,13 @@ fn people_page(c: &Ctx) -> Listing {
 }
 
 /// What keeps a KEP's PRR from being complete for its current stage.
-fn prr_gap(stage: &str, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
+fn prr_gap(stage: &Stage, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
     use crate::analysis::completeness::PrrTarget;
-    let stage = if stage.is_empty() { "alpha" } else { stage };
+    let stage = if stage.is_unset() {
+        &Stage::Alpha
+    } else {
+        stage
+    };
     let (approved, q) = match PrrTarget::from_stage(stage) {
         Some(PrrTarget::Beta) => (a.prr_approved.beta, &a.assessment.prr.beta),
         Some(PrrTarget::Stable) => (a.prr_approved.stable, &a.assessment.prr.stable),

@@ -419,7 +419,7 @@ fn plan_inner(
                     number: kep.number(),
                     title: kep.title().to_string(),
                     sig: kep.sig().to_string(),
-                    stage: kep.meta.stage.clone(),
+                    stage: kep.meta.stage.to_string(),
                     url: dir.clone(),
                     summary: r.summary,
                     body: r.text,

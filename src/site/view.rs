@@ -11,11 +11,12 @@ use serde_json::Value;
 use crate::analysis::completeness::Completeness;
 use crate::analysis::findings::prr_required;
 use crate::analysis::history::KepHistory;
+use crate::analysis::outcome::Phase;
 use crate::analysis::tracking::{KepAnalysis, Readiness};
 use crate::finding::Finding;
 use crate::kep::Kep;
+use crate::kep::domain::{Release, Stage, Status};
 use crate::kep::metadata::{FeatureGate, Metadata};
-use crate::kep::prr::PRR_STAGES;
 use crate::model::Model;
 
 /// A short reference to a KEP, for tables and lists.
@@ -189,8 +190,9 @@ impl Urls<'_> {
 
     /// The release page of a milestone, when it parses.
     pub fn release(&self, milestone: &str) -> Option<String> {
-        crate::kep::metadata::Version::parse(milestone)
-            .map(|v| self.page(&format!("releases/{}/", v.release())))
+        Release::parse(milestone)
+            .filter(|r| r.is_v1())
+            .map(|v| self.page(&format!("releases/{v}/")))
     }
 }
 
@@ -198,10 +200,10 @@ impl Urls<'_> {
 pub fn prr_state(model: &Model, kep: &Kep) -> String {
     match model.prr_for(kep) {
         Some(p) => {
-            let stages: Vec<&str> = PRR_STAGES
+            let stages: Vec<&str> = Stage::ALL
                 .iter()
-                .copied()
                 .filter(|s| p.approval(s).is_some())
+                .map(Stage::as_str)
                 .collect();
             if stages.is_empty() {
                 "empty".to_string()
@@ -222,16 +224,24 @@ pub fn kep_ref(model: &Model, kep: &Kep, a: Option<&KepAnalysis>, url: &str) -> 
         Some(false) => "incomplete",
         None => "",
     };
-    let readiness = a.and_then(|a| a.readiness.as_ref());
+    // Readiness is judged for the release in progress only: a later target
+    // is a plan, an earlier one a stale latest-milestone.
+    let readiness = a.and_then(|a| Some((a.readiness.as_ref()?, a.target_phase?)));
     KepRef {
         prr_complete: prr_complete.to_string(),
-        readiness: readiness.map(|r| r.label().to_string()).unwrap_or_default(),
-        target_release: readiness.map(|r| r.release.clone()).unwrap_or_default(),
+        readiness: match readiness {
+            Some((r, Phase::InProgress)) => r.label().to_string(),
+            Some((_, Phase::Planned)) => "Planned".to_string(),
+            _ => String::new(),
+        },
+        target_release: readiness
+            .map(|(r, _)| r.release.to_string())
+            .unwrap_or_default(),
         number: kep.number(),
         title: kep.title().to_string(),
         sig: kep.sig().to_string(),
-        status: kep.meta.status.clone(),
-        stage: kep.meta.stage.clone(),
+        status: kep.meta.status.to_string(),
+        stage: kep.meta.stage.to_string(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         url: url.to_string(),
         prr_state: prr_state(model, kep),
@@ -243,7 +253,7 @@ pub fn prr_approvals(model: &Model, kep: &Kep) -> Vec<PrrStageView> {
     let Some(p) = model.prr_for(kep) else {
         return Vec::new();
     };
-    PRR_STAGES
+    Stage::ALL
         .iter()
         .filter_map(|s| {
             p.approval(s).map(|a| PrrStageView {
@@ -483,11 +493,10 @@ pub struct HistoryPanel {
 }
 
 /// Whether a status means the KEP is finished (not expected to change).
-pub fn is_done(status: &str) -> bool {
-    matches!(
-        status,
-        "implemented" | "withdrawn" | "rejected" | "replaced" | "deferred"
-    )
+/// Whether work on a KEP is open: provisional or implementable. Closed,
+/// deferred, unset and invalid statuses are not.
+pub fn is_open(status: &Status) -> bool {
+    matches!(status, Status::Provisional | Status::Implementable)
 }
 
 /// The history panel of a KEP.
@@ -527,7 +536,7 @@ pub fn history_panel(kep: &Kep, h: &KepHistory, now: i64, urls: &Urls) -> Histor
         last_summary: h.last.summary.clone(),
         last_url: commit(&h.last.id),
         days_since: h.days_since_last_change(now),
-        stale: !is_done(&kep.meta.status) && h.is_stale(now, super::STALE_DAYS),
+        stale: is_open(&kep.meta.status) && h.is_stale(now, super::STALE_DAYS),
         moved_from: h
             .paths
             .iter()

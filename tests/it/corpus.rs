@@ -94,10 +94,24 @@ fn working_tree_equals_head_revision() {
     assert!(*head() == rev);
 }
 
+/// Two fixed early-2019 commits, named by hash so that no clock, time zone
+/// or time of day picks them: the first-parent commit of master before
+/// 2019-03-01 (its template is `keps/YYYYMMDD-kep-template.md`), and the
+/// side-branch commit cb86670 whose only top-level template is
+/// `keps/0000-kep-template.md` (which asking git for "the last commit
+/// before 2019-03-01" picked after 23:13 UTC, as git completes a date with
+/// the current time of day).
+const EARLY_2019: [&str; 2] = ["64503f05730f738716b61d16507df4427d5155df", "cb86670"];
+
 #[test]
 fn early_2019_revision_loads_single_file_keps() {
-    let c = git(corpus(), &["rev-list", "-1", "--before=2019-03-01", "HEAD"]);
-    let m = model::load(corpus(), Some(c.trim()), None).unwrap();
+    for c in EARLY_2019 {
+        early_revision_loads_single_file_keps(c);
+    }
+}
+
+fn early_revision_loads_single_file_keps(c: &str) {
+    let m = model::load(corpus(), Some(c), None).unwrap();
     assert!(m.keps.len() > 50, "{}", m.keps.len());
     assert!(
         m.keps
@@ -110,7 +124,15 @@ fn early_2019_revision_loads_single_file_keps() {
         .filter(|k| k.meta_ok && !k.meta.title.is_empty())
         .count();
     assert!(parsed > 50, "{parsed} parsed");
-    assert!(m.templates.iter().any(|t| t.contains("kep-template")));
+    assert!(
+        m.templates.iter().any(|t| t.contains("kep-template")),
+        "{c}: {:?}",
+        m.templates
+    );
+    assert!(
+        m.keps.iter().all(|k| !k.path.ends_with("-template.md")),
+        "{c}: a template loaded as a KEP"
+    );
 }
 
 #[test]

@@ -278,6 +278,7 @@ fn git_transitions(repo: &Path, paths: &[String]) -> Vec<(String, Values)> {
         .args([
             "log",
             "-p",
+            "--first-parent",
             "--reverse",
             "--no-renames",
             "--format=COMMIT %H",
@@ -363,6 +364,59 @@ fn assert_matches_git(number: u32, expected_path: &str) {
     );
 }
 
+/// The walk follows the first parent: what `git log --first-parent -p`
+/// shows. On side branches 177 went beta → stable → beta → stable (a
+/// "Merge branch 'master' into …" commit and a clean-up); on master it went
+/// beta → stable once. 4358 and 3104 likewise.
+#[test]
+fn corpus_history_is_the_first_parent_line() {
+    assert_matches_git(177, "keps/sig-storage/177-volume-snapshot/kep.yaml");
+    assert_matches_git(
+        4358,
+        "keps/sig-api-machinery/4358-custom-resource-field-selectors/kep.yaml",
+    );
+    assert_matches_git(3104, "keps/sig-cli/3104-introduce-kuberc/kep.yaml");
+    let stages: Vec<Option<&str>> = corpus_history().keps[&177]
+        .changes
+        .iter()
+        .map(|c| c.stage.as_deref())
+        .collect();
+    let stable_moves = stages
+        .windows(2)
+        .filter(|w| w[1] == Some("stable") && w[0] != Some("stable"))
+        .count();
+    assert_eq!(stable_moves, 1, "{stages:?}");
+    // Every KEP's changes are in landing order.
+    for (n, k) in &corpus_history().keps {
+        assert!(
+            k.changes.windows(2).all(|w| w[0].time <= w[1].time),
+            "KEP {n}: change dates out of order"
+        );
+    }
+}
+
+/// A change is dated when it landed on master, not when it was written:
+/// KEP-2033's side commit 4dd9fef3 (2026-02-18) reached master with merge
+/// b9fabd86 (2026-04-07 in the committer's zone, 2026-04-06 UTC; dates are UTC).
+#[test]
+fn corpus_changes_are_dated_when_they_landed() {
+    assert_matches_git(
+        2033,
+        "keps/sig-node/2033-kubelet-in-userns-aka-rootless/kep.yaml",
+    );
+    let k = &corpus_history().keps[&2033];
+    assert!(
+        k.changes.iter().all(|c| !c.commit.starts_with("4dd9fef3")),
+        "a side-branch commit is not a change"
+    );
+    let landed = k
+        .changes
+        .iter()
+        .find(|c| c.commit.starts_with("b9fabd86"))
+        .expect("the merge that brought the side commit's change");
+    assert_eq!(landed.date, "2026-04-06");
+}
+
 #[test]
 fn corpus_node_swap_matches_git() {
     assert_matches_git(2400, "keps/sig-node/2400-node-swap/kep.yaml");
@@ -376,13 +430,15 @@ fn corpus_paginated_lists_matches_git() {
 #[test]
 fn corpus_moved_kep_matches_git() {
     // Moved from sig-network to sig-node; its kep.yaml says `kep-number: 1792`.
+    // On a side branch it first sat in sig-network; on master it only ever
+    // lived in sig-node, so that is its one path.
     assert_matches_git(
         1797,
         "keps/sig-node/1797-configure-fqdn-as-hostname-for-pods/kep.yaml",
     );
     let k = &corpus_history().keps[&1797];
     assert!(
-        k.paths.iter().any(|p| p.starts_with("keps/sig-network/")),
+        k.paths.iter().all(|p| p.starts_with("keps/sig-node/")),
         "{:?}",
         k.paths
     );
@@ -402,7 +458,8 @@ fn corpus_migrated_legacy_kep_keeps_its_past() {
         k.paths[0],
         "keps/sig-release/20200122-kubernetes-yearly-support-period.md"
     );
-    assert_eq!(k.first.date, "2020-01-23");
+    // Written on a branch in January, it reached master when #1497 merged.
+    assert_eq!(k.first.date, "2020-04-29");
     assert_eq!(
         k.changes.last().expect("changes").stage.as_deref(),
         Some("stable")
@@ -417,7 +474,7 @@ fn corpus_cache_round_trip_and_incremental() {
         cache_dir: Some(cache.path().to_path_buf()),
         progress: false,
     };
-    let file = cache.path().join("history-v1.json");
+    let file = cache.path().join("history-v2.json");
 
     // Cache at HEAD~40, then continue to HEAD: equals the cold walk.
     let old = walk(corpus(), "HEAD~40", &opts).expect("walk HEAD~40");

@@ -343,7 +343,9 @@ fn theme_overrides_file_by_file() {
         "<!DOCTYPE html><title>gone</title><p>custom /</p>"
     );
     assert!(files.contains_key("static/extra.css"));
-    assert!(String::from_utf8_lossy(&files["index.html"]).contains("In flight for v1.36"));
+    assert!(
+        String::from_utf8_lossy(&files["index.html"]).contains("In v1.36, the release in progress")
+    );
 }
 
 #[test]

@@ -65,9 +65,17 @@ pub fn content_copy() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-/// Run git in `dir`, panicking on failure.
+/// Run git in `dir`, panicking on failure. Commits are dated from a fixed
+/// day (2026-03-02 UTC, one second apart), never the clock: the release in
+/// progress is read from the snapshot's commit date, so a test must not
+/// depend on when it runs.
 pub fn git(dir: &Path, args: &[&str]) -> String {
+    static TICK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let t = 1_772_409_600 + TICK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let date = format!("@{t} +0000");
     let out = Command::new("git")
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
         .args([
             "-c",
             "user.name=t",

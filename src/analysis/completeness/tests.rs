@@ -1,6 +1,7 @@
 use super::*;
 use crate::analysis::template::{builtin, parse_directives};
 use crate::kep::document::parse;
+use crate::kep::domain::Stage;
 
 fn seed(name: &str) -> String {
     let path = format!("{}/../shared/seeds/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -9,7 +10,11 @@ fn seed(name: &str) -> String {
 }
 
 fn assess_seed(name: &str, stage: Option<&str>) -> Assessment {
-    assess(&parse(&seed(name)), &builtin(), stage)
+    assess(
+        &parse(&seed(name)),
+        &builtin(),
+        stage.map(Stage::parse).as_ref(),
+    )
 }
 
 fn status<'a>(a: &'a Assessment, title: &str) -> &'a SectionStatus {
@@ -129,7 +134,11 @@ fn stage_table() {
         ("alphabet", None),
     ];
     for (stage, want) in cases {
-        assert_eq!(PrrTarget::from_stage(stage), want, "stage {stage:?}");
+        assert_eq!(
+            PrrTarget::from_stage(&Stage::parse(stage)),
+            want,
+            "stage {stage:?}"
+        );
     }
 }
 
@@ -233,7 +242,7 @@ fn seed_template_bodies_are_skeleton() {
 fn template_against_itself() {
     let text = seed("kep-template-with-directives.md");
     let template = parse_directives(&text).expect("directives");
-    let a = assess(&parse(&text), &template, Some("stable"));
+    let a = assess(&parse(&text), &template, Some(&Stage::parse("stable")));
     assert_prr_all_unanswered(&a, "template");
     assert!(a.follows_template, "missing: {:?}", a.missing_sections);
     assert!(a.sections.iter().all(|s| s.present));
@@ -246,7 +255,7 @@ fn template_against_itself() {
 fn stage_gates_required_sections() {
     let doc = parse("# KEP-1: T\n## Summary\nText.\n");
     let none = assess(&doc, &builtin(), None);
-    let beta = assess(&doc, &builtin(), Some("beta"));
+    let beta = assess(&doc, &builtin(), Some(&Stage::parse("beta")));
     assert!(
         !none
             .missing_sections
@@ -269,7 +278,7 @@ fn renumbered_and_renamed_headings_match() {
     let doc = parse(
         "# KEP-2: T\n## 1. Summary\nS.\n## 2 Motivation\n### 2.1 Goals\nG.\n## Risks & Mitigations (Optional)\nR.\n",
     );
-    let a = assess(&doc, &builtin(), Some("alpha"));
+    let a = assess(&doc, &builtin(), Some(&Stage::parse("alpha")));
     for t in ["Summary", "Goals", "Risks and Mitigations"] {
         assert!(status(&a, t).answered, "{t}");
     }
@@ -290,7 +299,7 @@ fn bad_input_does_not_panic() {
     ];
     for text in &inputs {
         for stage in [None, Some(""), Some("alpha"), Some("stable"), Some("???")] {
-            let a = assess(&parse(text), &builtin(), stage);
+            let a = assess(&parse(text), &builtin(), stage.map(Stage::parse).as_ref());
             assert_eq!(a.sections.len(), builtin().sections.len());
             assert!(a.prr.stable.percent <= 100);
         }
@@ -306,7 +315,7 @@ fn empty_template_requires_nothing() {
     let a = assess(
         &parse("# T\n"),
         &Template { sections: vec![] },
-        Some("beta"),
+        Some(&Stage::Beta),
     );
     assert_eq!(a.prr.beta.percent, 100);
     assert!(a.follows_template);
@@ -320,7 +329,7 @@ fn reworded_questions_match_under_their_group() {
          ### Monitoring Requirements\n###### What are the reasonable SLOs (Service Level Objectives) for the above SLIs?\n99% of calls.\n\
          ###### Unrelated custom question about running workloads?\nYes.\n",
     );
-    let a = assess(&doc, &builtin(), Some("beta"));
+    let a = assess(&doc, &builtin(), Some(&Stage::parse("beta")));
     let rollout = status(
         &a,
         "How can a rollout or rollback fail? Can it impact already running workloads?",
@@ -394,7 +403,7 @@ fn random_markdown_never_panics() {
             let _ = is_answered(&s.body);
             assert!(s.line <= s.end_line, "{text:?}");
         }
-        let a = assess(&doc, &template, Some("stable"));
+        let a = assess(&doc, &template, Some(&Stage::parse("stable")));
         assert!(a.prr.stable.answered <= a.prr.stable.required);
     }
 }
@@ -426,7 +435,7 @@ fn bold_questions_of_the_older_questionnaire_are_questions() {
          ### Rollout, Upgrade and Rollback Planning\n\
          **Bold emphasis that asks nothing**\n",
     );
-    let a = assess(&doc, &builtin(), Some("alpha"));
+    let a = assess(&doc, &builtin(), Some(&Stage::parse("alpha")));
     let q = |title: &str| {
         let s = status(&a, title);
         (s.present, s.answered, s.line)
@@ -471,7 +480,7 @@ fn bold_questions_of_the_older_questionnaire_are_questions() {
          * **How can this feature be enabled / disabled in a live cluster?**\n\
          ###### How can this feature be enabled / disabled in a live cluster?\nBy a gate.\n",
     );
-    let a = assess(&doc, &builtin(), Some("alpha"));
+    let a = assess(&doc, &builtin(), Some(&Stage::parse("alpha")));
     let s = status(
         &a,
         "How can this feature be enabled / disabled in a live cluster?",

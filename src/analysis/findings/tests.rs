@@ -40,6 +40,7 @@ fn snapshot(files: &[(&str, &str)]) -> RepoSnapshot {
         source: Source {
             root: "/nonexistent".into(),
             commit: None,
+            time: None,
         },
         files,
         assets: vec![],
@@ -245,12 +246,12 @@ fn duplicate_numbers_and_orphans() {
 
 #[test]
 fn suggestions() {
-    assert_eq!(suggestion("imlpemented", STATUSES), Some("implemented"));
+    assert_eq!(suggestion("imlpemented", &statuses()), Some("implemented"));
     assert_eq!(
-        suggestion("implemented (alpha)", STATUSES),
+        suggestion("implemented (alpha)", &statuses()),
         Some("implemented")
     );
-    assert_eq!(suggestion("superseded", STATUSES), None);
+    assert_eq!(suggestion("superseded", &statuses()), None);
 }
 
 #[test]

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::walk::State;
 
-const FILE: &str = "history-v1.json";
-const VERSION: u32 = 1;
+const FILE: &str = "history-v2.json";
+/// 2: the walk follows the first parent only.
+const VERSION: u32 = 2;
 
 /// What the cache file holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -36,13 +37,19 @@ pub(crate) fn load(dir: &Path) -> Option<CacheFile> {
 }
 
 /// Whether `cache` can be continued to reach `head`: its head is `head` or
-/// one of its ancestors.
+/// on `head`'s first-parent line.
 pub(crate) fn usable(repo: &Repository, cache: &CacheFile, head: Oid) -> bool {
     let Ok(base) = Oid::from_str(&cache.head) else {
         return false;
     };
-    base == head
-        || (repo.find_commit(base).is_ok() && repo.graph_descendant_of(head, base).unwrap_or(false))
+    let mut cur = repo.find_commit(head).ok();
+    while let Some(c) = cur {
+        if c.id() == base {
+            return true;
+        }
+        cur = c.parent(0).ok();
+    }
+    false
 }
 
 /// Writes the cache atomically.

@@ -1,9 +1,11 @@
 //! KEP history: a git repository path and revision (`&Path`, `&str`) to each
 //! KEP's stage history (`History`: `KepHistory` per number with its `Change`s).
 //!
-//! The walk visits every commit reachable from the revision, oldest first, and
-//! diffs only the `keps/` subtree against the first parent, so unchanged
-//! subtrees are skipped by object id. Renames are followed by KEP number, not
+//! The walk visits the first-parent line of the revision (the default
+//! branch as it happened), oldest first, and diffs only the `keps/` subtree
+//! against the first parent, so unchanged subtrees are skipped by object id.
+//! A change is dated when it landed on that line; a change made and undone
+//! on a side branch never happened. Renames are followed by KEP number, not
 //! by rename detection. The state after the walk is cached on disk keyed by
 //! the head commit, so a later run replays only the new commits.
 

@@ -6,8 +6,7 @@
 //! (in parallel, one repository handle per chunk), then fold the diffs into
 //! the state in order.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,87 +97,23 @@ pub(crate) fn run(
     Ok(state)
 }
 
-/// Orders the commits reachable from `head` and not from `base`, parents
-/// first.
+/// The first-parent line of the default branch from `base` (exclusive) to
+/// `head`, oldest first.
 ///
-/// The order is by first-parent line: each mainline commit comes right
-/// after the commits it merged in (topologically sorted, ties by time). So the
-/// order of a longer history extends that of a shorter one whose head is on
-/// its first-parent line, and an incremental walk equals a cold one.
+/// Only these commits are walked: each is diffed against its first parent,
+/// so a merge brings in everything its branch changed, dated when it landed,
+/// and a change made and undone on a side branch is never seen.
 fn order(repo: &Repository, head: Oid, base: Option<Oid>) -> anyhow::Result<Vec<Oid>> {
-    let mut revwalk = repo.revwalk().context("starting revision walk")?;
-    revwalk.push(head).context("starting revision walk")?;
-    if let Some(base) = base {
-        revwalk.hide(base).context("hiding cached commits")?;
-    }
-    // id → (parents, committer time)
-    let mut graph: HashMap<Oid, (Vec<Oid>, i64)> = HashMap::new();
-    for id in revwalk {
-        let id = id.context("walking commits")?;
+    let mut out = vec![];
+    let mut cur = Some(head);
+    while let Some(id) = cur.filter(|id| Some(*id) != base) {
+        out.push(id);
         let c = repo
             .find_commit(id)
             .with_context(|| format!("reading commit {id}"))?;
-        graph.insert(id, (c.parent_ids().collect(), c.time().seconds()));
+        cur = c.parent_ids().next();
     }
-
-    let mut mainline = vec![];
-    let mut cur = Some(head).filter(|id| graph.contains_key(id));
-    while let Some(id) = cur {
-        mainline.push(id);
-        cur = graph[&id]
-            .0
-            .first()
-            .copied()
-            .filter(|p| graph.contains_key(p));
-    }
-    mainline.reverse();
-
-    let mut done: HashSet<Oid> = HashSet::with_capacity(graph.len());
-    let mut out = Vec::with_capacity(graph.len());
-    for m in mainline {
-        // The commits first reachable from this mainline commit.
-        let mut segment = vec![];
-        let mut stack = vec![m];
-        while let Some(id) = stack.pop() {
-            if !done.insert(id) {
-                continue;
-            }
-            segment.push(id);
-            for p in &graph[&id].0 {
-                if graph.contains_key(p) && !done.contains(p) {
-                    stack.push(*p);
-                }
-            }
-        }
-        // Kahn's algorithm inside the segment, oldest ready commit first.
-        let members: HashSet<Oid> = segment.iter().copied().collect();
-        let mut waiting: HashMap<Oid, usize> = HashMap::new();
-        let mut children: HashMap<Oid, Vec<Oid>> = HashMap::new();
-        let mut ready = BinaryHeap::new();
-        for &id in &segment {
-            let (parents, time) = &graph[&id];
-            let inside: Vec<_> = parents.iter().filter(|p| members.contains(p)).collect();
-            for p in &inside {
-                children.entry(**p).or_default().push(id);
-            }
-            if inside.is_empty() {
-                ready.push(Reverse((*time, id)));
-            } else {
-                waiting.insert(id, inside.len());
-            }
-        }
-        while let Some(Reverse((_, id))) = ready.pop() {
-            out.push(id);
-            for child in children.get(&id).into_iter().flatten() {
-                if let Some(n) = waiting.get_mut(child) {
-                    *n -= 1;
-                    if *n == 0 {
-                        ready.push(Reverse((graph[child].1, *child)));
-                    }
-                }
-            }
-        }
-    }
+    out.reverse();
     Ok(out)
 }
 

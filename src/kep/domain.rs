@@ -1,0 +1,401 @@
+//! The typed values of a KEP's metadata: `&str` as written → [`Status`],
+//! [`Stage`], [`Release`].
+//!
+//! A value outside the enhancements repository's enum is kept as data
+//! (`Invalid(String)`), so pages and charts can show it under one "invalid"
+//! heading and the validation rules can report it; nothing else in kepsite
+//! matches a status or stage as a string.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// A KEP's `status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// Not set (empty or missing).
+    #[default]
+    Unset,
+    /// `provisional`.
+    Provisional,
+    /// `implementable`.
+    Implementable,
+    /// `implemented`.
+    Implemented,
+    /// `deferred`.
+    Deferred,
+    /// `rejected`.
+    Rejected,
+    /// `withdrawn`.
+    Withdrawn,
+    /// `replaced`.
+    Replaced,
+    /// Anything else, as written (`imlpemented`, `provisional|implementable`).
+    Invalid(String),
+}
+
+impl Status {
+    /// Every valid status, in lifecycle order.
+    pub const ALL: [Status; 7] = [
+        Status::Provisional,
+        Status::Implementable,
+        Status::Implemented,
+        Status::Deferred,
+        Status::Rejected,
+        Status::Withdrawn,
+        Status::Replaced,
+    ];
+
+    /// Read a status as written (trimmed, case-sensitive as the Go tool is).
+    pub fn parse(s: &str) -> Status {
+        match s.trim() {
+            "" => Status::Unset,
+            "provisional" => Status::Provisional,
+            "implementable" => Status::Implementable,
+            "implemented" => Status::Implemented,
+            "deferred" => Status::Deferred,
+            "rejected" => Status::Rejected,
+            "withdrawn" => Status::Withdrawn,
+            "replaced" => Status::Replaced,
+            other => Status::Invalid(other.to_string()),
+        }
+    }
+
+    /// The name of a valid status; `None` when unset or invalid.
+    pub fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            Status::Provisional => "provisional",
+            Status::Implementable => "implementable",
+            Status::Implemented => "implemented",
+            Status::Deferred => "deferred",
+            Status::Rejected => "rejected",
+            Status::Withdrawn => "withdrawn",
+            Status::Replaced => "replaced",
+            Status::Unset | Status::Invalid(_) => return None,
+        })
+    }
+
+    /// The value as written ("" when unset).
+    pub fn as_str(&self) -> &str {
+        match self {
+            Status::Invalid(s) => s,
+            s => s.name().unwrap_or(""),
+        }
+    }
+
+    /// Whether no status is written.
+    pub fn is_unset(&self) -> bool {
+        *self == Status::Unset
+    }
+
+    /// Whether the value is outside the enum.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, Status::Invalid(_))
+    }
+
+    /// The label pages and charts group by: the value, `invalid` for any
+    /// value outside the enum, `none` when unset.
+    pub fn category(&self) -> &str {
+        match self {
+            Status::Unset => "none",
+            Status::Invalid(_) => "invalid",
+            s => s.as_str(),
+        }
+    }
+
+    /// Whether work on the KEP has ended: implemented, or given up
+    /// (deferred is not: it comes back).
+    pub fn is_closed(&self) -> bool {
+        matches!(
+            self,
+            Status::Implemented | Status::Rejected | Status::Withdrawn | Status::Replaced
+        )
+    }
+}
+
+/// A KEP's `stage` (also the keys of `milestone:` and of PRR files).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// Not set.
+    #[default]
+    Unset,
+    /// `alpha`.
+    Alpha,
+    /// `beta`.
+    Beta,
+    /// `stable`.
+    Stable,
+    /// `deprecated`.
+    Deprecated,
+    /// `disabled`.
+    Disabled,
+    /// `removed`.
+    Removed,
+    /// Anything else, as written (`alpha (deprecated)`, `alpha|beta|stable`).
+    Invalid(String),
+}
+
+impl Stage {
+    /// Every valid stage, in order.
+    pub const ALL: [Stage; 6] = [
+        Stage::Alpha,
+        Stage::Beta,
+        Stage::Stable,
+        Stage::Deprecated,
+        Stage::Disabled,
+        Stage::Removed,
+    ];
+
+    /// Read a stage as written.
+    pub fn parse(s: &str) -> Stage {
+        match s.trim() {
+            "" => Stage::Unset,
+            "alpha" => Stage::Alpha,
+            "beta" => Stage::Beta,
+            "stable" => Stage::Stable,
+            "deprecated" => Stage::Deprecated,
+            "disabled" => Stage::Disabled,
+            "removed" => Stage::Removed,
+            other => Stage::Invalid(other.to_string()),
+        }
+    }
+
+    /// The name of a valid stage; `None` when unset or invalid.
+    pub fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            Stage::Alpha => "alpha",
+            Stage::Beta => "beta",
+            Stage::Stable => "stable",
+            Stage::Deprecated => "deprecated",
+            Stage::Disabled => "disabled",
+            Stage::Removed => "removed",
+            Stage::Unset | Stage::Invalid(_) => return None,
+        })
+    }
+
+    /// The value as written ("" when unset).
+    pub fn as_str(&self) -> &str {
+        match self {
+            Stage::Invalid(s) => s,
+            s => s.name().unwrap_or(""),
+        }
+    }
+
+    /// Whether no stage is written.
+    pub fn is_unset(&self) -> bool {
+        *self == Stage::Unset
+    }
+
+    /// Whether the value is outside the enum.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, Stage::Invalid(_))
+    }
+
+    /// A valid stage, or `None` for unset and invalid values.
+    pub fn valid(&self) -> Option<&Stage> {
+        (!self.is_unset() && !self.is_invalid()).then_some(self)
+    }
+
+    /// Whether the stage takes a feature away (deprecated, disabled, removed).
+    pub fn is_deprecation(&self) -> bool {
+        matches!(self, Stage::Deprecated | Stage::Disabled | Stage::Removed)
+    }
+
+    /// The label pages and charts group by (`invalid`, `none` or the stage).
+    pub fn category(&self) -> &str {
+        match self {
+            Stage::Unset => "none",
+            Stage::Invalid(_) => "invalid",
+            s => s.as_str(),
+        }
+    }
+
+    /// The valid stage an invalid value most likely means, read by words:
+    /// `alpha (deprecated)` and `GA` are read as deprecated and stable. A
+    /// valid stage is itself; unset, or no stage word, is `None`.
+    pub fn nearest(&self) -> Option<Stage> {
+        let Stage::Invalid(s) = self else {
+            return self.valid().cloned();
+        };
+        let s = s.to_ascii_lowercase();
+        let words: Vec<&str> = s
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let has = |w: &str| words.contains(&w);
+        [
+            ("removed", Stage::Removed),
+            ("disabled", Stage::Disabled),
+            ("deprecated", Stage::Deprecated),
+            ("stable", Stage::Stable),
+            ("ga", Stage::Stable),
+            ("beta", Stage::Beta),
+            ("alpha", Stage::Alpha),
+        ]
+        .into_iter()
+        .find(|(w, _)| has(w))
+        .map(|(_, st)| st)
+    }
+
+    /// Position in [`Stage::ALL`]; unset and invalid sort last.
+    pub fn rank(&self) -> usize {
+        Stage::ALL
+            .iter()
+            .position(|s| s == self)
+            .unwrap_or(Stage::ALL.len())
+    }
+}
+
+macro_rules! as_written {
+    ($t:ty) => {
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        /// Serialized as written, so exports keep the author's value.
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    };
+}
+as_written!(Status);
+as_written!(Stage);
+
+/// A Kubernetes minor release, `v1.NN`. `1.37`, `v1.37` and `v1.37.0` (any
+/// patch) read the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Release {
+    /// Major (1).
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+}
+
+impl Release {
+    /// Make `vMAJOR.MINOR`.
+    pub const fn new(major: u32, minor: u32) -> Release {
+        Release { major, minor }
+    }
+
+    /// Parse `v1.21`, `1.21`, `v1.21.3`; `None` for anything else.
+    pub fn parse(s: &str) -> Option<Release> {
+        let s = s.trim();
+        let s = s
+            .strip_prefix('v')
+            .or_else(|| s.strip_prefix('V'))
+            .unwrap_or(s);
+        let mut it = s.split('.');
+        let num = |p: Option<&str>| -> Option<u32> {
+            let p = p?;
+            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse().ok())
+                .flatten()
+        };
+        let major = num(it.next())?;
+        let minor = num(it.next())?;
+        if let Some(patch) = it.next() {
+            num(Some(patch))?;
+        }
+        if it.next().is_some() {
+            return None;
+        }
+        Some(Release { major, minor })
+    }
+
+    /// The next minor release.
+    pub fn next(self) -> Release {
+        Release::new(self.major, self.minor + 1)
+    }
+
+    /// The previous minor release (saturating at `vN.0`).
+    pub fn prev(self) -> Release {
+        Release::new(self.major, self.minor.saturating_sub(1))
+    }
+
+    /// Whether this is a Kubernetes 1.x release (`v0.0` and the like are
+    /// placeholders, not releases).
+    pub fn is_v1(self) -> bool {
+        self.major == 1
+    }
+
+    /// Whether a milestone as written names this release.
+    pub fn is(self, written: &str) -> bool {
+        Release::parse(written) == Some(self)
+    }
+}
+
+impl fmt::Display for Release {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}.{}", self.major, self.minor)
+    }
+}
+
+impl Serialize for Release {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_round_trip_and_keep_invalid_values() {
+        for s in Status::ALL {
+            assert_eq!(Status::parse(s.as_str()), s);
+        }
+        assert_eq!(
+            Status::parse(" imlpemented "),
+            Status::Invalid("imlpemented".into())
+        );
+        assert_eq!(Status::parse("imlpemented").category(), "invalid");
+        assert_eq!(Status::parse("").category(), "none");
+        assert_eq!(Status::parse("Implemented").category(), "invalid");
+        assert!(Status::Withdrawn.is_closed() && !Status::Deferred.is_closed());
+        assert_eq!(
+            serde_json::to_string(&Status::Invalid("x|y".into())).unwrap(),
+            "\"x|y\""
+        );
+    }
+
+    #[test]
+    fn stages_round_trip_and_order() {
+        for s in Stage::ALL {
+            assert_eq!(Stage::parse(s.as_str()), s);
+        }
+        let odd = Stage::parse("alpha (deprecated)");
+        assert!(odd.is_invalid() && odd.valid().is_none());
+        assert_eq!(odd.category(), "invalid");
+        assert!(Stage::Alpha.rank() < Stage::Stable.rank());
+        assert_eq!(odd.rank(), 6);
+        assert!(Stage::Removed.is_deprecation() && !Stage::Stable.is_deprecation());
+        assert_eq!(odd.nearest(), Some(Stage::Deprecated));
+        assert_eq!(Stage::parse("GA").nearest(), Some(Stage::Stable));
+        assert_eq!(
+            Stage::parse("alpha|beta|stable").nearest(),
+            Some(Stage::Stable)
+        );
+        assert_eq!(Stage::parse("soon").nearest(), None);
+        assert_eq!(Stage::Beta.nearest(), Some(Stage::Beta));
+    }
+
+    #[test]
+    fn releases_read_the_same_in_every_spelling() {
+        let r = Release::new(1, 37);
+        for s in ["1.37", "v1.37", "v1.37.0", " V1.37.2 "] {
+            assert_eq!(Release::parse(s), Some(r), "{s}");
+            assert!(r.is(s));
+        }
+        for s in ["", "v1", "1.x", "v1.37.", "1.37.0.1", "v1.-3", "TBD"] {
+            assert_eq!(Release::parse(s), None, "{s}");
+        }
+        assert!(Release::new(1, 9) < Release::new(1, 10));
+        assert_eq!(r.to_string(), "v1.37");
+        assert_eq!(r.next(), Release::new(1, 38));
+    }
+}
