@@ -209,14 +209,18 @@ fn reached(kep: &Kep, stage: &Stage) -> bool {
     kep.meta.status == Status::Implemented || now.is_some_and(|s| s.rank() >= stage.rank())
 }
 
-/// The first change of the default branch that recorded `stage` or later.
+/// The first change of the default branch that recorded `stage` or later
+/// (or, short of a deprecation, status implemented).
 fn first_at(hist: Option<&KepHistory>, stage: &Stage) -> Option<Landed> {
     let at_least = |c: &Change| {
-        c.stage
-            .as_deref()
-            .map(Stage::parse)
-            .and_then(|s| s.nearest())
-            .is_some_and(|s| s.rank() >= stage.rank())
+        let implemented = !stage.is_deprecation()
+            && c.status.as_deref().map(Status::parse) == Some(Status::Implemented);
+        implemented
+            || c.stage
+                .as_deref()
+                .map(Stage::parse)
+                .and_then(|s| s.nearest())
+                .is_some_and(|s| s.rank() >= stage.rank())
     };
     hist?.changes.iter().find(|c| at_least(c)).map(|c| Landed {
         commit: c.commit.clone(),

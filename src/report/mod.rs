@@ -600,14 +600,18 @@ fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
     }
 }
 
-/// The freeze the release in progress is heading for: `--freeze`, else the
-/// calendar's next deadline after the snapshot's day.
+/// The freeze the checklist is judged against: `--freeze`, else the
+/// calendar's Enhancements Freeze of the release (the checklist is that
+/// freeze's), else its next deadline after the snapshot's day.
 fn next_freeze(opts: &Options) -> Option<(Date, &'static str)> {
     if let Some(f) = opts.freeze {
         return Some((f, "the freeze"));
     }
-    let today = opts.today.or(opts.current.today)?;
     let cycle = crate::analysis::calendar::cycle(opts.release)?;
+    if let Some(ef) = cycle.enhancements_freeze {
+        return Some((ef, "Enhancements Freeze"));
+    }
+    let today = opts.today.or(opts.current.today)?;
     let (what, d) = cycle.next_deadline(today)?;
     Some((d, what))
 }

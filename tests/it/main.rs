@@ -10,6 +10,7 @@ mod corpus;
 mod history;
 mod load;
 mod query;
+mod release;
 mod report;
 mod sanitize;
 mod serve;

@@ -1,0 +1,207 @@
+//! Release truth on the real corpus: the release in progress, what shipped
+//! and what slipped, one definition of "in release R" for every view.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use kepsite::analysis::calendar::Basis;
+use kepsite::analysis::history::{History, HistoryOptions, walk};
+use kepsite::analysis::outcome::{self, Outcome, Phase, ReleaseView};
+use kepsite::analysis::{Analysis, analyze};
+use kepsite::kep::domain::{Release, Stage};
+use kepsite::model::{self, Model};
+
+use crate::support::*;
+
+struct Corpus {
+    model: Model,
+    analysis: Analysis,
+    history: History,
+}
+
+fn head() -> &'static Corpus {
+    static C: OnceLock<Corpus> = OnceLock::new();
+    C.get_or_init(|| {
+        let model = model::load(corpus(), None, None).unwrap();
+        let analysis = analyze(&model);
+        let history = walk(corpus(), "HEAD", &HistoryOptions::default()).unwrap();
+        Corpus {
+            model,
+            analysis,
+            history,
+        }
+    })
+}
+
+fn view(r: Release) -> ReleaseView {
+    let c = head();
+    outcome::release_view(
+        &c.model,
+        &c.analysis,
+        Some(&c.history),
+        &c.analysis.current,
+        r,
+    )
+}
+
+fn entry(v: &ReleaseView, n: u32) -> &outcome::Entry {
+    v.entries
+        .iter()
+        .find(|e| e.number == Some(n))
+        .unwrap_or_else(|| panic!("KEP {n} not in {}", v.release))
+}
+
+/// The corpus HEAD is dated 2026-07-24, inside the v1.37 cycle; KEP-4443's
+/// latest-milestone v1.38 does not move it.
+#[test]
+fn the_release_in_progress_at_head_is_v1_37() {
+    let cur = head().analysis.current;
+    assert_eq!(cur.release, Release::new(1, 37));
+    assert_eq!(cur.basis, Basis::Calendar);
+    assert_eq!(
+        cur.today.map(|d| d.to_string()).as_deref(),
+        Some("2026-07-24")
+    );
+    let k4443 = head().model.kep(4443).unwrap();
+    assert_eq!(k4443.meta.latest_release(), Some(Release::new(1, 38)));
+    // v1.38 is planned work, nothing there is at risk.
+    let v138 = view(Release::new(1, 38));
+    assert_eq!(v138.phase, Phase::Planned);
+    assert!(v138.entries.iter().all(|e| e.outcome == Outcome::Planned));
+}
+
+/// A release a year past reports what shipped and what slipped: no Ready,
+/// no At risk, and every KEP in its Stable group that "shipped" is stable
+/// (or past it) now with milestone.stable = that release.
+#[test]
+fn past_releases_report_what_shipped_and_slipped() {
+    for minor in 29..=36 {
+        let r = Release::new(1, minor);
+        let v = view(r);
+        assert_eq!(v.phase, Phase::Out, "{r}");
+        assert!(!v.entries.is_empty(), "{r}");
+        for e in &v.entries {
+            assert!(
+                !matches!(e.outcome, Outcome::Ready | Outcome::AtRisk),
+                "{r}: KEP {:?} is {:?}",
+                e.number,
+                e.outcome
+            );
+            if let Outcome::Shipped { commit } = &e.outcome {
+                let k = &head().model.keps[e.index];
+                assert_eq!(k.meta.milestone.release(&e.stage), Some(r), "{r} {k:?}");
+                let now = k.meta.stage.nearest().map(|s| s.rank()).unwrap_or(0);
+                assert!(
+                    now >= e.stage.rank() || k.meta.status.as_str() == "implemented",
+                    "{r}: KEP {:?} shipped {} but is {}",
+                    e.number,
+                    e.stage,
+                    k.meta.stage
+                );
+                assert!(
+                    commit.is_some(),
+                    "{r}: KEP {:?}: no landing commit",
+                    e.number
+                );
+            }
+        }
+        let stable_shipped = v
+            .entries
+            .iter()
+            .filter(|e| e.stage == Stage::Stable && e.outcome.id() == "shipped")
+            .count();
+        assert!(stable_shipped >= 10, "{r}: {stable_shipped} stable");
+    }
+}
+
+/// The stage in a release: 4358 (beta v1.31, stable v1.32) is beta in v1.31;
+/// 3515 (stable v1.29) is stable in v1.29 whatever its latest-milestone.
+#[test]
+fn the_stage_in_a_release_follows_the_stage_milestones() {
+    let c = head();
+    let k = c.model.kep(4358).unwrap();
+    assert_eq!(
+        outcome::stage_in(k, None, Release::new(1, 31)),
+        Some(Stage::Beta)
+    );
+    assert_eq!(
+        outcome::stage_in(k, None, Release::new(1, 32)),
+        Some(Stage::Stable)
+    );
+    let k = c.model.kep(3515).unwrap();
+    assert_eq!(
+        k.meta.milestone.release(&Stage::Stable),
+        Some(Release::new(1, 29))
+    );
+    assert_eq!(
+        outcome::stage_in(k, None, Release::new(1, 29)),
+        Some(Stage::Stable)
+    );
+    assert_eq!(entry(&view(Release::new(1, 31)), 4358).stage, Stage::Beta);
+}
+
+/// A KEP that targeted a release by latest-milestone on master and then
+/// moved on is in that release, as slipped, with where it went.
+#[test]
+fn slipped_keps_say_where_they_went() {
+    let mut seen = 0;
+    for minor in 29..=36 {
+        for e in view(Release::new(1, minor)).entries {
+            if let Outcome::Slipped { went, to } = &e.outcome {
+                assert!(!went.is_empty());
+                if let Some(to) = to {
+                    assert!(to.minor > minor || went.contains("in"), "{went}");
+                }
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 100, "{seen} slipped");
+}
+
+/// The home page, the release page, the index filter, `query` and the
+/// report count v1.37 the same way.
+#[test]
+fn one_definition_of_in_release_for_every_view() {
+    let c = head();
+    let r = Release::new(1, 37);
+    let lib: BTreeSet<usize> =
+        outcome::release_view(&c.model, &c.analysis, None, &c.analysis.current, r)
+            .entries
+            .iter()
+            .map(|e| e.index)
+            .collect();
+    let repo = corpus().to_str().unwrap();
+    let q = kepsite(&[
+        "query",
+        "--repo",
+        repo,
+        "--release",
+        "v1.37",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(q.code, 0, "{}", q.stderr);
+    let q: Vec<serde_json::Value> = serde_json::from_str(&q.stdout).unwrap();
+    let paths: BTreeSet<&str> = lib.iter().map(|&i| c.model.keps[i].path.as_str()).collect();
+    let queried: BTreeSet<&str> = q.iter().map(|k| k["path"].as_str().unwrap()).collect();
+    assert_eq!(queried, paths);
+    let rep = kepsite(&[
+        "report",
+        "--repo",
+        repo,
+        "--release",
+        "v1.37",
+        "--no-history",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rep.code, 0, "{}", rep.stderr);
+    let rep: serde_json::Value = serde_json::from_str(&rep.stdout).unwrap();
+    assert_eq!(
+        rep["summary"]["total"].as_u64().unwrap() as usize,
+        lib.len()
+    );
+    assert_eq!(rep["phase"], "in-progress");
+    assert!(lib.len() > 80, "{}", lib.len());
+}
