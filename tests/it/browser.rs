@@ -304,7 +304,7 @@ fn http(
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
     let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(120)))?;
+    s.set_read_timeout(Some(Duration::from_secs(300)))?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     write!(
         s,
