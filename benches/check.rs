@@ -1,5 +1,7 @@
 //! `check` and `export` on the real corpus: load every KEP from the working
-//! tree (and from git), run every validation rule, and render the export.
+//! tree (and from git), run every validation rule, and render the export;
+//! and the changed-only check of a pull request (`--changed-since`,
+//! `--changed-in`) against the full check it narrows.
 //!
 //! Run with `cargo bench --bench check`; prints the median of 7 warm runs.
 
@@ -55,6 +57,7 @@ fn main() {
     let analysis = median(|| {
         let _ = kepsite::analysis::analyze(&m);
     });
+    let changed = changed_only(&repo);
     println!(
         "corpus: {keps} KEPs, {findings} findings, export {bytes} bytes, {} threads",
         rayon::current_num_threads()
@@ -81,4 +84,67 @@ fn main() {
         "| README sections + completeness, all KEPs (part of check) | {:.1} ms |",
         analysis.as_secs_f64() * 1e3
     );
+    for (what, t) in changed {
+        println!("| {what} | {:.1} ms |", t.as_secs_f64() * 1e3);
+    }
+}
+
+/// Two commits of the corpus three merges apart (7b71b8d → 4c6086a: three
+/// KEPs and OWNERS_ALIASES touched), picked by hash as in the tests.
+const FROM: &str = "7b71b8da254402d83a7d6cbf9e65689905559ae1";
+const TO: &str = "4c6086aefb1aadb74514ea378e21dba62d0c03ec";
+
+/// `kepsite check` as the CLI runs it, whole and changed-only.
+fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
+    use kepsite::check::{self, Format, Options};
+    use kepsite::repo::Range;
+    let opts = |range: Option<Range>, rev: Option<&str>| Options {
+        root: repo.to_path_buf(),
+        rev: rev.map(str::to_string),
+        sigs: None,
+        range,
+        format: Format::Github,
+        rules: Vec::new(),
+        sig: None,
+        deny_warnings: false,
+        color: false,
+        links: check::summary::Links {
+            base_url: None,
+            repo_url: "https://github.com/kubernetes/enhancements".into(),
+            tree: "master".into(),
+        },
+    };
+    let run = |o: Options| {
+        move || {
+            let c = check::collect(&o).unwrap();
+            std::hint::black_box(check::render(&c, &o));
+        }
+    };
+    let since = Range::Since {
+        base: "HEAD~3".into(),
+        head: None,
+    };
+    let within = Range::In {
+        from: FROM.into(),
+        to: TO.into(),
+        merge_base: false,
+    };
+    vec![
+        (
+            "`check --format github`, whole repository, working tree",
+            median(run(opts(None, None))),
+        ),
+        (
+            "`check --changed-since HEAD~3 --format github` (working tree against the merge base)",
+            median(run(opts(Some(since), None))),
+        ),
+        (
+            "`check --rev 4c6086a --format github`, whole repository from git",
+            median(run(opts(None, Some(TO)))),
+        ),
+        (
+            "`check --changed-in 7b71b8d..4c6086a --format github` (both from git)",
+            median(run(opts(Some(within), None))),
+        ),
+    ]
 }

@@ -1,24 +1,151 @@
-//! Files in the cache directory (`--cache-dir`): written whole or not at all,
-//! and aged by their modification time.
+//! The cache directory (`--cache-dir`) and its files.
+//!
+//! kepsite trusts what it reads back from its cache (rendered READMEs,
+//! highlighted code, the history walk), so the directory must be one nobody
+//! else can write: by default the user's own cache directory
+//! (`$XDG_CACHE_HOME/kepsite`, else `~/.cache/kepsite`; the platform's
+//! equivalent elsewhere), never the current directory. It is created `0700`
+//! and refused when someone else owns it or group or others may write it.
+//! Files are written whole or not at all, through a temporary file created
+//! exclusively (never through a symlink someone planted), and aged by their
+//! modification time.
 
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Put `bytes` in `file`, creating its directory: written beside it as
-/// `<name>.<pid>.tmp` and renamed over it, so a reader sees the old file or
-/// the new one, never a part. On failure the temporary file is removed.
-pub(crate) fn write(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
+use anyhow::{Context, Result, anyhow, bail};
+
+/// The default cache directory: `kepsite` in the user's cache directory.
+pub fn default_dir() -> Option<PathBuf> {
+    dirs::cache_dir()
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join("kepsite"))
+}
+
+/// The cache directory to use: `given` (`--cache-dir`) or [`default_dir`],
+/// created `0700` when missing, and checked: refused when it is not a
+/// directory, belongs to another user, or group or others may write to it.
+pub fn dir(given: Option<&Path>) -> Result<PathBuf> {
+    let dir = match given {
+        Some(d) => d.to_path_buf(),
+        None => default_dir().ok_or_else(|| {
+            anyhow!(
+                "no user cache directory (neither XDG_CACHE_HOME nor HOME is set); pass --cache-dir"
+            )
+        })?,
+    };
+    if std::fs::symlink_metadata(&dir).is_err() {
+        create_dir(&dir).with_context(|| format!("creating cache directory {}", dir.display()))?;
     }
-    let mut name = file.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = file.with_file_name(name);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+    check_owned(&dir)?;
+    Ok(dir)
+}
+
+/// Refuse a cache directory someone else could write.
+#[cfg(unix)]
+fn check_owned(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt as _;
+    let m = std::fs::metadata(dir)
+        .with_context(|| format!("reading cache directory {}", dir.display()))?;
+    if !m.is_dir() {
+        bail!("cache directory {} is not a directory", dir.display());
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if m.uid() != me {
+        bail!(
+            "cache directory {} belongs to user {}, not to you (user {me}): refusing to use it, \
+             since whoever owns it controls what kepsite publishes; pass --cache-dir",
+            dir.display(),
+            m.uid()
+        );
+    }
+    if m.mode() & 0o022 != 0 {
+        bail!(
+            "cache directory {} is writable by group or others (mode {:o}): refusing to use it, \
+             since whoever can write it controls what kepsite publishes; `chmod go-w` it or \
+             pass --cache-dir",
+            dir.display(),
+            m.mode() & 0o7777
+        );
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_owned(dir: &Path) -> Result<()> {
+    if !std::fs::metadata(dir)?.is_dir() {
+        bail!("cache directory {} is not a directory", dir.display());
+    }
+    Ok(())
+}
+
+/// Create `dir` and its missing parents, readable by the user alone.
+fn create_dir(dir: &Path) -> io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// Create `path` for writing; fails if anything (a symlink included) is there.
+fn create_exclusive(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    o.open(path)
+}
+
+/// Put `bytes` in `file`, creating its directory: written beside it as
+/// `<name>.<pid>.<n>.tmp` (created exclusively, so a planted file or symlink
+/// of that name is never written through) and renamed over it, so a reader
+/// sees the old file or the new one, never a part. On failure the temporary
+/// file is removed.
+pub(crate) fn write(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = file.parent() {
+        create_dir(dir)?;
+    }
+    let name = file.file_name().unwrap_or_default().to_os_string();
+    for n in 0..16 {
+        let mut tmp_name = name.clone();
+        tmp_name.push(format!(".{}.{n}.tmp", std::process::id()));
+        let tmp = file.with_file_name(tmp_name);
+        let mut f = match create_exclusive(&tmp) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        };
+        return f
+            .write_all(bytes)
+            .and_then(|()| std::fs::rename(&tmp, file))
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&tmp);
+            });
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free temporary file name",
+    ))
+}
+
+/// List the cache subdirectory `dir` for pruning: an error when `dir` is a
+/// symlink or not a directory, so pruning never follows a link out of the
+/// cache. (Removing an entry that is itself a symlink removes the link.)
+pub(crate) fn read_dir(dir: &Path) -> io::Result<std::fs::ReadDir> {
+    if !std::fs::symlink_metadata(dir)?.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a directory (or a symlink)",
+        ));
+    }
+    std::fs::read_dir(dir)
 }
 
 /// How long ago the file with metadata `m` was last modified (`None` when
@@ -50,5 +177,84 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
         let a = age(&std::fs::metadata(&file).unwrap()).unwrap();
         assert!(a < Duration::from_secs(60), "{a:?}");
+    }
+
+    /// Issue 17, finding 6: a planted `<name>.<pid>.tmp` symlink made the
+    /// build overwrite the file it points to.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_temporary_symlink_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"precious").unwrap();
+        let cache = dir.path().join("cache");
+        std::fs::create_dir(&cache).unwrap();
+        let file = cache.join("cache.bin");
+        for tmp in [
+            format!("cache.bin.{}.tmp", std::process::id()),
+            format!("cache.bin.{}.0.tmp", std::process::id()),
+        ] {
+            std::os::unix::fs::symlink(&victim, cache.join(tmp)).unwrap();
+        }
+        write(&file, b"cached").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(std::fs::read(&file).unwrap(), b"cached");
+        assert!(!std::fs::symlink_metadata(&file).unwrap().is_symlink());
+    }
+
+    /// Issue 17, finding 6: a symlinked cache subdirectory made pruning
+    /// delete another directory's files.
+    #[cfg(unix)]
+    #[test]
+    fn pruning_lists_no_symlinked_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("keep"), b"x").unwrap();
+        let link = dir.path().join("readmes-v1");
+        std::os::unix::fs::symlink(&other, &link).unwrap();
+        assert!(read_dir(&link).is_err());
+        assert_eq!(read_dir(&other).unwrap().count(), 1);
+    }
+
+    /// Issue 17, finding 6: the cache directory is the user's own.
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_directory_is_created_private_and_checked() {
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+        let default = default_dir().expect("a user cache directory");
+        assert!(
+            default.is_absolute() && default.ends_with("kepsite"),
+            "{default:?}"
+        );
+        assert_ne!(default, std::env::current_dir().unwrap().join("kepsite"));
+
+        let tmp = tempfile::tempdir().unwrap();
+        let fresh = tmp.path().join("a/b/kepsite");
+        assert_eq!(dir(Some(&fresh)).unwrap(), fresh);
+        let mode = std::fs::metadata(&fresh).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+
+        let shared = tmp.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = format!("{:#}", dir(Some(&shared)).unwrap_err());
+        assert!(err.contains("writable by group or others"), "{err}");
+
+        // someone else's directory: `/` when not root, else one given away
+        let foreign = if unsafe { libc::geteuid() } == 0 {
+            let d = tmp.path().join("foreign");
+            std::fs::create_dir(&d).unwrap();
+            std::os::unix::fs::chown(&d, Some(65534), Some(65534)).unwrap();
+            d
+        } else {
+            PathBuf::from("/")
+        };
+        let err = format!("{:#}", dir(Some(&foreign)).unwrap_err());
+        assert!(err.contains("not to you"), "{err}");
+
+        let file = tmp.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(dir(Some(&file)).is_err());
     }
 }

@@ -9,8 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::analyze;
 use crate::analysis::findings::{self, RULES};
-use crate::diagnostics::{self, Summary};
-use crate::finding::Severity;
+use crate::check;
 use crate::model::{self, Model};
 use crate::query::{self, Filters};
 use crate::repo::EMBEDDED_ROOT;
@@ -69,8 +68,10 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Arguments of `report`.
@@ -110,8 +111,10 @@ pub struct ReportArgs {
     #[arg(long)]
     pub no_history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// A theme directory overriding themes/default (HTML format).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
@@ -140,8 +143,10 @@ pub struct BuildArgs {
     pub no_history: bool,
     /// Where the history walk, highlighted code, rendered READMEs and the
     /// manifest of the output's files are cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// Use no cache: neither the code, README and file caches nor the
     /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
     /// deleted.
@@ -251,13 +256,7 @@ pub enum YesNo {
 }
 
 /// Output of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// rustc-style diagnostics.
-    Human,
-    /// `{ "summary": ..., "findings": [...] }`.
-    Json,
-}
+pub use crate::check::Format as CheckFormat;
 
 /// What `--deny` can make fatal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -290,6 +289,39 @@ pub struct CheckArgs {
     /// Print every rule and exit.
     #[arg(long)]
     pub list_rules: bool,
+    /// Report only findings in KEPs the change since REV touched (from its
+    /// merge base with HEAD to the working tree, or to --rev), plus findings
+    /// the change introduced elsewhere.
+    #[arg(
+        long,
+        value_name = "REV",
+        requires = "repo",
+        conflicts_with = "changed_in"
+    )]
+    pub changed_since: Option<String>,
+    /// As --changed-since, for the change from REV1 to REV2 (REV1...REV2:
+    /// from their merge base).
+    #[arg(
+        long,
+        value_name = "REV1..REV2",
+        requires = "repo",
+        conflicts_with = "rev"
+    )]
+    pub changed_in: Option<String>,
+    /// Link KEPs in the Markdown summary to a kepsite portal at this URL
+    /// (default: their directory in --repo-url at the change's commit).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Repository URL for the Markdown summary's links.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/kubernetes/enhancements"
+    )]
+    pub repo_url: String,
+    /// Branch for those links when the change has no commit (a working tree).
+    #[arg(long, default_value = "master")]
+    pub branch: String,
 }
 
 /// Arguments of `query`.
@@ -352,8 +384,10 @@ pub struct ExportArgs {
     #[arg(long)]
     pub history: bool,
     /// Where the history walk is cached between runs.
-    #[arg(long, value_name = "DIR", default_value = ".kepsite-cache")]
-    pub cache_dir: PathBuf,
+    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
+    /// else `~/.cache`); created 0700, refused if others can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// A KEP untouched for this many days is stale.
     #[arg(long, value_name = "DAYS", default_value_t = 365)]
     pub stale_days: i64,
@@ -396,9 +430,10 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         open: a.open,
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: (!a.no_history)
-            .then(|| input.history(&a.cache_dir))
-            .flatten(),
+        history: match a.no_history {
+            true => None,
+            false => input.history(&crate::cache_file::dir(a.cache_dir.as_deref())?),
+        },
     })?;
     Ok(0)
 }
@@ -427,41 +462,45 @@ fn check(a: &CheckArgs) -> Result<i32> {
         .sig
         .as_ref()
         .map(|s| query::compile_patterns(std::slice::from_ref(s)))
-        .transpose()?;
-    let model = a.input.load()?;
-    let mut found = findings::check(&model);
-    if !a.rule.is_empty() {
-        found.retain(|f| a.rule.iter().any(|r| r == f.rule));
-    }
-    if let Some(sig) = sig {
-        found.retain(|f| {
-            let kep = model.keps.iter().find(|k| {
-                f.path == k.metadata_path
-                    || f.path.starts_with(&format!("{}/", k.path))
-                    || (f.kep.is_some() && f.kep == k.number())
-            });
-            let sig_of = kep
-                .map(|k| k.sig().to_string())
-                .unwrap_or_else(|| f.path.split('/').nth(1).unwrap_or_default().to_string());
-            sig[0].is_match(&sig_of)
-        });
-    }
-    let summary = Summary::of(model.keps.len(), &found);
-    match a.format {
-        CheckFormat::Json => write_stdout(&diagnostics::json(summary, &found))?,
-        CheckFormat::Human => {
-            let color = a.color.enabled();
-            let mut text = diagnostics::human(&model, &found, color);
-            text.push_str(&diagnostics::summary_line(summary, color));
-            text.push('\n');
-            write_stdout(&text)?;
+        .transpose()?
+        .map(|mut v| v.remove(0));
+    let range = match (&a.changed_since, &a.changed_in) {
+        (Some(base), _) => Some(crate::repo::Range::Since {
+            base: base.clone(),
+            head: None,
+        }),
+        (None, Some(spec)) => Some(crate::repo::Range::parse_in(spec)?),
+        (None, None) => None,
+    };
+    let base_url = a.base_url.as_ref().map(|b| {
+        if b.ends_with('/') {
+            b.clone()
+        } else {
+            format!("{b}/")
         }
-    }
-    let failing = found.iter().any(|f| {
-        f.severity == Severity::Error
-            || (a.deny == Some(Deny::Warnings) && f.severity == Severity::Warning)
     });
-    Ok(i32::from(failing))
+    let mut opts = check::Options {
+        root: a.input.root(),
+        rev: a.input.rev.clone(),
+        sigs: a.input.sigs.clone(),
+        range,
+        format: a.format,
+        rules: a.rule.clone(),
+        sig,
+        deny_warnings: a.deny == Some(Deny::Warnings),
+        color: a.color.enabled(),
+        links: check::summary::Links {
+            base_url,
+            repo_url: a.repo_url.clone(),
+            tree: a.branch.clone(),
+        },
+    };
+    let checked = check::collect(&opts)?;
+    if let Some(head) = checked.changes.as_ref().and_then(|c| c.head.as_ref()) {
+        opts.links.tree = head.clone();
+    }
+    write_stdout(&check::render(&checked, &opts))?;
+    Ok(check::exit_code(&checked.findings, opts.deny_warnings))
 }
 
 fn query_cmd(a: &QueryArgs) -> Result<i32> {
@@ -499,8 +538,13 @@ fn build(a: &BuildArgs) -> Result<i32> {
     let model = crate::timing::timed("load", || a.input.load())?;
     let keps = model.keps.len();
     let mut data = crate::site::SiteData::new(model);
+    let cache_dir = match a.no_history && a.no_cache {
+        true => None,
+        false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
+    };
     if !a.no_history
-        && let Some(h) = crate::timing::timed("history", || a.input.history(&a.cache_dir))
+        && let Some(cache_dir) = &cache_dir
+        && let Some(h) = crate::timing::timed("history", || a.input.history(cache_dir))
     {
         data = data.with_history(h);
     }
@@ -514,7 +558,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
-        cache_dir: (!a.no_cache).then(|| a.cache_dir.clone()),
+        cache_dir: cache_dir.filter(|_| !a.no_cache),
         reuse_previous: !a.no_cache,
         render_all: a.render_all,
     };
@@ -543,7 +587,7 @@ fn export(a: &ExportArgs) -> Result<i32> {
         let root = a.input.root();
         let rev = a.input.rev.as_deref().unwrap_or("HEAD");
         let opts = crate::analysis::history::HistoryOptions {
-            cache_dir: Some(a.cache_dir.clone()),
+            cache_dir: Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
             progress: std::io::stderr().is_terminal(),
         };
         let h = crate::analysis::history::walk(&root, rev, &opts)
@@ -582,7 +626,10 @@ fn report(a: &ReportArgs) -> Result<i32> {
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
         history: !a.no_history,
-        cache_dir: a.cache_dir.clone(),
+        cache_dir: match a.no_history {
+            true => PathBuf::new(),
+            false => crate::cache_file::dir(a.cache_dir.as_deref())?,
+        },
         theme: a.theme.clone(),
     };
     let text = crate::report::run::run(&req)?;

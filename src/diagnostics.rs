@@ -1,5 +1,5 @@
 //! Findings → text for people (rustc style, coloured on a terminal) or JSON
-//! for machines, plus the exit status `check` returns.
+//! for machines. The CI formats live in `crate::check`.
 
 use std::fmt::Write as _;
 
@@ -97,11 +97,16 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
     out
 }
 
-/// The closing line, e.g. `654 KEPs checked: 12 errors, 130 warnings`.
-pub fn summary_line(s: Summary, color: bool) -> String {
+/// The closing line, e.g. `654 KEPs checked: 12 errors, 130 warnings`, or
+/// with `since` (a changed-only check) `2 KEPs changed since 1a2b3c4d5e6f: …`.
+pub fn summary_line(s: Summary, since: Option<&str>, color: bool) -> String {
     let st = Style { on: color };
+    let scope = match since {
+        Some(base) => format!("changed since {base}"),
+        None => "checked".to_string(),
+    };
     let text = format!(
-        "{} KEPs checked: {} error{}, {} warning{}",
+        "{} KEPs {scope}: {} error{}, {} warning{}",
         s.keps,
         s.errors,
         if s.errors == 1 { "" } else { "s" },
@@ -120,13 +125,17 @@ pub fn summary_line(s: Summary, color: bool) -> String {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     summary: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<serde_json::Value>,
     findings: &'a [Finding],
 }
 
-/// Findings as a JSON document `{ "summary": {...}, "findings": [...] }`.
-pub fn json(s: Summary, findings: &[Finding]) -> String {
+/// Findings as a JSON document `{ "summary": {...}, "findings": [...] }`,
+/// with `"changes"` between them for a changed-only check.
+pub fn json(s: Summary, findings: &[Finding], changes: Option<serde_json::Value>) -> String {
     serde_json::to_string_pretty(&JsonReport {
         summary: s,
+        changes,
         findings,
     })
     .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

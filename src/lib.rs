@@ -14,6 +14,7 @@
 
 pub mod analysis;
 mod cache_file;
+pub mod check;
 pub mod cli;
 pub mod diagnostics;
 pub mod finding;

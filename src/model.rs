@@ -93,24 +93,23 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
     } else {
         crate::timing::timed("load: read files", || repo::load(root, rev))?
     };
-    let sigs = match sigs {
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            Some(SigList::parse(&text).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: sigs.yaml does not parse: {}",
-                    p.display(),
-                    e.line.unwrap_or(0),
-                    e.message
-                )
-            })?)
-        }
-        None => None,
-    };
+    let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
         from_snapshot(snapshot, sigs)
     }))
+}
+
+/// Read and parse kubernetes/community's sigs.yaml.
+pub fn load_sigs(p: &Path) -> Result<SigList> {
+    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    SigList::parse(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}: sigs.yaml does not parse: {}",
+            p.display(),
+            e.line.unwrap_or(0),
+            e.message
+        )
+    })
 }
 
 /// Build the model from a snapshot.

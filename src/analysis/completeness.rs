@@ -7,16 +7,18 @@
 //! because KEPs renumber headings, change their level and add their own.
 
 mod answer;
+mod guidance;
 mod inline;
 mod matching;
 
-use crate::analysis::template::{PrrStage, Template};
+use crate::analysis::template::{PrrStage, Template, TemplateSection};
 use crate::kep::document::Document;
 use crate::kep::domain::Stage;
 use serde::Serialize;
 use std::cell::OnceCell;
 
-pub use answer::is_answered;
+pub use answer::{Reading, answers, is_answered};
+pub use guidance::Guidance;
 use matching::match_sections;
 
 /// The stage a KEP targets, for deciding which PRR questions must be answered.
@@ -79,7 +81,9 @@ pub struct SectionStatus {
 pub struct Unanswered {
     /// Template heading (the question, for PRR).
     pub title: String,
-    /// Line of the README heading; `None` when the heading is missing.
+    /// Line of the README heading (or bold question); when it is missing,
+    /// the line of the nearest enclosing heading, else of the first heading
+    /// (1 when there is none). Always `Some`.
     pub line: Option<usize>,
 }
 
@@ -209,7 +213,7 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
                 (Some(di), _) => (
                     true,
                     (ts.level == 1 && ts.parent.is_none())
-                        || own.get(*di)
+                        || own.get_as(*di, question_reading(ts))
                         || custom_subsection_answered(doc, *di, &is_template, &own),
                     Some(doc.sections[*di].line),
                 ),
@@ -239,21 +243,29 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
         .filter(|s| applies(s) && !s.present)
         .map(|s| s.title.clone())
         .collect();
-    let template_completeness = completeness(sections.iter().filter(|s| applies(s) && !s.in_prr));
-
-    let questions: Vec<&SectionStatus> = template
-        .prr_questions()
-        .into_iter()
-        .map(|i| &sections[i])
-        .filter(|s| s.required)
-        .collect();
-    let prr_for = |t: PrrTarget| {
+    // A section without a heading of its own is reported at the nearest
+    // heading that encloses it, else at the README's first heading.
+    let first_line = doc.sections.first().map_or(1, |s| s.line);
+    let mut near: Vec<usize> = Vec::with_capacity(sections.len());
+    for (ts, s) in template.sections.iter().zip(&sections) {
+        let parent = ts.parent.map_or(first_line, |p| near[p]);
+        near.push(s.line.unwrap_or(parent));
+    }
+    let pick = |filter: &dyn Fn(&SectionStatus, usize) -> bool| {
         completeness(
-            questions
-                .iter()
-                .copied()
-                .filter(|s| s.prr_stage.is_some_and(|st| t.requires(st))),
+            (0..sections.len())
+                .filter(|&i| filter(&sections[i], i))
+                .map(|i| (&sections[i], near[i])),
         )
+    };
+    let template_completeness = pick(&|s, _| applies(s) && !s.in_prr);
+
+    let mut is_question = vec![false; sections.len()];
+    for i in template.prr_questions() {
+        is_question[i] = true;
+    }
+    let prr_for = |t: PrrTarget| {
+        pick(&|s, i| is_question[i] && s.required && s.prr_stage.is_some_and(|st| t.requires(st)))
     };
     let prr = PrrQuestionnaire {
         alpha: prr_for(PrrTarget::Alpha),
@@ -313,10 +325,22 @@ fn inline_answers(
         let (_, qs, used) = &mut asked[at];
         if let Some(k) = inline::find(&template.sections[ti], qs, used) {
             used[k] = true;
-            out[ti] = Some((is_answered(&qs[k].answer), qs[k].line));
+            let reading = question_reading(&template.sections[ti]);
+            out[ti] = Some((
+                answers(&qs[k].answer, reading.unwrap_or_default()),
+                qs[k].line,
+            ));
         }
     }
     out
+}
+
+/// How a PRR question's answer is read ([`Reading`]); `None` for other sections.
+fn question_reading(ts: &TemplateSection) -> Option<Reading<'_>> {
+    ts.in_prr.then_some(Reading {
+        question: true,
+        guidance: &ts.guidance,
+    })
 }
 
 /// [`is_answered`] of each README section's own body, computed on first use:
@@ -331,6 +355,15 @@ impl<'a> OwnAnswers<'a> {
         OwnAnswers {
             doc,
             cache: vec![OnceCell::new(); doc.sections.len()],
+        }
+    }
+
+    /// [`OwnAnswers::get`] for a template section read as `reading`: PRR
+    /// questions are read on their own, not cached.
+    fn get_as(&self, i: usize, reading: Option<Reading>) -> bool {
+        match (reading, self.doc.sections.get(i)) {
+            (Some(r), Some(s)) => answers(&s.body, r),
+            _ => self.get(i),
         }
     }
 
@@ -371,18 +404,19 @@ fn subtree_answered(doc: &Document, keys: &[String], k: &str, own: &OwnAnswers) 
         .is_some_and(|i| own.get(i) || doc.descendants(i).into_iter().any(|d| own.get(d)))
 }
 
-fn completeness<'a>(sections: impl Iterator<Item = &'a SectionStatus>) -> Completeness {
+/// Counts `(section, line to report it at)` pairs.
+fn completeness<'a>(sections: impl Iterator<Item = (&'a SectionStatus, usize)>) -> Completeness {
     let mut required: usize = 0;
     let mut answered: usize = 0;
     let mut unanswered = Vec::new();
-    for s in sections {
+    for (s, line) in sections {
         required += 1;
         if s.answered {
             answered += 1;
         } else {
             unanswered.push(Unanswered {
                 title: s.title.clone(),
-                line: s.line,
+                line: Some(line),
             });
         }
     }

@@ -87,6 +87,24 @@ pub const RULES: &[Rule] = &[
         "kep.yaml (or front matter) does not parse",
     ),
     rule(
+        "front-matter-unterminated",
+        E,
+        "load",
+        "a single-file KEP's front matter is opened with `---` and never closed",
+    ),
+    rule(
+        "kep-metadata-nonstandard",
+        W,
+        "load",
+        "a single-file KEP's metadata is read from a heading's front matter or a yaml block",
+    ),
+    rule(
+        "kep-file-without-metadata",
+        W,
+        "load",
+        "a markdown file named like a KEP (`keps/<sig>/<number>-<slug>.md`) has no metadata",
+    ),
+    rule(
         "prr-file-parse",
         E,
         "ci",

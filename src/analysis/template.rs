@@ -6,7 +6,7 @@
 //! from the directive template with [`Template::to_tsv`]; a test keeps the two
 //! equal. It holds headings and flags only, no template prose.
 
-use crate::analysis::completeness::normalize_heading;
+use crate::analysis::completeness::{Guidance, normalize_heading};
 use crate::kep::document;
 use serde::Serialize;
 
@@ -55,6 +55,16 @@ pub struct TemplateSection {
     /// `Non Goals`, `Non-Goals` and `NonGoals` agree.
     #[serde(skip)]
     pub key: String,
+    /// Each sentence of a title that asks several questions
+    /// (`Were upgrade and rollback tested? Was the ... path tested?`),
+    /// normalised: older templates asked the first alone.
+    #[serde(skip)]
+    pub sentences: Vec<String>,
+    /// The template's text under this heading, comments included (with its
+    /// group's, for PRR questions); empty for the built-in table until
+    /// [`Template::with_guidance`] is given the text.
+    #[serde(skip)]
+    pub guidance: Guidance,
 }
 
 /// The template's headings in order.
@@ -152,7 +162,18 @@ impl Template {
             let norm = normalize_heading(&title);
             let in_prr = norm == PRR_HEADING || parent.is_some_and(|p| sections[p].in_prr);
             stack.push(sections.len());
+            let asked: Vec<&str> = title
+                .split_inclusive('?')
+                .filter(|q| q.contains('?'))
+                .collect();
+            let sentences = if asked.len() > 1 {
+                asked.iter().map(|q| normalize_heading(q)).collect()
+            } else {
+                Vec::new()
+            };
             sections.push(TemplateSection {
+                sentences,
+                guidance: Guidance::default(),
                 parent_title: parent.map(|p| sections[p].title.clone()),
                 title,
                 level,
@@ -204,6 +225,33 @@ impl Template {
         out
     }
 
+    /// The same template with each section's guidance read from `markdown`,
+    /// the template README (its own headings matched in order by key): what a
+    /// KEP author finds under each heading, comments included.
+    pub fn with_guidance(mut self, markdown: &str) -> Template {
+        let doc = document::parse(markdown);
+        let lines: Vec<&str> = markdown.lines().collect();
+        let mut next = 0;
+        for ts in &mut self.sections {
+            let Some(at) = (next..doc.sections.len())
+                .find(|&i| normalize_heading(&doc.sections[i].title).replace(' ', "") == ts.key)
+            else {
+                continue;
+            };
+            next = at + 1;
+            let s = &doc.sections[at];
+            let text = lines.get(s.line..s.end_line).unwrap_or_default().join("\n");
+            ts.guidance = Guidance::new(&text);
+        }
+        for i in self.prr_questions() {
+            if let Some(p) = self.sections[i].parent {
+                let group = self.sections[p].guidance.clone();
+                self.sections[i].guidance.extend(&group);
+            }
+        }
+        self
+    }
+
     /// Whether section `index` has headings below it in the template.
     pub fn has_children(&self, index: usize) -> bool {
         self.sections.iter().any(|s| s.parent == Some(index))
@@ -215,6 +263,21 @@ impl Template {
         (0..self.sections.len())
             .filter(|&i| self.sections[i].in_prr && !self.has_children(i))
             .collect()
+    }
+}
+
+/// The template to assess READMEs against, from the repository's template
+/// README (`readme`): the README itself when it carries DIRECTIVE markers
+/// (source `repository`), else the built-in table (`builtin`); either way
+/// with the README's guidance text, when there is a README.
+pub fn for_repository(readme: Option<&str>) -> (Template, &'static str) {
+    let (template, source) = match readme.and_then(parse_directives) {
+        Some(t) => (t, "repository"),
+        None => (builtin(), "builtin"),
+    };
+    match readme {
+        Some(text) => (template.with_guidance(text), source),
+        None => (template, source),
     }
 }
 
@@ -333,5 +396,54 @@ mod tests {
                 (3, "Short", false, None)
             ]
         );
+    }
+
+    #[test]
+    fn guidance_and_sentences_of_questions() {
+        // A template README in our own words: guidance under two headings.
+        let readme = "# KEP\n## Production Readiness Review Questionnaire\n\
+            ### Monitoring Requirements\n<!-- Fill this group in from beta onwards. -->\n\
+            ###### Are there any missing metrics that would be useful to have to improve observability of this feature?\n\
+            <!--\nName the metrics you would like to have, and say why\nthey were left out.\n-->\n";
+        let t = builtin().with_guidance(readme);
+        let find = |title: &str| {
+            t.sections
+                .iter()
+                .find(|s| s.title.starts_with(title))
+                .unwrap()
+        };
+        let q = find("Were upgrade and rollback tested?");
+        assert_eq!(
+            q.sentences,
+            vec![
+                "were upgrade and rollback tested",
+                "was the upgrade downgrade upgrade path tested"
+            ]
+        );
+        assert!(
+            find("What are other known failure modes?")
+                .sentences
+                .is_empty()
+        );
+        // The question's own guidance, and its group's.
+        let metrics = find("Are there any missing metrics");
+        let pasted = |text: &str| {
+            let reading = crate::analysis::completeness::Reading {
+                question: true,
+                guidance: &metrics.guidance,
+            };
+            !crate::analysis::completeness::answers(text, reading)
+        };
+        assert!(pasted(
+            "Name the metrics you would like to have, and say why they were left out."
+        ));
+        assert!(pasted("Fill this group in from beta onwards."));
+        assert!(!pasted("None beyond the existing apiserver metrics."));
+        assert!(
+            find("What are other known failure modes?")
+                .guidance
+                .is_empty()
+        );
+        assert!(builtin().sections.iter().all(|s| s.guidance.is_empty()));
     }
 }

@@ -119,16 +119,10 @@ impl Analysis {
 }
 
 /// The template to assess READMEs against: the repository's own when it
-/// carries DIRECTIVE markers, else the built-in table.
+/// carries DIRECTIVE markers, else the built-in table; with the guidance text
+/// of the repository's template README (see [`template::for_repository`]).
 pub fn template_for(model: &Model) -> (Template, &'static str) {
-    match model
-        .template_readme
-        .as_deref()
-        .and_then(template::parse_directives)
-    {
-        Some(t) => (t, "repository"),
-        None => (template::builtin(), "builtin"),
-    }
+    template::for_repository(model.template_readme.as_deref())
 }
 
 /// Analyse every KEP in parallel, with the release in progress read from

@@ -7,6 +7,7 @@
 
 pub mod document;
 pub mod domain;
+pub mod front_matter;
 pub mod metadata;
 pub mod prr;
 
@@ -17,7 +18,8 @@ use serde::Serialize;
 
 use crate::finding::Finding;
 use crate::repo::{RepoFile, RepoSnapshot};
-use metadata::{FieldLines, Metadata, split_front_matter};
+use front_matter::{Form, Found};
+use metadata::{FieldLines, Metadata};
 
 /// How a KEP is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -234,22 +236,15 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         let opens_front_matter = f.bytes.starts_with(b"---\n")
             || f.bytes.starts_with(b"---\r\n")
             || f.bytes.starts_with(b"\xef\xbb\xbf---");
-        if opens_front_matter && is_template_dir(path) {
+        let has_metadata = opens_front_matter || has_other_metadata(f);
+        if has_metadata && is_template_dir(path) {
             templates.push(path.to_string());
-        } else if opens_front_matter {
+        } else if has_metadata {
             jobs.push(Job::SingleFile { file: f });
-        } else if file_name(path).eq_ignore_ascii_case("readme.md")
-            && leading_number(file_name(parent(path))).is_some()
-        {
-            findings.push(
-                Finding::error(
-                    "readme-without-kep-yaml",
-                    path,
-                    "KEP README has no kep.yaml beside it",
-                )
-                .kep(leading_number(file_name(parent(path))))
-                .hint("add a kep.yaml with the KEP's metadata (see keps/NNNN-kep-template)"),
-            );
+        } else if is_template_dir(path) {
+            continue;
+        } else if let Some(finding) = looks_like_a_kep(path) {
+            findings.push(finding);
         }
     }
 
@@ -264,6 +259,44 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         templates,
         findings,
     }
+}
+
+/// Whether a markdown file that does not open with `---` holds KEP metadata
+/// in another form (front matter after a heading, a yaml block). Few files
+/// get here, so they are decoded on the spot.
+fn has_other_metadata(f: &RepoFile) -> bool {
+    matches!(front_matter::locate(&decode(f).0), Found::Metadata(_))
+}
+
+/// A finding for a markdown file without metadata that is named like a KEP:
+/// a README in a numbered directory without kep.yaml, or a numbered file
+/// (`keps/sig-x/20190711-title.md`). Other files (FAQs, SIG READMEs) are
+/// documentation and get none.
+fn looks_like_a_kep(path: &str) -> Option<Finding> {
+    let name = file_name(path);
+    if name.eq_ignore_ascii_case("readme.md") {
+        let n = leading_number(file_name(parent(path)))?;
+        return Some(
+            Finding::error(
+                "readme-without-kep-yaml",
+                path,
+                "KEP README has no kep.yaml beside it",
+            )
+            .kep(Some(n))
+            .hint("add a kep.yaml with the KEP's metadata (see keps/NNNN-kep-template)"),
+        );
+    }
+    let n = leading_number(name)?;
+    Some(
+        Finding::warning(
+            "kep-file-without-metadata",
+            path,
+            "file is named like a KEP but has no KEP metadata, so it is not loaded as one",
+        )
+        .at(Some(1))
+        .kep(Some(n).filter(|n| *n < 100_000))
+        .hint("add YAML front matter (between `---` lines at the top) or move the KEP into a directory with kep.yaml"),
+    )
 }
 
 enum Job<'a> {
@@ -338,13 +371,39 @@ fn parse_single_file(file: &RepoFile) -> Kep {
         file.path.clone()
     };
     let dir_number = leading_number(file_name(&path)).filter(|n| *n < 100_000);
-    let (meta, meta_ok, lines, body, offset) = match split_front_matter(&text) {
-        Some((fm, off, body)) => {
-            let fm_lines = fm.lines().count();
-            let (m, ok, l) = parse_meta(&file.path, fm, off, dir_number, &mut findings);
-            (m, ok, l, body.to_string(), off + fm_lines + 1)
+    let (meta, meta_ok, lines, body, offset) = match front_matter::locate(&text) {
+        Found::Metadata(l) => {
+            let (m, ok, fl) =
+                parse_meta(&file.path, l.yaml, l.yaml_offset, dir_number, &mut findings);
+            if l.form != Form::Standard {
+                findings.push(
+                    Finding::warning(
+                        "kep-metadata-nonstandard",
+                        &file.path,
+                        format!(
+                            "KEP metadata is in {}, not YAML front matter at the top of the file",
+                            l.form.describe()
+                        ),
+                    )
+                    .at(Some(l.line))
+                    .hint("move the metadata to the top of the file between `---` lines (or into a kep.yaml)"),
+                );
+            }
+            (m, ok, fl, l.body.to_string(), l.body_offset)
         }
-        None => (Metadata::default(), false, FieldLines::default(), text, 0),
+        Found::Unterminated => {
+            findings.push(
+                Finding::error(
+                    "front-matter-unterminated",
+                    &file.path,
+                    "front matter opened on line 1 is never closed",
+                )
+                .at(Some(1))
+                .hint("close the front matter with a `---` line after the last metadata field"),
+            );
+            (Metadata::default(), false, FieldLines::default(), text, 0)
+        }
+        Found::Nothing => (Metadata::default(), false, FieldLines::default(), text, 0),
     };
     let kep = Kep {
         path,

@@ -11,7 +11,7 @@ use git2::{ObjectType, Oid, Repository, Tree, TreeWalkMode, TreeWalkResult};
 
 use super::{
     LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish, is_input, is_wanted,
-    resolve_link,
+    link_target_allowed, resolve_link,
 };
 
 const MODE_LINK: i32 = 0o120000;
@@ -27,15 +27,7 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     let commit = object
         .peel_to_commit()
         .with_context(|| format!("revision {rev:?} is not a commit"))?;
-    let mut tree = commit.tree().context("reading the commit's tree")?;
-    if !prefix.is_empty() {
-        let entry = tree
-            .get_path(Path::new(&prefix))
-            .with_context(|| format!("{prefix} does not exist at {rev}"))?;
-        tree = repo
-            .find_tree(entry.id())
-            .with_context(|| format!("{prefix} is not a directory at {rev}"))?;
-    }
+    let tree = root_tree(&repo, &commit, &prefix)?;
 
     let mut listed: Vec<(String, Oid, i32)> = Vec::new();
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
@@ -57,55 +49,15 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     })
     .context("walking the tree")?;
 
-    let odb = repo.odb().context("opening the object database")?;
-    let mut files = Vec::new();
-    let mut assets = Vec::new();
-    let mut problems = Vec::new();
+    let mut out = Read::default();
     for (path, oid, mode) in listed {
-        let mut oid = oid;
-        if mode == MODE_LINK {
-            match follow_link(&repo, &tree, &path, oid) {
-                Ok(target) => oid = target,
-                Err(message) => {
-                    if message.is_empty() {
-                        continue; // a link to a directory: not followed, as on disk
-                    }
-                    problems.push(LoadProblem {
-                        path,
-                        rule: "symlink-outside",
-                        message,
-                    });
-                    continue;
-                }
-            }
-        }
-        if !is_input(&path) {
-            assets.push(path);
-            continue;
-        }
-        let size = odb.read_header(oid).map(|(s, _)| s as u64).unwrap_or(0);
-        if size > MAX_FILE_BYTES {
-            problems.push(LoadProblem {
-                path,
-                rule: "file-too-large",
-                message: format!(
-                    "file is {size} bytes, over the {MAX_FILE_BYTES} byte limit; not read"
-                ),
-            });
-            continue;
-        }
-        match repo.find_blob(oid) {
-            Ok(blob) => files.push(RepoFile {
-                path,
-                bytes: blob.content().to_vec(),
-            }),
-            Err(e) => problems.push(LoadProblem {
-                path,
-                rule: "file-unreadable",
-                message: e.message().to_string(),
-            }),
-        }
+        out.read(&repo, &tree, path, oid, mode)?;
     }
+    let Read {
+        files,
+        assets,
+        problems,
+    } = out;
     Ok(finish(
         Source {
             root: root.to_path_buf(),
@@ -118,6 +70,147 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     ))
 }
 
+/// Files, assets and problems read from a tree, as the loader sorts them.
+#[derive(Default)]
+struct Read {
+    files: Vec<RepoFile>,
+    assets: Vec<String>,
+    problems: Vec<LoadProblem>,
+}
+
+impl Read {
+    /// Read one wanted tree entry: follow a symlink inside the tree, keep an
+    /// asset's path, read an input file unless it is too large.
+    fn read(
+        &mut self,
+        repo: &Repository,
+        tree: &Tree,
+        path: String,
+        mut oid: Oid,
+        mode: i32,
+    ) -> Result<()> {
+        if mode == MODE_LINK {
+            match follow_link(repo, tree, &path, oid) {
+                Ok(target) => oid = target,
+                Err(message) => {
+                    // Empty: a link to a directory, not followed, as on disk.
+                    if !message.is_empty() {
+                        self.problems.push(LoadProblem {
+                            path,
+                            rule: "symlink-outside",
+                            message,
+                        });
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        if !is_input(&path) {
+            self.assets.push(path);
+            return Ok(());
+        }
+        let odb = repo.odb().context("opening the object database")?;
+        let size = odb.read_header(oid).map(|(s, _)| s as u64).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            self.problems.push(LoadProblem {
+                path,
+                rule: "file-too-large",
+                message: format!(
+                    "file is {size} bytes, over the {MAX_FILE_BYTES} byte limit; not read"
+                ),
+            });
+            return Ok(());
+        }
+        match repo.find_blob(oid) {
+            Ok(blob) => self.files.push(RepoFile {
+                path,
+                bytes: blob.content().to_vec(),
+            }),
+            Err(e) => self.problems.push(LoadProblem {
+                path,
+                rule: "file-unreadable",
+                message: e.message().to_string(),
+            }),
+        }
+        Ok(())
+    }
+}
+
+/// The tree of `commit` at `prefix` (the snapshot root inside the work tree).
+fn root_tree<'r>(
+    repo: &'r Repository,
+    commit: &git2::Commit<'r>,
+    prefix: &str,
+) -> Result<Tree<'r>> {
+    let tree = commit.tree().context("reading the commit's tree")?;
+    if prefix.is_empty() {
+        return Ok(tree);
+    }
+    let id = commit.id();
+    let entry = tree
+        .get_path(Path::new(prefix))
+        .with_context(|| format!("{prefix} does not exist at {id}"))?;
+    repo.find_tree(entry.id())
+        .with_context(|| format!("{prefix} is not a directory at {id}"))
+}
+
+/// `snapshot` with `paths` read from `commit` instead: each is replaced by
+/// its version there, or dropped when the commit does not have it.
+pub(super) fn with_paths_from(
+    snapshot: &RepoSnapshot,
+    root: &Path,
+    commit: &str,
+    paths: &std::collections::BTreeSet<String>,
+) -> Result<RepoSnapshot> {
+    let repo = Repository::discover(root)
+        .with_context(|| format!("{} is not inside a git repository", root.display()))?;
+    let prefix = subdir_prefix(&repo, root)?;
+    let commit = repo
+        .find_commit(Oid::from_str(commit)?)
+        .with_context(|| format!("reading commit {commit}"))?;
+    let tree = root_tree(&repo, &commit, &prefix)?;
+    let kept = |p: &str| !paths.contains(p);
+    let mut out = Read {
+        files: snapshot
+            .files
+            .iter()
+            .filter(|f| kept(&f.path))
+            .cloned()
+            .collect(),
+        assets: snapshot
+            .assets
+            .iter()
+            .filter(|p| kept(p))
+            .cloned()
+            .collect(),
+        problems: snapshot
+            .problems
+            .iter()
+            .filter(|p| kept(&p.path))
+            .cloned()
+            .collect(),
+    };
+    for path in paths.iter().filter(|p| is_wanted(p)) {
+        let Ok(entry) = tree.get_path(Path::new(path)) else {
+            continue; // the change added it
+        };
+        if entry.filemode() == MODE_TREE || entry.kind() == Some(ObjectType::Commit) {
+            continue;
+        }
+        out.read(&repo, &tree, path.clone(), entry.id(), entry.filemode())?;
+    }
+    Ok(finish(
+        Source {
+            root: root.to_path_buf(),
+            commit: Some(commit.id().to_string()),
+            time: Some(commit.time().seconds()),
+        },
+        out.files,
+        out.assets,
+        out.problems,
+    ))
+}
+
 /// Follow a symlink blob inside `tree` (up to a few hops). `Err("")` means the
 /// target is a directory, which is skipped silently like on disk.
 fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<Oid, String> {
@@ -126,9 +219,10 @@ fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<O
     for _ in 0..8 {
         let blob = repo.find_blob(oid).map_err(|e| e.message().to_string())?;
         let target = String::from_utf8_lossy(blob.content()).to_string();
-        let Some(resolved) = resolve_link(&link, &target) else {
+        let Some(resolved) = resolve_link(&link, &target).filter(|r| link_target_allowed(r)) else {
             return Err(format!(
-                "symlink points outside the repository ({target}); not followed"
+                "symlink points outside the published part of the repository \
+                 (keps/), or into .git ({target}); not followed"
             ));
         };
         let entry = tree
@@ -147,7 +241,7 @@ fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<O
 }
 
 /// The path of `root` relative to the repository's work tree ("" at the top).
-fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
+pub(super) fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
     let Some(workdir) = repo.workdir() else {
         return Ok(String::new()); // bare repository: read from the top
     };

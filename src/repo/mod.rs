@@ -4,12 +4,15 @@
 //! Both sources produce the same snapshot for the same commit: the same paths
 //! (relative, `/`-separated, sorted), the same bytes, the same problems. Files
 //! that cannot be read, are larger than [`MAX_FILE_BYTES`], or are symlinks
-//! leaving the repository become [`LoadProblem`]s, never errors.
+//! to anything but published content (leaving the repository, into `.git`,
+//! outside `keps/`) become [`LoadProblem`]s, never errors.
 
+mod changes;
 mod embedded;
 mod git;
 mod worktree;
 
+pub use changes::{ChangeSet, Range, at_base, changes};
 pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};
@@ -61,7 +64,8 @@ pub struct RepoSnapshot {
     pub source: Source,
     /// Input files (kep.yaml, markdown, prod-readiness YAML, OWNERS_ALIASES), sorted by path.
     pub files: Vec<RepoFile>,
-    /// Every other file under `keps/` (images, diagrams), paths only, sorted.
+    /// The other files under `keps/` that may be published beside a KEP's
+    /// page (see [`publishable`]), paths only, sorted.
     pub assets: Vec<String>,
     /// Files that were not loaded, sorted by path.
     pub problems: Vec<LoadProblem>,
@@ -90,6 +94,13 @@ pub(crate) fn is_input(path: &str) -> bool {
     lower.ends_with(".md")
         || name == "kep.yaml"
         || (path.starts_with("keps/prod-readiness/") && lower.ends_with(".yaml"))
+}
+
+/// Whether a symlink may point at `target` (repository-relative): only at
+/// content kepsite publishes anyway (under `keps/`, or `OWNERS_ALIASES`),
+/// never into a `.git` directory, where a checkout may keep credentials.
+pub(crate) fn link_target_allowed(target: &str) -> bool {
+    is_wanted(target) && !target.split('/').any(|c| c.eq_ignore_ascii_case(".git"))
 }
 
 /// Whether a path is part of the repository content kepsite looks at at all.
@@ -132,7 +143,8 @@ pub fn read_asset(source: &Source, path: &str) -> Option<Vec<u8>> {
     }
     let root = source.root.canonicalize().ok()?;
     let full = root.join(path).canonicalize().ok()?;
-    if !full.starts_with(&root) {
+    let rel = full.strip_prefix(&root).ok()?.to_str()?.replace('\\', "/");
+    if !link_target_allowed(&rel) {
         return None;
     }
     let meta = std::fs::metadata(&full).ok()?;
@@ -163,6 +175,73 @@ pub(crate) fn resolve_link(link: &str, target: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Raster image types: published beside a KEP's page as they are.
+const INERT: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "ico"];
+
+/// Whether the file at `path` may be published on the site's origin: a
+/// raster image, or an SVG with nothing in it that could run script. Anything
+/// else (HTML, XHTML, XML, JavaScript, PDF, SVG with script, …) is linked to
+/// the repository instead, so a file beside a README can never run script on
+/// the site.
+pub fn publishable(source: &Source, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let ext = ext.to_ascii_lowercase();
+    if INERT.contains(&ext.as_str()) {
+        return true;
+    }
+    ext == "svg" && read_asset(source, path).is_some_and(|b| inert_svg(&b))
+}
+
+/// Whether an SVG document cannot run script however it is opened: UTF-8,
+/// and none of script (any namespace, or `script:` URLs), event handler
+/// attributes, foreign objects, XHTML, animation (which can set a link),
+/// stylesheet processing instructions, DTD declarations (entities or default
+/// attributes could hide the rest)
+/// and character references (likewise). Deliberately strict: an SVG it
+/// refuses is still shown, loaded from the repository.
+pub fn inert_svg(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let text = text.to_ascii_lowercase();
+    const DENY: &[&str] = &[
+        "script",
+        "foreignobject",
+        "xhtml",
+        "<!entity",
+        "<!attlist",
+        "<!element",
+        "<?xml-stylesheet",
+        "&#",
+        "<animate",
+        "<set",
+        "<handler",
+        "<listener",
+        "<iframe",
+        "<embed",
+        "<object",
+        "data:text",
+        "data:application",
+    ];
+    if DENY.iter().any(|d| text.contains(d)) {
+        return false;
+    }
+    // `on…=` attributes: any `on` after a space, tab, newline or `:` that
+    // letters and then `=` follow
+    let b = text.as_bytes();
+    !text.match_indices("on").any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| b[j]);
+        let boundary = matches!(before, Some(b' ' | b'\t' | b'\n' | b'\r' | b':' | b'/'));
+        let rest = &b[i + 2..];
+        let letters = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        let after = rest[letters..].iter().find(|c| !c.is_ascii_whitespace());
+        boundary && letters > 0 && after == Some(&b'=')
+    })
+}
+
 fn finish(
     source: Source,
     mut files: Vec<RepoFile>,
@@ -170,6 +249,7 @@ fn finish(
     mut problems: Vec<LoadProblem>,
 ) -> RepoSnapshot {
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    assets.retain(|a| publishable(&source, a));
     assets.sort();
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     RepoSnapshot {
@@ -199,6 +279,44 @@ mod tests {
                 want,
                 "{link} -> {target}"
             );
+        }
+    }
+
+    #[test]
+    fn only_inert_attachments_are_published() {
+        assert!(inert_svg(b"<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"1\"/><text>config</text></svg>"));
+        for bad in [
+            "<svg><script>alert(1)</script></svg>",
+            "<svg><SCRIPT href=\"evil.js\"/></svg>",
+            "<svg><x:script xmlns:x=\"http://www.w3.org/2000/svg\"/></svg>",
+            "<svg onload=\"alert(1)\"/>",
+            "<svg><rect\nONCLICK = \"x()\"/></svg>",
+            "<svg><a href=\"javascript:alert(1)\"><text>x</text></a></svg>",
+            "<svg><a href=\"jav&#x61;script:x\"/></svg>",
+            "<svg><foreignObject><iframe src=\"x\"/></foreignObject></svg>",
+            "<!DOCTYPE svg [<!ENTITY x \"y\">]><svg>&x;</svg>",
+            "<?xml-stylesheet type=\"text/xsl\" href=\"x.xsl\"?><svg/>",
+            "<svg><set attributeName=\"href\" to=\"x\"/></svg>",
+            "<svg><a href=\"data:text/html,x\"/></svg>",
+        ] {
+            assert!(!inert_svg(bad.as_bytes()), "{bad}");
+        }
+        assert!(!inert_svg(&[0xff, 0xfe, b'<']));
+        let source = Source {
+            root: PathBuf::from(EMBEDDED_ROOT),
+            commit: None,
+            time: None,
+        };
+        assert!(publishable(&source, "keps/a/1-x/diagram.PNG"));
+        for path in [
+            "keps/a/1-x/evil.html",
+            "keps/a/1-x/x.js",
+            "keps/a/1-x/x.xhtml",
+            "keps/a/1-x/x.pdf",
+            "keps/a/1-x/OWNERS",
+            "keps/a/1-x/none.svg",
+        ] {
+            assert!(!publishable(&source, path), "{path}");
         }
     }
 

@@ -1,7 +1,8 @@
 //! Working-tree loader: a directory on disk → [`RepoSnapshot`].
 //!
 //! Walks `keps/` without following directory symlinks (no loops), follows file
-//! symlinks only when their target stays inside the repository, and reads the
+//! symlinks only when their target is published content (under `keps/`, never
+//! in `.git`), and reads the
 //! input files in parallel.
 
 use std::fs;
@@ -10,7 +11,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use super::{LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish, is_input};
+use super::{
+    LoadProblem, MAX_FILE_BYTES, RepoFile, RepoSnapshot, Source, finish, is_input,
+    link_target_allowed,
+};
 
 enum Entry {
     /// Read this file (possibly a symlink's in-repo target) as `path`.
@@ -128,8 +132,14 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
         return;
     };
     if lmeta.file_type().is_symlink() {
+        let inside = |t: &Path| {
+            t.strip_prefix(canon_root)
+                .ok()
+                .and_then(|r| r.to_str())
+                .is_some_and(|r| link_target_allowed(&r.replace('\\', "/")))
+        };
         match disk.canonicalize() {
-            Ok(target) if target.starts_with(canon_root) => {
+            Ok(target) if inside(&target) => {
                 if !target.is_file() {
                     // Directory symlinks are not followed: they could loop.
                     return;
@@ -143,7 +153,8 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
                     path,
                     rule: "symlink-outside",
                     message: format!(
-                        "symlink points outside the repository ({text}); not followed"
+                        "symlink points outside the published part of the repository \
+                         (keps/), or into .git ({text}); not followed"
                     ),
                 }));
                 return;

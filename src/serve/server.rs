@@ -364,8 +364,40 @@ pub fn resolve(target: &str) -> Result<Target, Refusal> {
     })
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+/// A header; `None` when `value` cannot be one (never a panic on a request).
+fn header(name: &str, value: &str) -> Option<Header> {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
+}
+
+/// The headers of `pairs` that can be headers.
+fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<Header> {
+    pairs
+        .into_iter()
+        .filter_map(|(name, value)| header(name, value))
+        .collect()
+}
+
+/// A redirect's `Location` for site key `key` (decoded, any characters) and
+/// the request's raw `query`: percent-encoded to printable ASCII.
+fn location(key: &str, query: &str) -> String {
+    let mut out = String::from("/");
+    let keep_key = |b: u8| b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b);
+    let keep_query = |b: u8| b.is_ascii_graphic() && !b"\"<>\\^`{|}".contains(&b);
+    for (text, keep) in [
+        (key, &keep_key as &dyn Fn(u8) -> bool),
+        (query, &keep_query),
+    ] {
+        for &b in text.as_bytes() {
+            if keep(b) {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out.push('/');
+    }
+    out.pop();
+    out
 }
 
 /// A response body: shared bytes or an owned (injected) copy.
@@ -397,10 +429,10 @@ fn response(status: u16, headers: Vec<Header>, body: Body) -> Response<Cursor<Bo
 fn plain(status: u16, text: &str) -> Response<Cursor<Body>> {
     response(
         status,
-        vec![
-            header("Content-Type", "text/plain; charset=utf-8"),
-            header("X-Content-Type-Options", "nosniff"),
-        ],
+        headers([
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("X-Content-Type-Options", "nosniff"),
+        ]),
         Body::Owned(text.as_bytes().to_vec()),
     )
 }
@@ -410,7 +442,9 @@ fn handle(request: Request, shared: &Shared) {
         Method::Get | Method::Head => None,
         _ => {
             let mut r = plain(405, "method not allowed\n");
-            r.add_header(header("Allow", "GET, HEAD"));
+            if let Some(h) = header("Allow", "GET, HEAD") {
+                r.add_header(h);
+            }
             Some(r)
         }
     };
@@ -438,7 +472,9 @@ fn handle(request: Request, shared: &Shared) {
                     events_response(&now, since)
                 } else {
                     let mut r = plain(503, "too many open pages\n");
-                    r.add_header(header("Retry-After", "1"));
+                    if let Some(h) = header("Retry-After", "1") {
+                        r.add_header(h);
+                    }
                     r
                 };
                 let _ = request.respond(r);
@@ -456,7 +492,9 @@ fn handle(request: Request, shared: &Shared) {
             Some(entry) => file_response(&request, &site, entry, 200),
             None if !dir && site.files.contains_key(&format!("{key}/index.html")) => {
                 let mut r = plain(301, "moved\n");
-                r.add_header(header("Location", &format!("/{key}/{query}")));
+                if let Some(h) = header("Location", &location(&key, &query)) {
+                    r.add_header(h);
+                }
                 r
             }
             None => not_found(&site),
@@ -471,11 +509,11 @@ fn not_found(site: &Site) -> Response<Cursor<Body>> {
             let body = inject(&entry.bytes, site);
             response(
                 404,
-                vec![
-                    header("Content-Type", entry.content_type),
-                    header("Cache-Control", "no-cache"),
-                    header("X-Content-Type-Options", "nosniff"),
-                ],
+                headers([
+                    ("Content-Type", entry.content_type),
+                    ("Cache-Control", "no-cache"),
+                    ("X-Content-Type-Options", "nosniff"),
+                ]),
                 Body::Owned(body),
             )
         }
@@ -496,11 +534,11 @@ fn file_response(
     } else {
         format!("\"{:016x}\"", entry.hash)
     };
-    let mut headers = vec![
-        header("ETag", &etag),
-        header("Cache-Control", "no-cache"),
-        header("X-Content-Type-Options", "nosniff"),
-    ];
+    let mut headers = headers([
+        ("ETag", &etag),
+        ("Cache-Control", "no-cache"),
+        ("X-Content-Type-Options", "nosniff"),
+    ]);
     let matched = request
         .headers()
         .iter()
@@ -515,7 +553,7 @@ fn file_response(
     if matched {
         return response(304, headers, Body::Owned(Vec::new()));
     }
-    headers.push(header("Content-Type", entry.content_type));
+    headers.extend(header("Content-Type", entry.content_type));
     let body = if html {
         Body::Owned(inject(&entry.bytes, site))
     } else {
@@ -543,10 +581,10 @@ fn events_response(site: &Site, since: u64) -> Response<Cursor<Body>> {
     });
     response(
         200,
-        vec![
-            header("Content-Type", "application/json"),
-            header("Cache-Control", "no-store"),
-        ],
+        headers([
+            ("Content-Type", "application/json"),
+            ("Cache-Control", "no-store"),
+        ]),
         Body::Owned(serde_json::to_vec(&body).unwrap_or_default()),
     )
 }

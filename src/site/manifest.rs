@@ -306,7 +306,7 @@ fn prune_siblings(file: &Path, age: std::time::Duration) {
     let Some(dir) = file.parent() else {
         return;
     };
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(entries) = crate::cache_file::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::highlight::Highlighter;
 pub use super::links::{Links, normalize};
-use super::sanitize::{Sanitizer, is_image, safe_url};
+use super::sanitize::{self, Budget, ID_PREFIX, Policy, is_image, safe_url};
 use super::search::Section;
 
 /// One table-of-contents entry.
@@ -103,11 +103,9 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 ///
 /// Markdown alone cannot produce script: the only URLs are link and image
 /// destinations, which `safe_dest` rewrites, and heading attributes are
-/// dropped. Raw HTML is rewritten by a [`Sanitizer`] that sees the markdown
-/// elements around it.
-///
-/// The events stream from the parser to the HTML writer through [`Stream`];
-/// only a heading's events are held, until its anchor is known.
+/// dropped. A README with raw HTML is rendered whole and then cleaned on a
+/// tree by [`sanitize::clean`]; when that refuses it (beyond its budget), the
+/// raw HTML is rendered as text.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
     render_titled(markdown, from, links, &Titles::new(), hl)
 }
@@ -122,11 +120,65 @@ pub fn render_titled(
 ) -> Rendered {
     let markdown = fence_tabs(markdown);
     let markdown = markdown.as_ref();
+    let (mut html, mut done) = stream(markdown, from, links, titles, hl, false);
+    if done.raw {
+        let resolve = |url: &str, image: bool| links.resolve(from, url, image);
+        let policy = Policy {
+            generated_ids: &done.seen,
+            trusted_urls: &done.urls,
+            resolve: &resolve,
+        };
+        let budget = Budget {
+            depth: done.max_depth + done.raw_lt,
+        };
+        match sanitize::clean(&html, &policy, &budget) {
+            Some(clean) => html = clean,
+            None => (html, done) = stream(markdown, from, links, titles, hl, true),
+        }
+    }
+    let html = fragment_case(html, &done.seen);
+    Rendered {
+        html,
+        toc: done.toc,
+        summary: done
+            .summary
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+        text: done.text,
+        code_keys: done.code_keys,
+        body_terms: None,
+        sections: done.sections,
+    }
+}
+
+/// What rendering through a [`Stream`] found out besides the HTML.
+struct Done {
+    raw: bool,
+    raw_lt: usize,
+    max_depth: usize,
+    seen: HashSet<String>,
+    urls: HashSet<String>,
+    toc: Vec<TocEntry>,
+    summary: String,
+    text: String,
+    code_keys: Vec<u64>,
+    sections: Vec<Section>,
+}
+
+/// Render through a [`Stream`]; raw HTML as text when `raw_as_text`.
+fn stream(
+    markdown: &str,
+    from: &str,
+    links: &Links,
+    titles: &Titles,
+    hl: &Highlighter,
+    raw_as_text: bool,
+) -> (String, Done) {
     let mut stream = Stream {
         parser: Parser::new_ext(markdown, options()),
         pending: None,
         out: VecDeque::new(),
-        after: None,
         done: false,
         from,
         links,
@@ -134,7 +186,12 @@ pub fn render_titled(
         relabel: None,
         hl,
         code: None,
-        san: Sanitizer::new(),
+        raw_as_text,
+        raw: false,
+        raw_lt: 0,
+        depth: 0,
+        max_depth: 0,
+        urls: HashSet::new(),
         seen: HashSet::new(),
         toc: Vec::new(),
         text: TextOf::default(),
@@ -143,17 +200,20 @@ pub fn render_titled(
     };
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, &mut stream);
-    let html = fragment_case(html, &stream.seen);
     let TextOf { summary, text, .. } = stream.text;
-    Rendered {
-        html,
+    let done = Done {
+        raw: stream.raw,
+        raw_lt: stream.raw_lt,
+        max_depth: stream.max_depth,
+        seen: stream.seen,
+        urls: stream.urls,
         toc: stream.toc,
-        summary: summary.split_whitespace().collect::<Vec<_>>().join(" "),
+        summary,
         text,
         code_keys: stream.code_keys,
-        body_terms: None,
         sections: stream.sections,
-    }
+    };
+    (html, done)
 }
 
 /// `markdown` with the trailing spaces and tabs of its fence-only lines
@@ -230,17 +290,16 @@ fn fragment_case(html: String, headings: &HashSet<String>) -> String {
 }
 
 /// The parser's events made safe and anchored, one at a time: an HTML
-/// block's lines joined (so a comment or a tag spanning lines is judged
-/// whole), comments dropped, headings given ids, code highlighted, links
-/// resolved, raw HTML sanitized. The plain text is collected on the way.
+/// block's lines joined (so a comment spanning lines is judged whole),
+/// comments dropped, headings given ids, code highlighted, links resolved,
+/// raw HTML passed on (for [`sanitize::clean`]) or made text. The plain text
+/// is collected on the way.
 struct Stream<'a, 'l> {
     parser: Parser<'a>,
     /// An event read ahead while joining HTML lines.
     pending: Option<Event<'a>>,
     /// Events ready for the writer.
     out: VecDeque<Event<'a>>,
-    /// The event [`Stream::emit`] puts after the one it returns.
-    after: Option<Event<'a>>,
     done: bool,
     from: &'l str,
     links: &'l Links<'l>,
@@ -251,8 +310,18 @@ struct Stream<'a, 'l> {
     hl: &'l Highlighter,
     /// Inside a code block: its language and text so far.
     code: Option<(String, String)>,
-    san: Sanitizer,
-    /// Heading ids given so far.
+    /// Write raw HTML as text.
+    raw_as_text: bool,
+    /// Whether there was raw HTML (other than comments).
+    raw: bool,
+    /// The number of `<` in raw HTML.
+    raw_lt: usize,
+    /// Markdown elements open, and the most ever open.
+    depth: usize,
+    max_depth: usize,
+    /// Link and image destinations written (checked and resolved).
+    urls: HashSet<String>,
+    /// Heading and footnote ids given so far.
     seen: HashSet<String>,
     toc: Vec<TocEntry>,
     text: TextOf,
@@ -272,24 +341,15 @@ impl<'a> Iterator for Stream<'a, '_> {
                 return None;
             }
             match self.pull() {
-                Some(Event::Start(Tag::Heading {
-                    level, id, classes, ..
-                })) => self.heading(level, id, classes),
+                Some(Event::Start(Tag::Heading { level, id, .. })) => self.heading(level, id),
                 Some(ev) => {
                     self.text.see(&ev);
                     // most events come out as they are, past the queue
                     if let Some(ev) = self.emit(ev) {
-                        self.out.extend(self.after.take());
                         return Some(ev);
                     }
                 }
-                None => {
-                    self.done = true;
-                    let closing = self.san.finish();
-                    if !closing.is_empty() {
-                        self.out.push_back(Event::Html(closing.into()));
-                    }
-                }
+                None => self.done = true,
             }
         }
     }
@@ -332,12 +392,7 @@ impl<'a> Stream<'a, '_> {
     /// A heading: its events up to its end are held until its text gives
     /// the anchor id (its own `{#id}` or a GitHub slug, made unique); levels
     /// 1–3 go into the table of contents.
-    fn heading(
-        &mut self,
-        level: HeadingLevel,
-        given: Option<CowStr<'a>>,
-        classes: Vec<CowStr<'a>>,
-    ) {
+    fn heading(&mut self, level: HeadingLevel, given: Option<CowStr<'a>>) {
         self.text.see(&Event::Start(Tag::Heading {
             level,
             id: None,
@@ -359,6 +414,11 @@ impl<'a> Stream<'a, '_> {
             inner.push(ev);
         }
         let base = given.map(|g| g.to_string()).unwrap_or_else(|| slug(&text));
+        // never one of the page's own ids
+        let base = match sanitize::is_site_id(&base) {
+            true => format!("{ID_PREFIX}{base}"),
+            false => base,
+        };
         let mut unique = base.clone();
         let mut n = 0;
         while !self.seen.insert(unique.clone()) {
@@ -382,7 +442,7 @@ impl<'a> Stream<'a, '_> {
         self.queue(Event::Start(Tag::Heading {
             level,
             id: Some(CowStr::from(unique)),
-            classes,
+            classes: Vec::new(),
             attrs: Vec::new(),
         }));
         for ev in inner {
@@ -402,13 +462,24 @@ impl<'a> Stream<'a, '_> {
     fn queue(&mut self, ev: Event<'a>) {
         if let Some(ev) = self.emit(ev) {
             self.out.push_back(ev);
-            self.out.extend(self.after.take());
         }
     }
 
+    /// A link or image destination made safe, remembered as kepsite's own.
+    fn dest(&mut self, dest: &str, image: bool) -> CowStr<'a> {
+        let url = safe_dest(self.links, self.from, dest, image);
+        self.urls.insert(url.clone());
+        url.into()
+    }
+
+    /// A footnote label as its id: prefixed like an author's id.
+    fn footnote(&mut self, label: &str) -> CowStr<'a> {
+        let id = format!("{ID_PREFIX}fn-{label}");
+        self.seen.insert(id.clone());
+        id.into()
+    }
+
     /// Rewrite one event for the writer: the event to write next, if any.
-    /// An element's end may come out as the raw HTML closing inside it, with
-    /// the end itself in `after`.
     fn emit(&mut self, ev: Event<'a>) -> Option<Event<'a>> {
         if let Some((lang, buf)) = self.code.as_mut() {
             match ev {
@@ -439,7 +510,6 @@ impl<'a> Stream<'a, '_> {
             }
             return None;
         }
-        let (links, from) = (self.links, self.from);
         match ev {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
@@ -455,7 +525,8 @@ impl<'a> Stream<'a, '_> {
             // in one block and close it in a later one
             Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => Some(ev),
             Event::Start(tag) => {
-                self.san.markdown_start();
+                self.depth += 1;
+                self.max_depth = self.max_depth.max(self.depth);
                 Some(Event::Start(match tag {
                     Tag::Heading {
                         level, id, classes, ..
@@ -471,8 +542,8 @@ impl<'a> Stream<'a, '_> {
                         title,
                         id,
                     } => {
-                        let dest = safe_dest(links, from, &dest_url, is_image(&dest_url));
-                        let label = dest.split_once('#').map_or(dest.as_str(), |(page, _)| page);
+                        let dest = self.dest(&dest_url, is_image(&dest_url));
+                        let label = dest.split_once('#').map_or(&*dest, |(page, _)| page);
                         let label = self.titles.get(label).cloned();
                         let title = match (&label, title.is_empty()) {
                             (Some(l), true) => CowStr::from(l.clone()),
@@ -481,7 +552,7 @@ impl<'a> Stream<'a, '_> {
                         self.relabel = label.map(|l| (dest_url.to_string(), l));
                         Tag::Link {
                             link_type,
-                            dest_url: dest.into(),
+                            dest_url: dest,
                             title,
                             id,
                         }
@@ -493,10 +564,13 @@ impl<'a> Stream<'a, '_> {
                         id,
                     } => Tag::Image {
                         link_type,
-                        dest_url: safe_dest(links, from, &dest_url, true).into(),
+                        dest_url: self.dest(&dest_url, true),
                         title,
                         id,
                     },
+                    Tag::FootnoteDefinition(label) => {
+                        Tag::FootnoteDefinition(self.footnote(&label))
+                    }
                     tag => tag,
                 }))
             }
@@ -525,20 +599,17 @@ impl<'a> Stream<'a, '_> {
                 if matches!(tag, TagEnd::Link) {
                     self.relabel = None;
                 }
-                let closing = self.san.markdown_end();
-                if closing.is_empty() {
-                    return Some(Event::End(tag));
-                }
-                self.after = Some(Event::End(tag));
-                Some(Event::Html(closing.into()))
+                self.depth = self.depth.saturating_sub(1);
+                Some(Event::End(tag))
             }
-            Event::Html(h) => {
-                let resolve = |url: &str, image: bool| links.resolve(from, url, image);
-                Some(Event::Html(self.san.html(&h, &resolve).into()))
+            Event::FootnoteReference(label) => {
+                Some(Event::FootnoteReference(self.footnote(&label)))
             }
-            Event::InlineHtml(h) => {
-                let resolve = |url: &str, image: bool| links.resolve(from, url, image);
-                Some(Event::InlineHtml(self.san.html(&h, &resolve).into()))
+            Event::Html(h) | Event::InlineHtml(h) if self.raw_as_text => Some(Event::Text(h)),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                self.raw = true;
+                self.raw_lt += h.bytes().filter(|b| *b == b'<').count();
+                Some(Event::InlineHtml(h))
             }
             ev => Some(ev),
         }
@@ -662,9 +733,9 @@ mod tests {
         assert!(html.contains("href=\"#dispatching\""), "{html}");
         assert!(html.contains("href=\"#Nowhere\""), "{html}");
         assert!(html.contains("href=\"#note\""), "{html}");
-        // a link to an id that exists as written is left alone
-        assert!(html.contains(" id=\"Exact\""), "{html}");
-        assert!(html.contains("href=\"#Exact\""), "{html}");
+        // a link to an author's id that exists as written follows its prefix
+        assert!(html.contains(" id=\"user-content-Exact\""), "{html}");
+        assert!(html.contains("href=\"#user-content-Exact\""), "{html}");
     }
 
     #[test]

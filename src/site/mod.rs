@@ -10,6 +10,8 @@
 
 pub mod assets;
 pub mod charts;
+pub mod dashboards;
+pub mod feed;
 pub mod highlight;
 pub mod links;
 mod manifest;

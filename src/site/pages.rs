@@ -12,14 +12,14 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::charts::{self, Series};
-use super::view::{KepRef, Urls, is_open};
+use super::dashboards;
+use super::view::{KepRef, Urls};
 use crate::analysis::Analysis;
 use crate::analysis::findings::prr_required;
 use crate::analysis::history::History;
 use crate::analysis::outcome::{self, Entry, Phase, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
-use crate::kep::prr::handle;
 use crate::model::Model;
 
 /// What the listing pages are built from.
@@ -75,7 +75,7 @@ fn views(c: &Ctx) -> Vec<ReleaseView> {
 }
 
 /// One entry of a release view as the pages show it.
-fn entry_json(c: &Ctx, e: &Entry) -> Value {
+pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
     let reasons: Vec<&str> = e
         .readiness
         .as_ref()
@@ -125,16 +125,6 @@ impl Ctx<'_> {
         m
     }
 
-    fn group_refs(&self, idx: &[usize], key: impl Fn(usize) -> String) -> Vec<Value> {
-        let mut m: BTreeMap<String, Vec<&KepRef>> = BTreeMap::new();
-        for &i in idx {
-            m.entry(key(i)).or_default().push(&self.refs[i]);
-        }
-        m.into_iter()
-            .map(|(k, v)| json!({ "label": k, "keps": v }))
-            .collect()
-    }
-
     fn charts(&self, views: &[ReleaseView]) -> Value {
         let cats = stage_categories();
         let rows = self
@@ -164,7 +154,7 @@ impl Ctx<'_> {
         let by_release = charts::vertical(
             "What shipped per release, by stage",
             "Stacked columns: one per release that is out, counting KEPs that reached each stage in it.",
-            &shipped_series(views, |_| true, self.model),
+            &shipped_series(views, |_| true),
         );
 
         let cats = vec![
@@ -207,7 +197,7 @@ impl Ctx<'_> {
 
 /// Per release that is out (oldest first), the KEPs that shipped at each
 /// stage, of the KEPs `keep` selects.
-fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool, _m: &Model) -> Series {
+pub(super) fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool) -> Series {
     let stages: Vec<Stage> = Stage::ALL.to_vec();
     let rows = views
         .iter()
@@ -246,24 +236,35 @@ pub fn listing_pages(c: &Ctx) -> Vec<Listing> {
         .find(|v| v.phase == Phase::InProgress)
         .expect("the release in progress is always among the releases");
     let sigs = c.sigs();
-    let ((mut out, by_sig), (by_release, rest)) = rayon::join(
+    let ((mut out, by_sig), ((by_release, prr), rest)) = rayon::join(
         || {
             rayon::join(
                 || home_pages(c, &views, cur, &sigs),
-                || sig_pages(c, &views, cur, &sigs),
+                || dashboards::sig_pages(c, &views, &sigs),
             )
         },
-        || rayon::join(|| release_pages(c, &views), || other_pages(c)),
+        || {
+            rayon::join(
+                || {
+                    rayon::join(
+                        || release_pages(c, &views),
+                        || dashboards::prr_pages(c, &views),
+                    )
+                },
+                || other_pages(c),
+            )
+        },
     );
     out.extend(by_sig);
     out.extend(by_release);
+    out.extend(prr);
     out.extend(rest);
     out
 }
 
 /// The cycle of the release in progress, for pages: its dates and the next
 /// deadline counted from the snapshot's day.
-fn cycle_json(c: &Ctx) -> Value {
+pub(super) fn cycle_json(c: &Ctx) -> Value {
     let cur = &c.analysis.current;
     let next = cur
         .next_deadline()
@@ -294,6 +295,36 @@ fn home_pages(
         .into_iter()
         .map(|e| entry_json(c, e))
         .collect();
+    let index = c.urls.page("keps/");
+    let linked = |key: &str, it: Vec<Value>| -> Vec<Value> {
+        it.into_iter()
+            .map(|mut v| {
+                let url = format!("{index}?{key}={}", v["label"].as_str().unwrap_or_default());
+                v["url"] = json!(url);
+                v
+            })
+            .collect()
+    };
+    // Values outside the enums, grouped: which invalid value, on which KEPs.
+    let mut invalid: BTreeMap<(&str, &str), Vec<&KepRef>> = BTreeMap::new();
+    for (k, r) in keps.iter().zip(c.refs) {
+        if k.meta.status.is_invalid() {
+            invalid
+                .entry(("status", k.meta.status.as_str()))
+                .or_default()
+                .push(r);
+        }
+        if k.meta.stage.is_invalid() {
+            invalid
+                .entry(("stage", k.meta.stage.as_str()))
+                .or_default()
+                .push(r);
+        }
+    }
+    let invalid: Vec<Value> = invalid
+        .into_iter()
+        .map(|((field, value), ks)| json!({ "field": field, "value": value, "keps": ks }))
+        .collect();
     out.push((
         "index.html".into(),
         "home.html",
@@ -301,8 +332,12 @@ fn home_pages(
         "home",
         json!({
             "total": keps.len(),
-            "by_status": counts(keps.iter().map(|k| k.meta.status.category())),
-            "by_stage": counts(keps.iter().map(|k| k.meta.stage.category())),
+            "by_status": linked("status", counts(keps.iter().map(|k| k.meta.status.category()))),
+            "by_stage": linked("stage", counts(keps.iter().map(|k| k.meta.stage.category()))),
+            "invalid": invalid,
+            "recent": dashboards::recent_changes(c),
+            "recent_days": dashboards::RECENT_DAYS,
+            "history": c.history.is_some(),
             "newest": c.current().to_string(),
             "cycle": cycle_json(c),
             "in_flight": flight,
@@ -348,90 +383,6 @@ fn home_pages(
         json!({ "sigs": sig_list, "newest": c.current().to_string() }),
     ));
     out
-}
-
-/// One page per SIG, in parallel.
-fn sig_pages(
-    c: &Ctx,
-    _views: &[ReleaseView],
-    cur: &ReleaseView,
-    sigs: &BTreeMap<&str, Vec<usize>>,
-) -> Vec<Listing> {
-    let keps = &c.model.keps;
-    let groups = c.model.sigs.as_ref();
-    sigs.par_iter()
-        .map(|(sig, idx)| {
-            let numbers: BTreeSet<Option<u32>> = idx.iter().map(|&i| keps[i].number()).collect();
-            let (dir, prr_dir) = (
-                format!("keps/{sig}/"),
-                format!("keps/prod-readiness/{sig}/"),
-            );
-            let gaps: Vec<&Finding> = c
-                .findings
-                .iter()
-                .filter(|f| {
-                    f.rule.starts_with("prr-")
-                        && (f.path.starts_with(&dir)
-                            || f.path.starts_with(&prr_dir)
-                            || (f.kep.is_some() && numbers.contains(&f.kep)))
-                })
-                .collect();
-            let incomplete: Vec<Value> = idx
-                .iter()
-                .filter(|&&i| {
-                    prr_required(&keps[i])
-                        && is_open(&keps[i].meta.status)
-                        && c.analysis.keps.get(i).and_then(|a| a.prr_complete_current)
-                            == Some(false)
-                })
-                .map(|&i| {
-                    let a = &c.analysis.keps[i];
-                    json!({ "kep": &c.refs[i], "missing": prr_gap(&keps[i].meta.stage, a) })
-                })
-                .collect();
-            let mut stale: Vec<(i64, Value)> = idx
-                .iter()
-                .filter(|&&i| is_open(&keps[i].meta.status))
-                .filter_map(|&i| {
-                    let h = c.history?.keps.get(&keps[i].number()?)?;
-                    h.is_stale(c.now, super::STALE_DAYS).then(|| {
-                        let days = h.days_since_last_change(c.now);
-                        (
-                            days,
-                            json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }),
-                        )
-                    })
-                })
-                .collect();
-            stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
-            let flight: Vec<Value> = c
-                .in_flight(cur, Some(sig))
-                .into_iter()
-                .map(|e| entry_json(c, e))
-                .collect();
-            (
-                format!("sigs/{sig}/index.html"),
-                "sig.html",
-                sig.to_string(),
-                "sigs",
-                json!({
-                    "sig": sig,
-                    "group": groups.and_then(|g| g.get(sig)),
-                    "count": idx.len(),
-                    "by_status": c.group_refs(idx, |i| keps[i].meta.status.category().to_string()),
-                    "by_stage": c.group_refs(idx, |i| keps[i].meta.stage.category().to_string()),
-                    "in_flight": flight,
-                    "newest": c.current().to_string(),
-                    "cycle": cycle_json(c),
-                    "prr_gaps": gaps,
-                    "prr_incomplete": incomplete,
-                    "history": c.history.is_some(),
-                    "stale": stale.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
-                    "stale_days": super::STALE_DAYS,
-                }),
-            )
-        })
-        .collect()
 }
 
 /// One page per release, and the release index.
@@ -494,14 +445,14 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
     out
 }
 
-/// The feature-gate index, the people index and the Atom feed.
+/// The feature-gate index, the findings page, the people pages and the Atom feed.
 fn other_pages(c: &Ctx) -> Vec<Listing> {
-    // three independent pages, side by side
-    let (gates, (feed, people)) = rayon::join(
-        || gates_page(c),
-        || rayon::join(|| feed(c), || people_page(c)),
+    let ((gates, findings), (feed, mut people)) = rayon::join(
+        || rayon::join(|| gates_page(c), || dashboards::findings_page(c)),
+        || rayon::join(|| super::feed::feed(c), || dashboards::people_pages(c)),
     );
-    vec![gates, feed, people]
+    people.extend([gates, findings, feed]);
+    people
 }
 
 /// The feature-gate index.
@@ -528,39 +479,8 @@ fn gates_page(c: &Ctx) -> Listing {
     )
 }
 
-/// The people index: who authored and who approved which KEPs.
-fn people_page(c: &Ctx) -> Listing {
-    let mut people: BTreeMap<String, (BTreeSet<usize>, BTreeSet<usize>)> = BTreeMap::new();
-    for (i, k) in c.model.keps.iter().enumerate() {
-        for a in &k.meta.authors {
-            people.entry(handle(a)).or_default().0.insert(i);
-        }
-        for a in &k.meta.approvers {
-            people.entry(handle(a)).or_default().1.insert(i);
-        }
-    }
-    let people: Vec<Value> = people
-        .into_iter()
-        .filter(|(h, _)| !h.is_empty())
-        .map(|(h, (a, p))| {
-            json!({
-                "handle": h,
-                "authored": a.iter().map(|&i| &c.refs[i]).collect::<Vec<_>>(),
-                "approved": p.iter().map(|&i| &c.refs[i]).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    (
-        "people/index.html".into(),
-        "people.html",
-        "People".into(),
-        "people",
-        json!({ "people": people }),
-    )
-}
-
 /// What keeps a KEP's PRR from being complete for its current stage.
-fn prr_gap(stage: &Stage, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
+pub(super) fn prr_gap(stage: &Stage, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
     use crate::analysis::completeness::PrrTarget;
     let stage = if stage.is_unset() {
         &Stage::Alpha
@@ -584,149 +504,4 @@ fn prr_gap(stage: &Stage, a: &crate::analysis::tracking::KepAnalysis) -> Vec<Str
         ));
     }
     out
-}
-
-/// Entries in the Atom feed.
-const FEED_ENTRIES: usize = 50;
-
-/// `YYYY-MM-DDThh:mm:ssZ` for a unix time.
-pub fn rfc3339(t: i64) -> String {
-    let secs = t.rem_euclid(86_400);
-    format!(
-        "{}T{:02}:{:02}:{:02}Z",
-        crate::analysis::history::format_date(t),
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
-}
-
-/// The Atom feed: the latest stage, status and milestone changes from git,
-/// or, without history, the KEPs most recently marked `last-updated`.
-fn feed(c: &Ctx) -> Listing {
-    let keps = &c.model.keps;
-    let mut entries: Vec<(i64, String, Value)> = Vec::new();
-    if let Some(h) = c.history {
-        let mut seen = BTreeSet::new();
-        for (i, k) in keps.iter().enumerate() {
-            let Some(n) = k.number() else { continue };
-            if !seen.insert(n) {
-                continue;
-            }
-            let Some(kh) = h.keps.get(&n) else { continue };
-            let mut prev: Option<&crate::analysis::history::Change> = None;
-            for ch in &kh.changes {
-                let describe =
-                    |name: &str, old: Option<&str>, new: Option<&str>| -> Option<String> {
-                        let new = new.unwrap_or("");
-                        match prev {
-                            None if !new.is_empty() => Some(format!("{name} {new}")),
-                            Some(_) if old != Some(new) && !new.is_empty() => Some(format!(
-                                "{name} {} → {new}",
-                                old.filter(|o| !o.is_empty()).unwrap_or("(none)")
-                            )),
-                            _ => None,
-                        }
-                    };
-                let (po_status, po_stage, po_ms) = prev.map(|p| p.values()).unwrap_or_default();
-                let parts: Vec<String> = [
-                    describe("status", po_status, ch.status.as_deref()),
-                    describe("stage", po_stage, ch.stage.as_deref()),
-                    describe("latest milestone", po_ms, ch.latest_milestone.as_deref()),
-                ]
-                .into_iter()
-                .flatten()
-                .collect();
-                let what = if prev.is_none() {
-                    "proposed"
-                } else {
-                    "updated"
-                };
-                prev = Some(ch);
-                if parts.is_empty() {
-                    continue;
-                }
-                let r = &c.refs[i];
-                entries.push((
-                    ch.time,
-                    format!("{}{n}", ch.commit),
-                    json!({
-                        "title": format!("KEP-{n} {what}: {}", r.title),
-                        "summary": parts.join("; "),
-                        "url": r.url,
-                        "id": format!("{}/commit/{}#kep-{n}", c.urls.repo_url, ch.commit),
-                        "updated": rfc3339(ch.time),
-                        "sig": r.sig,
-                    }),
-                ));
-            }
-        }
-    } else {
-        for (i, k) in keps.iter().enumerate() {
-            let d = &k.meta.last_updated;
-            if !crate::analysis::findings::is_valid_date(d) {
-                continue;
-            }
-            let r = &c.refs[i];
-            entries.push((
-                date_to_unix(d).unwrap_or_default(),
-                k.path.clone(),
-                json!({
-                    "title": format!("{}{}", r.number.map(|n| format!("KEP-{n}: ")).unwrap_or_default(), r.title),
-                    "summary": format!("last-updated {d}; status {}, stage {}", r.status, if r.stage.is_empty() { "(none)" } else { &r.stage }),
-                    "url": r.url,
-                    "id": format!("{}/tree/{}/{}#{d}", c.urls.repo_url, c.urls.branch, k.path),
-                    "updated": format!("{d}T00:00:00Z"),
-                    "sig": r.sig,
-                }),
-            ));
-        }
-    }
-    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    entries.truncate(FEED_ENTRIES);
-    let updated = entries
-        .first()
-        .map(|e| e.2["updated"].as_str().unwrap_or_default().to_string())
-        .unwrap_or_else(|| rfc3339(c.now));
-    (
-        "feed.xml".into(),
-        "feed.xml",
-        "Latest KEP changes".into(),
-        "",
-        json!({
-            "updated": updated,
-            "entries": entries.into_iter().map(|e| e.2).collect::<Vec<_>>(),
-            "from_history": c.history.is_some(),
-        }),
-    )
-}
-
-/// Unix time of a `YYYY-MM-DD` date (midnight UTC).
-fn date_to_unix(d: &str) -> Option<i64> {
-    let mut it = d.splitn(3, '-').map(|p| p.parse::<i64>().ok());
-    let (y, m, day) = (it.next()??, it.next()??, it.next()??);
-    // Days-from-civil, the inverse of `rfc3339`'s conversion.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_round_trip() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
-        for d in ["2019-01-31", "2020-02-29", "2024-12-31", "1999-03-01"] {
-            let t = date_to_unix(d).unwrap();
-            assert_eq!(rfc3339(t), format!("{d}T00:00:00Z"));
-        }
-        assert_eq!(date_to_unix("2020-xx-01"), None);
-    }
 }

@@ -105,7 +105,7 @@ impl ReadmeCache {
 
     fn prune_unused_for(&self, age: std::time::Duration) {
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+        let Ok(entries) = crate::cache_file::read_dir(&self.dir) else {
             return;
         };
         for e in entries.flatten() {

@@ -1,24 +1,42 @@
-//! The sanitizer for raw HTML in READMEs.
+//! The sanitizer for README HTML with raw HTML in it.
 //!
 //! Markdown's own output is made safe in the event stream (see
-//! [`super::markdown`]); what is left is the raw HTML an author wrote: HTML
-//! blocks and inline tags. Each piece is tokenized here and written back out
-//! from scratch. Only allowlisted elements and attributes survive, every
-//! attribute value is decoded, checked (URLs: http, https, mailto or relative)
-//! and re-escaped, text is escaped, and comments, doctypes and processing
-//! instructions are dropped, as are `<script>` and `<style>` with their
-//! content. Whatever the input, the output is made of tags this module wrote
-//! and escaped text, so how a browser would have read the input does not
-//! matter.
+//! [`super::markdown`]); a README that also has raw HTML is rendered whole and
+//! then cleaned here, on a tree:
 //!
-//! Elements opened by raw HTML are tracked together with the markdown elements
-//! around them, so that raw HTML cannot close an element it did not open (the
-//! page's own layout, or markdown's) and is closed before the markdown element
-//! it was opened in ends.
+//! 1. html5ever (through `scraper`) parses the rendered README as browsers
+//!    parse the inside of the page's `.markdown` container (the HTML spec's
+//!    fragment parsing), implied end tags, foster parenting and all.
+//! 2. The tree is written out again from scratch: allowlisted elements with
+//!    allowlisted attributes, every value escaped, URLs checked (http, https,
+//!    mailto or relative) and resolved, author ids and names prefixed with
+//!    `user-content-` (as GitHub does) with same-page `#fragment` links
+//!    following them, and none of the site's own class names. Script, style,
+//!    SVG, MathML, forms' controls, frames and the like go with their
+//!    content; other unknown elements are unwrapped.
+//! 3. Containment is checked, not assumed: the output is parsed again and
+//!    must serialize to itself. Every end tag then closes the element it was
+//!    written for, so in the page no end tag can reach past the container.
+//!    Output that is no fixed point after a few rounds is refused.
 //!
-//! This replaces ammonia, which parsed each README with raw HTML into a DOM
-//! and serialized it again: on the real corpus that was the single most
-//! expensive step of the build.
+//! The work is linear in the input: html5ever is only given input whose
+//! tags are bounded ([`Budget`]); a README beyond the bounds is refused, and
+//! the caller renders its raw HTML as text. A refusal is never a panic.
+
+use std::collections::HashSet;
+
+use scraper::{Html, Node};
+
+/// Prefix of ids and names written in raw HTML, so they cannot reach the
+/// site's own ids (`ks-filters`, `p-meta`, …).
+pub const ID_PREFIX: &str = "user-content-";
+
+/// Whether `id` is one the site's pages use themselves (`ks-q`,
+/// `ks-filters`, `ks-results`, `p-meta`, `p-find`, …): a README's heading
+/// may not take it.
+pub fn is_site_id(id: &str) -> bool {
+    id.starts_with("ks-") || id.starts_with("p-")
+}
 
 /// Elements raw HTML may use.
 const TAGS: &[&str] = &[
@@ -62,6 +80,7 @@ const TAGS: &[&str] = &[
     "hr",
     "i",
     "img",
+    "input",
     "ins",
     "kbd",
     "li",
@@ -101,10 +120,45 @@ const TAGS: &[&str] = &[
 ];
 
 /// Elements without content or end tag.
-const VOID: &[&str] = &["area", "br", "col", "hr", "img", "wbr"];
+const VOID: &[&str] = &["area", "br", "col", "hr", "img", "input", "wbr"];
 
-/// Elements dropped together with everything up to their end tag.
-const DROP_CONTENT: &[&str] = &["script", "style"];
+/// Elements dropped together with their content: script and style, embedded
+/// documents and foreign content, form controls, and elements whose content
+/// the browser does not parse as markup.
+const DROP_CONTENT: &[&str] = &[
+    "script",
+    "style",
+    "template",
+    "svg",
+    "math",
+    "iframe",
+    "frame",
+    "frameset",
+    "object",
+    "embed",
+    "applet",
+    "noscript",
+    "noembed",
+    "noframes",
+    "textarea",
+    "select",
+    "button",
+    "option",
+    "optgroup",
+    "datalist",
+    "title",
+    "xmp",
+    "plaintext",
+    "head",
+    "meta",
+    "link",
+    "base",
+    "audio",
+    "video",
+    "canvas",
+    "portal",
+    "dialog",
+];
 
 /// Attributes allowed on every allowed element.
 const GENERIC_ATTRS: &[&str] = &["id", "class", "align", "lang", "title"];
@@ -121,19 +175,34 @@ fn tag_attr(tag: &str, attr: &str) -> bool {
         "details" => &["open"],
         "hr" => &["size", "width"],
         "img" => &["alt", "height", "src", "width"],
+        "input" => &["aria-label", "checked", "disabled", "type"],
         "map" => &["name"],
         "ol" => &["start", "type", "reversed"],
         "table" => &["summary", "char", "charoff"],
         "tbody" | "tfoot" | "thead" | "tr" => &["char", "charoff"],
-        "td" => &["colspan", "headers", "rowspan", "char", "charoff"],
+        "td" => &["colspan", "headers", "rowspan", "char", "charoff", "style"],
         "th" => &[
-            "abbr", "colspan", "headers", "rowspan", "scope", "char", "charoff",
+            "abbr", "colspan", "headers", "rowspan", "scope", "char", "charoff", "style",
         ],
         "time" | "data" => &["datetime", "value"],
-        "pre" => &["data-lang"],
+        "pre" => &["data-lang", "tabindex"],
         _ => &[],
     };
     allowed.contains(&attr) || GENERIC_ATTRS.contains(&attr)
+}
+
+/// The class names README HTML may carry, per element: those of highlighted
+/// code, mermaid diagrams and footnotes (what kepsite's own rendering
+/// writes). Every other class, the site's layout classes among them, is
+/// dropped.
+fn allowed_class(tag: &str, class: &str) -> bool {
+    match tag {
+        "pre" => matches!(class, "code" | "hl-code" | "mermaid"),
+        "span" => class.starts_with("hl-"),
+        "sup" => matches!(class, "footnote-reference" | "footnote-definition-label"),
+        "div" => class == "footnote-definition",
+        _ => false,
+    }
 }
 
 /// Attributes holding a URL.
@@ -163,286 +232,407 @@ pub fn safe_url(url: &str) -> Option<String> {
     }
 }
 
-/// One open element: opened by markdown, or by raw HTML (its name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Open {
-    Markdown,
-    Raw(&'static str),
+/// Whether a URL points at an image (by its extension).
+pub fn is_image(url: &str) -> bool {
+    let path = url
+        .split(['#', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    [".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"]
+        .iter()
+        .any(|e| path.ends_with(e))
 }
 
-/// The sanitizer's state over one document.
-#[derive(Debug, Default)]
-pub struct Sanitizer {
-    open: Vec<Open>,
+/// What kepsite's own rendering vouches for in the HTML to clean.
+pub struct Policy<'a> {
+    /// Ids kepsite generated (heading anchors, footnotes): kept as they are.
+    /// Any other id or name is prefixed with [`ID_PREFIX`].
+    pub generated_ids: &'a HashSet<String>,
+    /// URLs the markdown stream already checked and resolved: kept as they are.
+    pub trusted_urls: &'a HashSet<String>,
+    /// Rewrites a raw URL (already checked to be safe); the flag says whether
+    /// it is an image.
+    pub resolve: &'a dyn Fn(&str, bool) -> String,
 }
 
-impl Sanitizer {
-    /// A new document.
-    pub fn new() -> Self {
-        Self::default()
-    }
+/// Bounds on the work html5ever may be given.
+///
+/// html5ever's tokenizer compares each new attribute with the tag's earlier
+/// ones, and its tree builder walks the stack of open elements for some
+/// tokens: both superlinear on hostile input (a tag with a million
+/// attributes, ten thousand unclosed elements and then many tokens).
+pub struct Budget {
+    /// An upper bound on the nesting depth: markdown's deepest nesting plus
+    /// the number of `<` in the raw HTML.
+    pub depth: usize,
+}
 
-    /// Markdown opened an element.
-    pub fn markdown_start(&mut self) {
-        self.open.push(Open::Markdown);
-    }
+/// At most this many attributes in any tag (by [`max_attributes`]).
+const MAX_ATTRIBUTES: usize = 256;
 
-    /// Markdown is about to close its innermost element: the end tags of the
-    /// raw elements still open inside it (to write before markdown's).
-    pub fn markdown_end(&mut self) -> String {
-        let mut out = String::new();
-        while let Some(Open::Raw(tag)) = self.open.last() {
-            close(&mut out, tag);
-            self.open.pop();
+/// At most this many tree-builder steps: tokens times nesting depth.
+const MAX_STEPS: usize = 400_000_000;
+
+/// Rounds of parsing the output again before giving up on a fixed point.
+const ROUNDS: usize = 3;
+
+/// Clean `html` (a rendered README with raw HTML); `None` when it is beyond
+/// the [`Budget`] or its cleaned form is not stable under parsing (then
+/// nothing of it may be used).
+pub fn clean(html: &str, policy: &Policy, budget: &Budget) -> Option<String> {
+    if !within_budget(html, budget) {
+        return None;
+    }
+    let tree = Html::parse_fragment(html);
+    let raw_ids = raw_ids(&tree, policy);
+    let mut out = String::with_capacity(html.len());
+    write_tree(&tree, &mut out, &Mode::Clean { policy, raw_ids });
+    for _ in 0..ROUNDS {
+        let mut again = String::with_capacity(out.len());
+        write_tree(&Html::parse_fragment(&out), &mut again, &Mode::Verbatim);
+        if again == out {
+            return Some(out);
         }
-        self.open.pop();
-        out
+        out = again;
     }
+    None
+}
 
-    /// End tags for every raw element still open (at the end of the document).
-    pub fn finish(&mut self) -> String {
-        let mut out = String::new();
-        while let Some(top) = self.open.pop() {
-            if let Open::Raw(tag) = top {
-                close(&mut out, tag);
+/// Whether html5ever's work on `html` stays within bounds: no tag with more
+/// than [`MAX_ATTRIBUTES`] attributes, and tokens times depth at most
+/// [`MAX_STEPS`].
+fn within_budget(html: &str, budget: &Budget) -> bool {
+    let tokens = 1 + html
+        .bytes()
+        .filter(|b| matches!(b, b'<' | b'&' | b'\n'))
+        .count();
+    tokens.saturating_mul(budget.depth + 1) <= MAX_STEPS
+        && max_attributes(html.as_bytes(), MAX_ATTRIBUTES) <= MAX_ATTRIBUTES
+}
+
+/// The states of the HTML tokenizer inside a tag (WHATWG 13.2.5.8–13.2.5.40).
+#[derive(Clone, Copy)]
+enum In {
+    TagName,
+    BeforeName,
+    Name,
+    AfterName,
+    BeforeValue,
+    Double,
+    Single,
+    Unquoted,
+    AfterQuoted,
+    SelfClosing,
+}
+
+const STATES: usize = 10;
+
+/// An upper bound on the number of attributes of any tag as an HTML
+/// tokenizer reads `s`, in one pass (stops counting once past `limit`).
+///
+/// The tokenizer may be outside any tag (text, comments, raw text), so every
+/// `<` followed by a letter may start one: each such start is followed as a
+/// hypothesis through the tag states, and hypotheses in the same state are
+/// merged keeping the larger count. The real tokenizer's tag is always one of
+/// the hypotheses, so its count is never more than the one returned.
+fn max_attributes(s: &[u8], limit: usize) -> usize {
+    let mut live: [Option<usize>; STATES] = [None; STATES];
+    let mut max = 0;
+    let mut i = 0;
+    while i < s.len() {
+        if live.iter().all(Option::is_none) {
+            match s[i..].iter().position(|&b| b == b'<') {
+                Some(at) => i += at,
+                None => break,
             }
         }
-        out
-    }
-
-    /// Sanitize one piece of raw HTML. `resolve` rewrites a URL attribute's
-    /// value (already checked to be safe); `image` says whether it is an image.
-    pub fn html(&mut self, raw: &str, resolve: &dyn Fn(&str, bool) -> String) -> String {
-        let mut out = String::with_capacity(raw.len());
-        let mut rest = raw;
-        while let Some(lt) = rest.find('<') {
-            escape_text(&mut out, &rest[..lt]);
-            rest = &rest[lt..];
-            rest = match self.markup(&mut out, rest, resolve) {
-                Some(after) => after,
-                None => {
-                    out.push_str("&lt;");
-                    &rest[1..]
-                }
-            };
+        let c = s[i];
+        let mut next: [Option<usize>; STATES] = [None; STATES];
+        for (state, count) in live.iter().enumerate() {
+            let Some(count) = *count else { continue };
+            if let Some((to, n)) = step(state_of(state), c, count) {
+                let slot = &mut next[to as usize];
+                *slot = Some(slot.map_or(n, |m| m.max(n)));
+                max = max.max(n);
+            }
         }
-        escape_text(&mut out, rest);
-        out
-    }
-
-    /// Handle the markup at the start of `s` (which starts with `<`); the
-    /// input after it, or `None` when it is not markup (a lone `<`).
-    fn markup<'s>(
-        &mut self,
-        out: &mut String,
-        s: &'s str,
-        resolve: &dyn Fn(&str, bool) -> String,
-    ) -> Option<&'s str> {
-        let b = s.as_bytes();
-        if let Some(body) = s.strip_prefix("<!--") {
-            // a comment, dropped; unterminated, it hides the rest
-            return Some(match body.find("-->") {
-                Some(i) => &body[i + 3..],
-                None => "",
-            });
-        }
-        if s.starts_with("<!") || s.starts_with("<?") {
-            return Some(s.find('>').map_or("", |i| &s[i + 1..]));
-        }
-        let (end_tag, name_at) = match b.get(1) {
-            Some(b'/') => (true, 2),
-            _ => (false, 1),
+        // a tag name starts after `<` or `</` when a letter follows
+        let opens = match c {
+            b'<' => true,
+            b'/' => i > 0 && s[i - 1] == b'<',
+            _ => false,
         };
-        if !b.get(name_at).is_some_and(u8::is_ascii_alphabetic) {
+        if opens && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            next[In::TagName as usize].get_or_insert(0);
+        }
+        live = next;
+        if max > limit {
+            return max;
+        }
+        i += 1;
+    }
+    max
+}
+
+fn state_of(i: usize) -> In {
+    [
+        In::TagName,
+        In::BeforeName,
+        In::Name,
+        In::AfterName,
+        In::BeforeValue,
+        In::Double,
+        In::Single,
+        In::Unquoted,
+        In::AfterQuoted,
+        In::SelfClosing,
+    ][i]
+}
+
+/// One character in a tag: the next state and attribute count, `None` when
+/// the tag ends.
+fn step(state: In, c: u8, n: usize) -> Option<(In, usize)> {
+    let ws = matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+    Some(match state {
+        In::TagName | In::Unquoted if ws => (In::BeforeName, n),
+        In::TagName if c == b'/' => (In::SelfClosing, n),
+        In::TagName | In::Unquoted => match c {
+            b'>' => return None,
+            _ => (state, n),
+        },
+        In::BeforeName | In::AfterName if ws => (state, n),
+        In::BeforeName | In::AfterName | In::Name | In::AfterQuoted | In::SelfClosing
+            if c == b'/' =>
+        {
+            (In::SelfClosing, n)
+        }
+        In::BeforeName
+        | In::AfterName
+        | In::Name
+        | In::BeforeValue
+        | In::AfterQuoted
+        | In::SelfClosing
+            if c == b'>' =>
+        {
             return None;
         }
-        let tag = parse_tag(&s[name_at..])?;
-        let after = &s[name_at + tag.len..];
-        let name = tag.name.to_ascii_lowercase();
-        if end_tag {
-            if let Some(t) = TAGS.iter().find(|t| **t == name) {
-                self.raw_end(out, t);
-            }
-            return Some(after);
-        }
-        if DROP_CONTENT.contains(&name.as_str()) {
-            return Some(skip_past_end_tag(after, &name));
-        }
-        let Some(t) = TAGS.iter().find(|t| **t == name) else {
-            return Some(after);
-        };
-        out.push('<');
-        out.push_str(t);
-        let mut seen: Vec<String> = Vec::new();
-        for (attr, value) in &tag.attrs {
-            let attr = attr.to_ascii_lowercase();
-            // the first of duplicate attributes wins, as in browsers
-            if seen.contains(&attr) {
-                continue;
-            }
-            seen.push(attr.clone());
-            if !tag_attr(t, &attr) {
-                continue;
-            }
-            let value = decode_entities(value);
-            let value = if is_url_attr(&attr) {
-                match safe_url(&value) {
-                    Some(url) => resolve(&url, *t == "img" || is_image(&url)),
-                    None => continue,
-                }
-            } else {
-                value
-            };
-            out.push(' ');
-            out.push_str(&attr);
-            out.push_str("=\"");
-            escape_attr(out, &value);
-            out.push('"');
-        }
-        out.push('>');
-        if !VOID.contains(t) {
-            self.open.push(Open::Raw(t));
-        }
-        Some(after)
-    }
+        In::Name if ws => (In::AfterName, n),
+        In::Name | In::AfterName if c == b'=' => (In::BeforeValue, n),
+        In::Name => (In::Name, n),
+        In::BeforeName | In::AfterName | In::SelfClosing => (In::Name, n + 1),
+        In::AfterQuoted if ws => (In::BeforeName, n),
+        In::AfterQuoted => (In::Name, n + 1),
+        In::BeforeValue if ws => (In::BeforeValue, n),
+        In::BeforeValue => match c {
+            b'"' => (In::Double, n),
+            b'\'' => (In::Single, n),
+            _ => (In::Unquoted, n),
+        },
+        In::Double if c == b'"' => (In::AfterQuoted, n),
+        In::Single if c == b'\'' => (In::AfterQuoted, n),
+        In::Double | In::Single => (state, n),
+    })
+}
 
-    /// A raw end tag: closes the element if raw HTML opened it inside the
-    /// current markdown element (and any raw elements opened after it).
-    fn raw_end(&mut self, out: &mut String, tag: &'static str) {
-        let mut depth = None;
-        for (i, o) in self.open.iter().enumerate().rev() {
-            match o {
-                Open::Markdown => break,
-                Open::Raw(t) if *t == tag => {
-                    depth = Some(i);
-                    break;
+/// The ids and names written in raw HTML (not generated by kepsite), as
+/// written: same-page links to them are pointed at their prefixed form.
+fn raw_ids(tree: &Html, policy: &Policy) -> HashSet<String> {
+    tree.tree
+        .values()
+        .filter_map(Node::as_element)
+        .flat_map(|e| e.attrs())
+        .filter(|(a, v)| {
+            matches!(*a, "id" | "name") && !v.is_empty() && !policy.generated_ids.contains(*v)
+        })
+        .map(|(_, v)| v.to_string())
+        .collect()
+}
+
+/// How a tree is written out.
+enum Mode<'a> {
+    /// Through the allowlist.
+    Clean {
+        policy: &'a Policy<'a>,
+        raw_ids: HashSet<String>,
+    },
+    /// As it is (to check that cleaned output parses back to itself).
+    Verbatim,
+}
+
+/// Write the fragment `tree` to `out`, without recursion.
+fn write_tree(tree: &Html, out: &mut String, mode: &Mode) {
+    use ego_tree::iter::Edge;
+    let mut skip: Option<ego_tree::NodeId> = None;
+    let mut attrs = String::new();
+    // the fragment's nodes are the children of its root `<html>` element
+    let Some(root) = tree.tree.root().first_child() else {
+        return;
+    };
+    for edge in root.traverse() {
+        match edge {
+            Edge::Open(node) if node.id() == root.id() || skip.is_some() => {}
+            Edge::Close(node) if skip == Some(node.id()) => skip = None,
+            Edge::Close(node) if node.id() == root.id() || skip.is_some() => {}
+            Edge::Open(node) => match node.value() {
+                Node::Text(t) => escape_text(out, t),
+                Node::Element(e) => {
+                    let name = e.name();
+                    let html = is_html(e);
+                    let keep = match mode {
+                        Mode::Verbatim => true,
+                        Mode::Clean { .. } => html && TAGS.contains(&name),
+                    };
+                    if !keep {
+                        if !html || DROP_CONTENT.contains(&name) {
+                            skip = Some(node.id());
+                        }
+                        continue;
+                    }
+                    attrs.clear();
+                    if !write_attrs(&mut attrs, name, e, mode) {
+                        skip = Some(node.id());
+                        continue;
+                    }
+                    out.push('<');
+                    out.push_str(name);
+                    out.push_str(&attrs);
+                    out.push('>');
+                    // the parser drops a newline right after these start tags
+                    if matches!(name, "pre" | "listing" | "textarea")
+                        && node
+                            .first_child()
+                            .and_then(|c| c.value().as_text())
+                            .is_some_and(|t| t.starts_with('\n'))
+                    {
+                        out.push('\n');
+                    }
                 }
-                Open::Raw(_) => {}
-            }
-        }
-        if let Some(i) = depth {
-            for o in self.open.drain(i..).rev() {
-                if let Open::Raw(t) = o {
-                    close(out, t);
+                _ => {}
+            },
+            Edge::Close(node) => {
+                if let Node::Element(e) = node.value() {
+                    let name = e.name();
+                    let kept = match mode {
+                        Mode::Verbatim => true,
+                        Mode::Clean { .. } => is_html(e) && TAGS.contains(&name),
+                    };
+                    if kept && !VOID.contains(&name) {
+                        out.push_str("</");
+                        out.push_str(name);
+                        out.push('>');
+                    }
                 }
             }
         }
     }
 }
 
-fn close(out: &mut String, tag: &str) {
-    out.push_str("</");
-    out.push_str(tag);
-    out.push('>');
+/// Whether an element is in the HTML namespace (not SVG or MathML).
+fn is_html(e: &scraper::node::Element) -> bool {
+    &*e.name.ns == "http://www.w3.org/1999/xhtml"
 }
 
-/// A tag's name and attributes, and its length from the name to past `>`.
-struct ParsedTag<'s> {
-    name: &'s str,
-    attrs: Vec<(&'s str, &'s str)>,
-    len: usize,
-}
-
-/// Parse a tag starting at its name, as an HTML tokenizer does; `None` when
-/// the input ends before the tag does.
-fn parse_tag(s: &str) -> Option<ParsedTag<'_>> {
-    let b = s.as_bytes();
-    let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
-    let mut i = 0;
-    while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
-        i += 1;
-    }
-    let name = &s[..i];
-    let mut attrs = Vec::new();
-    loop {
-        while i < b.len() && (is_space(b[i]) || b[i] == b'/') {
-            i += 1;
-        }
-        match b.get(i) {
-            None => return None,
-            Some(b'>') => {
-                return Some(ParsedTag {
-                    name,
-                    attrs,
-                    len: i + 1,
-                });
+/// The attributes of element `e` (named `tag`) as written: ` name="value"`
+/// each. `false` when the element itself must go (an input that is not a
+/// checkbox).
+fn write_attrs(out: &mut String, tag: &str, e: &scraper::node::Element, mode: &Mode) -> bool {
+    let (policy, raw_ids) = match mode {
+        Mode::Verbatim => {
+            for (name, value) in e.attrs() {
+                push_attr(out, name, value);
             }
-            _ => {}
+            return true;
         }
-        let start = i;
-        // the first character of a name may be `=`
-        i += 1;
-        while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
-            i += 1;
-        }
-        let attr = &s[start..i];
-        while i < b.len() && is_space(b[i]) {
-            i += 1;
-        }
-        if b.get(i) != Some(&b'=') {
-            attrs.push((attr, ""));
+        Mode::Clean { policy, raw_ids } => (policy, raw_ids),
+    };
+    if tag == "input"
+        && !e
+            .attr("type")
+            .is_some_and(|t| t.eq_ignore_ascii_case("checkbox"))
+    {
+        return false;
+    }
+    for (name, value) in e.attrs() {
+        if !tag_attr(tag, name) {
             continue;
         }
-        i += 1;
-        while i < b.len() && is_space(b[i]) {
-            i += 1;
-        }
-        let value = match b.get(i) {
-            None => return None,
-            Some(&q @ (b'"' | b'\'')) => {
-                let end = i + 1 + s[i + 1..].find(q as char)?;
-                let v = &s[i + 1..end];
-                i = end + 1;
-                v
-            }
-            Some(_) => {
-                let start = i;
-                while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
-                    i += 1;
+        let value: String = match name {
+            "id" | "name" if value.is_empty() => continue,
+            "id" if policy.generated_ids.contains(value) => value.to_string(),
+            "id" | "name" => format!("{ID_PREFIX}{value}"),
+            "class" => {
+                let kept: Vec<&str> = value
+                    .split_ascii_whitespace()
+                    .filter(|c| allowed_class(tag, c))
+                    .collect();
+                if kept.is_empty() {
+                    continue;
                 }
-                &s[start..i]
+                kept.join(" ")
             }
+            "style" => match value {
+                "text-align: left" | "text-align: center" | "text-align: right" => {
+                    value.to_string()
+                }
+                _ => continue,
+            },
+            "type" if tag == "input" => "checkbox".to_string(),
+            // a code block scrolls: reachable with Tab, never out of order
+            "tabindex" => "0".to_string(),
+            n if is_url_attr(n) => match url(tag, value, policy, raw_ids) {
+                Some(u) => u,
+                None => continue,
+            },
+            _ => value.to_string(),
         };
-        attrs.push((attr, value));
+        push_attr(out, name, &value);
     }
+    if tag == "input" && e.attr("disabled").is_none() {
+        push_attr(out, "disabled", "");
+    }
+    true
 }
 
-/// The input after `</name ...>`; empty when there is none.
-fn skip_past_end_tag<'s>(s: &'s str, name: &str) -> &'s str {
-    let lower = s.to_ascii_lowercase();
-    let needle = format!("</{name}");
-    let mut from = 0;
-    while let Some(i) = lower[from..].find(&needle) {
-        let at = from + i + needle.len();
-        match lower.as_bytes().get(at) {
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/') => {
-                return s[at..].find('>').map_or("", |j| &s[at + j + 1..]);
-            }
-            None => return "",
-            _ => from = at,
+/// A URL attribute's value: kept when kepsite made it, else checked and
+/// resolved; a same-page link to a raw id follows the id's prefix.
+fn url(tag: &str, value: &str, policy: &Policy, raw_ids: &HashSet<String>) -> Option<String> {
+    let url = if policy.trusted_urls.contains(value) {
+        value.to_string()
+    } else {
+        let safe = safe_url(value)?;
+        (policy.resolve)(&safe, tag == "img" || is_image(&safe))
+    };
+    match url.strip_prefix('#') {
+        Some(frag) if !policy.generated_ids.contains(frag) && raw_ids.contains(frag) => {
+            Some(format!("#{ID_PREFIX}{frag}"))
         }
+        _ => Some(url),
     }
-    ""
 }
 
-/// Text between tags: `<` and `>` escaped; character references kept (they
-/// can only ever produce text).
-fn escape_text(out: &mut String, s: &str) {
-    escape_with(out, s, |c| match c {
-        '<' => Some("&lt;"),
-        '>' => Some("&gt;"),
-        _ => None,
-    });
-}
-
-/// An attribute value, double-quoted.
-fn escape_attr(out: &mut String, s: &str) {
-    escape_with(out, s, |c| match c {
+fn push_attr(out: &mut String, name: &str, value: &str) {
+    out.push(' ');
+    out.push_str(name);
+    out.push_str("=\"");
+    escape_with(out, value, |c| match c {
         '&' => Some("&amp;"),
         '"' => Some("&quot;"),
-        '\'' => Some("&#39;"),
         '<' => Some("&lt;"),
         '>' => Some("&gt;"),
+        '\u{a0}' => Some("&nbsp;"),
+        _ => None,
+    });
+    out.push('"');
+}
+
+/// Text between tags.
+fn escape_text(out: &mut String, s: &str) {
+    escape_with(out, s, |c| match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '\u{a0}' => Some("&nbsp;"),
         _ => None,
     });
 }
@@ -460,111 +650,35 @@ fn escape_with(out: &mut String, s: &str, rep: impl Fn(char) -> Option<&'static 
     out.push_str(&s[last..]);
 }
 
-/// Decode the character references in an attribute value: numeric ones and
-/// the few named ones URLs and titles use. Others stay as written; since the
-/// value is re-escaped, a browser then reads them literally too, so the value
-/// checked here is exactly the value the browser sees.
-pub fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        match decode_one(rest) {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &rest[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The character a reference at the start of `s` stands for, and its length.
-fn decode_one(s: &str) -> Option<(char, usize)> {
-    let semi = s[..s.len().min(40)].find(';')?;
-    let body = &s[1..semi];
-    let c = if let Some(num) = body.strip_prefix('#') {
-        let n = match num.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => num.parse::<u32>().ok()?,
-        };
-        match char::from_u32(n) {
-            Some('\0') | None => '\u{FFFD}',
-            Some(c) => c,
-        }
-    } else {
-        match body {
-            "amp" => '&',
-            "lt" => '<',
-            "gt" => '>',
-            "quot" => '"',
-            "apos" => '\'',
-            "nbsp" => '\u{a0}',
-            "colon" => ':',
-            "sol" => '/',
-            "Tab" => '\t',
-            "NewLine" => '\n',
-            "lpar" => '(',
-            "rpar" => ')',
-            "period" => '.',
-            "num" => '#',
-            "quest" => '?',
-            "equals" => '=',
-            _ => return None,
-        }
-    };
-    Some((c, semi + 1))
-}
-
-/// Whether a URL points at an image (by its extension).
-pub fn is_image(url: &str) -> bool {
-    let path = url
-        .split(['#', '?'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    [".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"]
-        .iter()
-        .any(|e| path.ends_with(e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn clean(raw: &str) -> String {
-        let mut s = Sanitizer::new();
-        let mut out = s.html(raw, &|u, _| u.to_string());
-        out.push_str(&s.finish());
-        out
+    fn clean_raw(raw: &str) -> String {
+        let none = HashSet::new();
+        let policy = Policy {
+            generated_ids: &none,
+            trusted_urls: &none,
+            resolve: &|u, _| u.to_string(),
+        };
+        clean(raw, &policy, &Budget { depth: 64 }).expect("within budget")
     }
 
     #[test]
     fn allowed_markup_is_rewritten_and_the_rest_dropped() {
         for (raw, want) in [
             ("<b>x</b>", "<b>x</b>"),
-            ("<B CLASS=big>x</b>", "<b class=\"big\">x</b>"),
+            ("<B CLASS=big>x</b>", "<b>x</b>"),
             ("<div onclick=\"x()\">y</div>", "<div>y</div>"),
             ("<img src=a.png onerror=alert(1)>", "<img src=\"a.png\">"),
             ("<script>alert(1)</script>after", "after"),
-            ("<SCRIPT >alert(1)</SCRIPT >after", "after"),
             ("<style>p{}</style>x", "x"),
-            ("<iframe src=x>y</iframe>", "y"),
+            ("<iframe src=x>y</iframe>z", "z"),
             ("<!-- c -->x<!-- unterminated", "x"),
             ("a < b > c", "a &lt; b &gt; c"),
             ("<a href=\"javascript:alert(1)\">l</a>", "<a>l</a>"),
             ("<a href=\"java&#x73;cript:x\">l</a>", "<a>l</a>"),
             ("<a href=\"java\tscript:x\">l</a>", "<a>l</a>"),
-            ("<a href=\" JAVASCRIPT:x\">l</a>", "<a>l</a>"),
             ("<a href=\"javascript&colon;x\">l</a>", "<a>l</a>"),
             (
                 "<a href=\"https://x.io/?a=1&amp;b=2\">l</a>",
@@ -574,61 +688,76 @@ mod tests {
                 "<a title='say \"hi\"'>l</a>",
                 "<a title=\"say &quot;hi&quot;\">l</a>",
             ),
-            ("<a id=a id=b>l</a>", "<a id=\"a\">l</a>"),
+            ("<a id=a id=b>l</a>", "<a id=\"user-content-a\">l</a>"),
             ("<div>unclosed", "<div>unclosed</div>"),
             ("</div></main>stray", "stray"),
-            ("<img src=\"x.png\"", "&lt;img src=\"x.png\""),
             ("<svg><script>alert(1)</script></svg>", ""),
             (
                 "<details open><summary>s</summary>",
                 "<details open=\"\"><summary>s</summary></details>",
             ),
-            ("<a name=\"anchor\"></a>", "<a name=\"anchor\"></a>"),
             ("<input type=text>x", "x"),
+            (
+                "<input type=checkbox checked>",
+                "<input checked=\"\" disabled=\"\" type=\"checkbox\">",
+            ),
             ("<p style=\"color:red\">x</p>", "<p>x</p>"),
+            ("<pre>\n\nx</pre>", "<pre>\n\nx</pre>"),
+            (
+                "<span class=\"hl-k search-results\">x</span>",
+                "<span class=\"hl-k\">x</span>",
+            ),
         ] {
-            assert_eq!(clean(raw), want, "{raw:?}");
+            assert_eq!(clean_raw(raw), want, "{raw:?}");
         }
     }
 
     #[test]
-    fn raw_html_cannot_close_what_it_did_not_open() {
-        let mut s = Sanitizer::new();
-        let id = |u: &str, _| u.to_string();
-        let mut out = s.html("<div>", &id);
-        s.markdown_start(); // a list item inside the raw div
-        out.push_str(&s.html("<span>", &id));
-        out.push_str(&s.html("</div>", &id)); // not the item's: ignored
-        out.push_str(&s.markdown_end()); // the item ends: its span closes
-        out.push_str(&s.html("</div>", &id));
-        out.push_str(&s.finish());
-        assert_eq!(out, "<div><span></span></div>");
-    }
-
-    #[test]
-    fn urls_are_resolved_only_when_safe() {
-        let mut s = Sanitizer::new();
-        let out = s.html(
-            "<a href=\"../x.md\">a</a><img src=\"p.png\"><a href=\"data:text/html,x\">d</a>",
-            &|u, image| format!("/r/{u}{}", if image { "?img" } else { "" }),
-        );
+    fn ids_and_same_page_links_are_prefixed_together() {
+        let generated = HashSet::from(["summary".to_string()]);
+        let trusted = HashSet::from(["#old".to_string()]);
+        let policy = Policy {
+            generated_ids: &generated,
+            trusted_urls: &trusted,
+            resolve: &|u, _| u.to_string(),
+        };
+        let out = clean(
+            "<a href=\"#old\">o</a><a href=\"#summary\">s</a><a name=\"old\"></a>\
+             <h2 id=\"summary\">S</h2><div id=\"ks-filters\"></div><a href=\"#nowhere\">n</a>",
+            &policy,
+            &Budget { depth: 8 },
+        )
+        .unwrap();
         assert_eq!(
             out,
-            "<a href=\"/r/../x.md\">a</a><img src=\"/r/p.png?img\"><a>d</a>"
+            "<a href=\"#user-content-old\">o</a><a href=\"#summary\">s</a>\
+             <a name=\"user-content-old\"></a><h2 id=\"summary\">S</h2>\
+             <div id=\"user-content-ks-filters\"></div><a href=\"#nowhere\">n</a>"
         );
     }
 
     #[test]
-    fn entities_decode_as_a_browser_reads_them() {
-        assert_eq!(
-            decode_entities("a&amp;b&#60;&#x3E;&bogus;&"),
-            "a&b<>&bogus;&"
-        );
-        assert_eq!(decode_entities("&#0;&#xFFFFFFFF;"), "\u{FFFD}\u{FFFD}");
+    fn attribute_bound_follows_the_tokenizer() {
+        assert_eq!(max_attributes(b"<a b c d>", 99), 3);
+        assert_eq!(max_attributes(b"<a b='x y z' c=\"1 2\"d>", 99), 3);
+        assert_eq!(max_attributes(b"text <b>x</b> more", 99), 0);
+        // a quoted `>` does not end the tag
+        assert_eq!(max_attributes(b"<a x='>' y='>' z>", 99), 3);
+        // `<` inside a tag may start another: both are followed
+        assert!(max_attributes(b"<!-- <a b c d -->", 99) >= 3);
+        let many = "<div ".to_string() + &"a1 ".repeat(1000) + ">";
+        assert!(max_attributes(many.as_bytes(), 256) > 256);
+        // utf-8 everywhere, never a panic
+        assert_eq!(max_attributes("<a title=\"&aaaaé\" é=1>".as_bytes(), 99), 2);
+    }
+
+    #[test]
+    fn urls() {
         assert_eq!(safe_url("  https://x "), Some("https://x".into()));
         assert_eq!(safe_url("mailto:a@b"), Some("mailto:a@b".into()));
         assert_eq!(safe_url("/a:b"), Some("/a:b".into()));
         assert_eq!(safe_url("vbscript:x"), None);
         assert_eq!(safe_url("\u{1}javascript:x"), None);
+        assert_eq!(safe_url("é:x"), None);
     }
 }

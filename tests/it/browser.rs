@@ -1042,3 +1042,169 @@ fn screenshots_at_phone_and_desktop_widths() {
     assert_eq!(overflow, Vec::<String>::new(), "pages scroll sideways");
     assert_eq!(b.console_errors(), Vec::<String>::new());
 }
+
+// ---------------------------------------------------------------------------
+// Issue 17: README HTML stays inside the page's `.markdown` container, as
+// Chromium itself parses the whole page (not as `innerHTML`, which could
+// never escape).
+
+/// A deterministic generator (xorshift), so a failing soup reproduces.
+struct SoupRng(u64);
+
+impl SoupRng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// Random tag soup weighted towards what the parser closes by itself
+/// (implied end tags, foster parenting, formatting elements) and towards the
+/// page's own elements' end tags.
+fn tag_soup(rng: &mut SoupRng) -> String {
+    const PIECES: &[&str] = &[
+        "<li>",
+        "</li>",
+        "<dd>",
+        "</dd>",
+        "<dt>",
+        "</dt>",
+        "<p>",
+        "</p>",
+        "<div>",
+        "</div>",
+        "<div><li>",
+        "<dl>",
+        "</dl>",
+        "<ul>",
+        "</ul>",
+        "<ol>",
+        "</ol>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "<caption>",
+        "<b>",
+        "</b>",
+        "<a href=\"#x\">",
+        "</a>",
+        "<i>",
+        "<details>",
+        "</details>",
+        "<summary>",
+        "<section>",
+        "</section>",
+        "</article>",
+        "</main>",
+        "</body>",
+        "</html>",
+        "<h2>",
+        "</h2>",
+        "<pre>",
+        "</pre>",
+        "<blockquote>",
+        "</blockquote>",
+        "<select>",
+        "<option>",
+        "<form>",
+        "</form>",
+        "<button>",
+        "</button>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "<mi>",
+        "<foreignObject>",
+        "<template>",
+        "</template>",
+        "<noscript>",
+        "<textarea>",
+        "</textarea>",
+        "<xmp>",
+        "<plaintext>",
+        "<!--",
+        "-->",
+        "<img src=x onerror=\"window.__pwned='soup'\">",
+        "<span onclick=\"x()\">",
+        "<ruby>",
+        "<rt>",
+        "<nobr>",
+        "<font>",
+        "<center>",
+        "<hr>",
+        "<br>",
+        "text ",
+        "\n\n",
+        "\n",
+        "- ",
+        "> ",
+        "| a |\n|---|\n",
+        "`",
+        "*",
+        "<script>window.__pwned='script'</script>",
+    ];
+    let len = 5 + rng.next() % 40;
+    (0..len).map(|_| rng.pick(PIECES)).collect()
+}
+
+/// The built page of KEP 1480 with its README body replaced by `body`.
+fn page_with_body(template: &str, body: &str) -> String {
+    let open = "<div class=\"markdown\">\n";
+    let start = template.find(open).expect("the .markdown container") + open.len();
+    let end = template
+        .rfind("\n</div>\n</article>")
+        .expect("the container's end");
+    format!("{}{body}{}", &template[..start], &template[end..])
+}
+
+#[test]
+#[ignore = "needs chromium + chromedriver; CI runs it with --ignored"]
+fn random_tag_soup_stays_inside_the_readme_container() {
+    let site = site();
+    let public = site.dir.join("public");
+    let template = std::fs::read_to_string(public.join("keps/1480/index.html")).unwrap();
+    // the page's own elements outside the container, with an empty README
+    std::fs::create_dir_all(public.join("soup/empty")).unwrap();
+    std::fs::write(
+        public.join("soup/empty/index.html"),
+        page_with_body(&template, ""),
+    )
+    .unwrap();
+    let b = Browser::start();
+    let outside = "return [...document.querySelectorAll('*')]\
+        .filter(e => !e.closest('div.markdown')).map(e => e.tagName).join(' ');";
+    b.goto(&site.url("/soup/empty/"));
+    let baseline = b.js(outside);
+    assert!(
+        baseline.as_str().is_some_and(|s| s.contains("ARTICLE")),
+        "{baseline}"
+    );
+    let mut rng = SoupRng(0x2545_f491_4f6c_dd1d);
+    for n in 0..150 {
+        let soup = tag_soup(&mut rng);
+        let body = crate::sanitize::render_readme(&soup);
+        let dir = public.join(format!("soup/{n}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("index.html"), page_with_body(&template, &body)).unwrap();
+        b.goto(&site.url(&format!("/soup/{n}/")));
+        let here = b.js(outside);
+        let containers = b.js("return document.querySelectorAll('div.markdown').length;");
+        assert!(
+            here == baseline && containers == json!(1),
+            "soup {n} {soup:?} escaped its container:\n{body}\noutside: {here}\nwant: {baseline}"
+        );
+        assert_eq!(
+            b.pwned(),
+            Value::Null,
+            "soup {n} {soup:?} ran script: {body}"
+        );
+    }
+}

@@ -171,3 +171,202 @@ fn findings_grouped_by_kep_match_the_per_kep_filter() {
     }
     assert!(m.kep(99_999).is_none());
 }
+
+/// One hand label of `tests/fixtures/prr-labels.tsv`.
+struct Label {
+    path: String,
+    question: usize,
+    answered: bool,
+    line: Option<usize>,
+}
+
+fn prr_labels() -> Vec<Label> {
+    let text = include_str!("../fixtures/prr-labels.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 4, "bad label line {l:?}");
+            Label {
+                path: f[0].to_string(),
+                question: f[1].parse().expect("question number"),
+                answered: f[2] == "true",
+                line: f[3].parse().ok(),
+            }
+        })
+        .collect()
+}
+
+/// kepsite's reading of every labelled question: (answered, line of the
+/// question in the README when kepsite found it), in label order.
+fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
+    let (template, _) = kepsite::analysis::tracking::template_for(m);
+    let questions = template.prr_questions();
+    assert_eq!(questions.len(), 25, "the labels number 25 questions");
+    let mut cache: BTreeMap<&str, kepsite::analysis::tracking::KepAnalysis> = BTreeMap::new();
+    let current = kepsite::analysis::calendar::current(&m.keps, None, None);
+    labels
+        .iter()
+        .map(|l| {
+            let a = cache.entry(&l.path).or_insert_with(|| {
+                let kep = m
+                    .keps
+                    .iter()
+                    .find(|k| k.path == l.path)
+                    .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
+                kepsite::analysis::tracking::analyze_kep(m, &template, kep, &current)
+            });
+            let s = &a.assessment.sections[questions[l.question - 1]];
+            (s.answered, s.line)
+        })
+        .collect()
+}
+
+/// Issue 14, item 5: kepsite reads the PRR questionnaire as a reviewer does.
+/// 27 KEPs of 13 SIGs and every age (2018 single files to v1.37 KEPs), all
+/// 25 questions each, labelled by reading the READMEs (README, "PRR
+/// answers"). Agreement on answered/unanswered before this change: 617/675
+/// (91.4%); after: 675/675. The last 4 KEPs were labelled after the reading
+/// was settled, as a check it was not fitted to the first 23: 95/100 before,
+/// 100/100 after. The question's line agrees wherever the README asks it
+/// (before: all but the older wording of 2227). The threshold, 97%, leaves
+/// room for one KEP's worth of disagreement (20 questions) when the reading
+/// changes, and fails well above the 91.4% of before.
+#[test]
+fn prr_answers_agree_with_a_reading_by_hand() {
+    let m = head();
+    let labels = prr_labels();
+    assert!(labels.len() >= 20 * 25, "{} labels", labels.len());
+    let keps: std::collections::BTreeSet<&str> = labels.iter().map(|l| l.path.as_str()).collect();
+    assert!(keps.len() >= 20, "{} KEPs labelled", keps.len());
+    let got = kepsite_reading(m, &labels);
+    let mut answers = Vec::new();
+    let mut lines = Vec::new();
+    for (l, (answered, line)) in labels.iter().zip(&got) {
+        if *answered != l.answered {
+            answers.push(format!(
+                "{} q{} (line {:?}): labelled {}, kepsite {answered}",
+                l.path, l.question, l.line, l.answered
+            ));
+        }
+        if l.line.is_some() && *line != l.line {
+            lines.push(format!(
+                "{} q{}: asked on line {:?}, kepsite found it on {line:?}",
+                l.path, l.question, l.line
+            ));
+        }
+    }
+    let agree = labels.len() - answers.len();
+    let percent = agree as f64 * 100.0 / labels.len() as f64;
+    let asked = labels.iter().filter(|l| l.line.is_some()).count();
+    println!(
+        "PRR answers agree: {agree}/{} ({percent:.1}%); question lines: {}/{asked}\n{}\n{}",
+        labels.len(),
+        asked - lines.len(),
+        answers.join("\n"),
+        lines.join("\n")
+    );
+    assert!(
+        percent >= 97.0,
+        "agreement {percent:.1}%:\n{}",
+        answers.join("\n")
+    );
+    assert!(lines.is_empty(), "{}", lines.join("\n"));
+}
+
+/// The three misses named in issue 14 are findings, each with its line.
+#[test]
+fn prr_placeholders_guidance_and_old_wordings_are_read() {
+    let f = check(head());
+    let unanswered = |path: &str, line: usize| {
+        f.iter()
+            .any(|x| x.rule == "prr-unanswered" && x.path.starts_with(path) && x.line == Some(line))
+    };
+    // `TBA.` (line 1130) under the question on line 1123.
+    assert!(unanswered("keps/sig-auth/4412-", 1123), "TBA is no answer");
+    // The template's guidance pasted as the answer (line 302) of the bold question on 300.
+    assert!(
+        unanswered("keps/sig-apps/1591-", 300),
+        "pasted guidance is no answer"
+    );
+    // "Were upgrade and rollback tested?" (line 281) is found and answered.
+    let m = head();
+    let labels: Vec<Label> = vec![Label {
+        path: "keps/sig-cli/2227-kubectl-default-container".into(),
+        question: 8,
+        answered: true,
+        line: Some(281),
+    }];
+    assert_eq!(kepsite_reading(m, &labels), vec![(true, Some(281))]);
+    // Every PRR finding carries a line.
+    let without: Vec<_> = f
+        .iter()
+        .filter(|x| x.rule == "prr-unanswered" && x.line.is_none())
+        .collect();
+    assert!(without.is_empty(), "{without:#?}");
+}
+
+/// Issue 14, item 6: at the 2019 revision 067a2740 every markdown file that
+/// looks like a KEP (a numbered file under keps/) is loaded or is a finding:
+/// front matter after a `# KEP:` heading (0032) and metadata in a yaml code
+/// block (0015) are read, with a warning that the form is non-standard; a
+/// numbered file without metadata (0023) is a warning.
+#[test]
+fn revision_067a2740_loads_or_reports_every_kep_file() {
+    let rev = "067a2740";
+    let m = model::load(corpus(), Some(rev), None).unwrap();
+    let f = check(&m);
+    let kep = |p: &str| {
+        m.keps
+            .iter()
+            .find(|k| k.path == p)
+            .unwrap_or_else(|| panic!("{p} is not loaded"))
+    };
+    let finding = |rule: &str, p: &str| {
+        f.iter()
+            .find(|x| x.rule == rule && x.path == p)
+            .unwrap_or_else(|| panic!("no {rule} finding for {p}"))
+    };
+
+    let portable = "keps/sig-apps/0032-portable-service-definitions.md";
+    let k = kep(portable);
+    assert!(k.meta_ok);
+    assert_eq!(k.meta.title, "Portable Service Definitions");
+    assert_eq!(k.meta.owning_sig, "sig-apps");
+    assert_eq!(k.number(), Some(31), "kep-number as written");
+    assert_eq!(k.line("status"), Some(25), "lines count the heading");
+    assert_eq!(finding("kep-metadata-nonstandard", portable).line, Some(3));
+
+    let kubeadm = "keps/sig-cluster-lifecycle/0015-kubeadm-join-control-plane.md";
+    let k = kep(kubeadm);
+    assert_eq!(k.number(), Some(15));
+    assert_eq!(finding("kep-metadata-nonstandard", kubeadm).line, Some(5));
+    assert!(
+        k.readme.contains("## Motivation"),
+        "the whole file is the README"
+    );
+    // The block holds a curly quote (`"@chuckha”`, line 14): the YAML error
+    // is a finding at the line where the quoted string breaks.
+    assert!(!k.meta_ok);
+    assert_eq!(finding("yaml-parse", kubeadm).line, Some(15));
+    assert_eq!(k.line("status"), Some(9), "field lines count the fence");
+
+    let images = "keps/sig-cluster-lifecycle/0023-documentation-for-images.md";
+    assert_eq!(finding("kep-file-without-metadata", images).line, Some(1));
+
+    // Every numbered markdown file under keps/ is a KEP, a template or a finding.
+    let files = git(corpus(), &["ls-tree", "-r", "--name-only", rev, "keps"]);
+    let mut numbered = 0;
+    for path in files.lines() {
+        let name = path.rsplit('/').next().unwrap();
+        if !name.ends_with(".md") || kepsite::kep::leading_number(name).is_none() {
+            continue;
+        }
+        numbered += 1;
+        let known = m.keps.iter().any(|k| k.metadata_path == path)
+            || m.templates.iter().any(|t| t == path)
+            || f.iter().any(|x| x.path == path);
+        assert!(known, "{path} is neither loaded nor reported");
+    }
+    assert!(numbered > 50, "{numbered} numbered files");
+}

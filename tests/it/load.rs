@@ -98,3 +98,122 @@ fn an_older_revision_is_read_without_checkout() {
     assert_eq!(old.keps.len(), before);
     assert!(old.kep(1480).is_some());
 }
+
+/// A repository of single-file KEPs in every form 2018–2019 authors used.
+fn single_file_repo() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "keps/sig-a/0007-after-heading.md",
+            "# KEP: After a heading\n\n---\nkep-number: 7\ntitle: After a heading\nowning-sig: sig-a\nstatus: provisional\n---\n\n# After a heading\n\n## Summary\n\nText.\n",
+        ),
+        (
+            "keps/sig-a/0008-yaml-block.md",
+            "# Yaml block\n\n## Metadata\n\n```yaml\n---\nkep-number: 8\ntitle: Yaml block\nowning-sig: sig-a\nstatus: provisional\n```\n\n## Summary\n\nText.\n",
+        ),
+        (
+            "keps/sig-a/20190101-never-closed.md",
+            "---\ntitle: Never closed\nowning-sig: sig-a\n\n# Never closed\n\n## Summary\n",
+        ),
+        (
+            "keps/sig-a/0009-no-metadata.md",
+            "# Notes for KEP 8\n\nSome text.\n",
+        ),
+        (
+            "keps/sig-a/0000-kep-template.md",
+            "---\ntitle: KEP Template\n---\n# Title\n",
+        ),
+        ("keps/sig-a/FAQ.md", "# Questions\n\nAnswers.\n"),
+        (
+            "keps/sig-a/20190102-standard.md",
+            "---\nkep-number: 10\ntitle: Standard\nowning-sig: sig-a\nstatus: provisional\n---\n# Standard\n",
+        ),
+    ];
+    for (path, text) in files {
+        let p = tmp.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    tmp
+}
+
+#[test]
+fn every_single_file_that_looks_like_a_kep_loads_or_is_a_finding() {
+    let tmp = single_file_repo();
+    let m = model::load(tmp.path(), None, None).unwrap();
+    let f = kepsite::analysis::findings::check(&m);
+    let kep = |p: &str| {
+        m.keps
+            .iter()
+            .find(|k| k.path == p)
+            .unwrap_or_else(|| panic!("{p} is not loaded"))
+    };
+    let at = |rule: &str, p: &str| -> Vec<Option<usize>> {
+        f.iter()
+            .filter(|x| x.rule == rule && x.path == p)
+            .map(|x| x.line)
+            .collect()
+    };
+
+    let after = kep("keps/sig-a/0007-after-heading.md");
+    assert!(after.meta_ok);
+    assert_eq!(after.meta.title, "After a heading");
+    assert_eq!(after.line("status"), Some(7));
+    assert!(after.readme.contains("## Summary"));
+    assert_eq!(after.readme_offset, 8);
+    assert_eq!(
+        at(
+            "kep-metadata-nonstandard",
+            "keps/sig-a/0007-after-heading.md"
+        ),
+        vec![Some(3)]
+    );
+
+    let block = kep("keps/sig-a/0008-yaml-block.md");
+    assert!(block.meta_ok);
+    assert_eq!(
+        (block.number(), block.meta.status.as_str()),
+        (Some(8), "provisional")
+    );
+    assert_eq!(block.line("title"), Some(8));
+    assert_eq!(block.readme_offset, 0);
+    assert_eq!(
+        at("kep-metadata-nonstandard", "keps/sig-a/0008-yaml-block.md"),
+        vec![Some(5)]
+    );
+
+    let open = kep("keps/sig-a/20190101-never-closed.md");
+    assert!(!open.meta_ok);
+    assert_eq!(
+        at(
+            "front-matter-unterminated",
+            "keps/sig-a/20190101-never-closed.md"
+        ),
+        vec![Some(1)]
+    );
+    assert!(f.iter().any(|x| x.rule == "front-matter-unterminated"
+        && x.severity == kepsite::finding::Severity::Error));
+
+    assert_eq!(
+        at(
+            "kep-file-without-metadata",
+            "keps/sig-a/0009-no-metadata.md"
+        ),
+        vec![Some(1)]
+    );
+    assert_eq!(
+        m.templates,
+        vec!["keps/sig-a/0000-kep-template.md".to_string()]
+    );
+    // Documentation is neither a KEP nor a finding; the standard form has no warning.
+    assert!(!f.iter().any(|x| x.path == "keps/sig-a/FAQ.md"));
+    assert!(m.keps.iter().all(|k| k.path != "keps/sig-a/FAQ.md"));
+    assert!(
+        at(
+            "kep-metadata-nonstandard",
+            "keps/sig-a/20190102-standard.md"
+        )
+        .is_empty()
+    );
+    assert_eq!(m.keps.len(), 4);
+}

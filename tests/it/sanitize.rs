@@ -1,10 +1,10 @@
 //! README HTML is safe as a browser parses it.
 //!
-//! kepsite's sanitizer tokenizes raw HTML itself. These tests do not trust
-//! that tokenizer: they parse kepsite's output with html5ever (through
-//! `scraper`, the parser browsers' HTML spec describes) and check the DOM a
-//! browser would build: only harmless elements, no event handlers or styles,
-//! no URL with a scheme other than http, https or mailto.
+//! These tests do not trust kepsite's sanitizer: they parse its output with
+//! html5ever (through `scraper`, the parser browsers' HTML spec describes)
+//! and check the DOM a browser would build: only harmless elements, no event
+//! handlers or styles, no URL with a scheme other than http, https or
+//! mailto, and nothing outside the page's `.markdown` container.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -466,8 +466,8 @@ fn raw_html_that_authors_write_survives() {
         "<summary>More</summary>",
         "<li>item with <strong>bold</strong></li>",
         "</details>",
-        "<p align=\"center\"><img src=\"img.png\" width=\"300\" alt=\"diagram\"></p>",
-        "<a name=\"old-anchor\"></a>",
+        "<p align=\"center\"><img alt=\"diagram\" src=\"img.png\" width=\"300\"></p>",
+        "<a name=\"user-content-old-anchor\"></a>",
         "<br>",
         "<sub>2</sub>",
         "<th colspan=\"2\">h</th>",
@@ -488,4 +488,184 @@ fn raw_html_cannot_break_out_of_the_readme() {
         !html.contains("</main>") && !html.contains("</article>"),
         "{html}"
     );
+}
+
+/// The page around a README, as the KEP template nests it: what a browser
+/// builds from `html` placed in the `.markdown` container.
+fn in_page(html: &str) -> scraper::Html {
+    scraper::Html::parse_document(&format!(
+        "<!DOCTYPE html><html><body><main id=\"sk-main\"><article class=\"kep\" id=\"sk-article\">\
+         <div class=\"kep-layout\" id=\"sk-layout\"><div class=\"markdown\" id=\"sk-md\">{html}</div>\
+         <aside id=\"sk-side\">side</aside></div></article></main></body></html>"
+    ))
+}
+
+/// What of `html` a browser puts outside the page's `.markdown` container
+/// (and the page's own elements it moves).
+pub fn escapes(html: &str) -> Vec<String> {
+    let doc = in_page(html);
+    let mut out = Vec::new();
+    for node in doc.tree.nodes() {
+        let el = node.value().as_element();
+        let skeleton = el.is_some_and(|e| {
+            e.id().is_some_and(|id| id.starts_with("sk-"))
+                || matches!(e.name(), "html" | "head" | "body")
+        });
+        if skeleton || node.value().is_doctype() || node.value().is_document() {
+            continue;
+        }
+        if node
+            .value()
+            .as_text()
+            .is_some_and(|t| t.trim().is_empty() || &**t == "side")
+        {
+            continue;
+        }
+        let inside = node.ancestors().any(|a| {
+            a.value()
+                .as_element()
+                .is_some_and(|e| e.id() == Some("sk-md"))
+        });
+        if !inside {
+            out.push(format!("{:?}", node.value()));
+        }
+    }
+    let parent_id = |id: &str| {
+        let sel = scraper::Selector::parse(&format!("#{id}")).unwrap();
+        doc.select(&sel)
+            .next()
+            .and_then(|e| e.parent())
+            .and_then(|p| {
+                p.value()
+                    .as_element()
+                    .and_then(|e| e.id().map(String::from))
+            })
+    };
+    for (id, parent) in [
+        ("sk-side", "sk-layout"),
+        ("sk-md", "sk-layout"),
+        ("sk-layout", "sk-article"),
+        ("sk-article", "sk-main"),
+    ] {
+        if parent_id(id).as_deref() != Some(parent) {
+            out.push(format!("#{id} moved out of #{parent}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_containment_checker_sees_escapes() {
+    assert!(!escapes("</div><p>out</p>").is_empty());
+    assert!(!escapes("</div></div><p>out</p>").is_empty());
+    // the token-balancing sanitizer's output for finding 1
+    assert!(!escapes("<dd><div><dt>x</dt></div></dd><p>after</p>").is_empty());
+    assert!(escapes("<div><p>in</p></div>").is_empty());
+}
+
+/// Issue 17, finding 1: the browser closes `dd`, `dt`, `li` and `p` itself,
+/// so raw HTML balanced as text escaped the `.markdown` container.
+#[test]
+fn raw_html_stays_inside_the_container() {
+    for md in [
+        "<dd><div><dt>x</dt></div></dd>\n\nafter",
+        "<li><div><li>x</li></div></li>\n\nafter",
+        "<li><div><li>x</li></div></li><li><div><li>x</li></div></li>\n\nafter",
+        "<dd><div><dt>x</dt></div></dd><dd><div><dt>x</dt></div></dd>\n\nafter",
+        "<p><div><p>x</p></div></p>\n\nafter",
+        "<ul><li><div><section><li>x</li></section></div></li></ul>\n\nafter",
+        "<table><tr><td><div></td></tr></table></div>\n\nafter",
+        "- <dd><div><dt>x\n- </dt></div></dd>\n\nafter",
+        "<h1><div><h2>x</h2></div></h1></div></div>\n\nafter",
+        "<a><div><a>x</a></div></a></div>\n\nafter",
+    ] {
+        let html = render_readme(md);
+        let out = escapes(&html);
+        assert!(out.is_empty(), "{md:?} → {html}\n{out:?}");
+    }
+}
+
+/// Issue 17, finding 2: a character reference next to a multi-byte
+/// character panicked the old sanitizer (a byte slice inside a character).
+#[test]
+fn character_references_beside_multibyte_text_do_not_panic() {
+    for md in [
+        "<a title=\"&aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaé\">x</a>",
+        "<img alt=\"Q&A – 概要 &amp 設計\" src=\"img.png\">",
+        "<a href=\"&#x6a;&é\">x</a>",
+        "<a title='&#xé;&#é;&é'>x</a>",
+    ] {
+        let html = render_readme(md);
+        assert!(dom_problems(&html).is_empty(), "{md:?} → {html}");
+        assert!(escapes(&html).is_empty(), "{md:?} → {html}");
+    }
+    assert!(
+        render_readme("<a title=\"&aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaé\">x</a>").contains("é")
+    );
+}
+
+/// Issue 17, finding 3: these took 142 s and 3.3 s with the token-balancing
+/// sanitizer (quadratic); `benches/hostile.rs` times 10 MB of them.
+#[test]
+fn hostile_repetition_renders() {
+    let divs = "<div ".repeat(100_000);
+    let html = render_readme(&divs);
+    assert!(dom_problems(&html).is_empty());
+    let scripts = "<script></script>".repeat(40_000);
+    let html = render_readme(&format!("{scripts}\n\nafter"));
+    assert!(
+        !html.contains("<script"),
+        "{}",
+        &html[..200.min(html.len())]
+    );
+    assert!(html.contains("after"));
+    let attrs: String = (0..50_000).map(|i| format!(" a{i}")).collect();
+    let html = render_readme(&format!("<div{attrs}>x</div>\n\nafter"));
+    assert!(dom_problems(&html).is_empty());
+    assert!(html.contains("after"));
+}
+
+/// Issue 17, finding 8: raw HTML's classes and ids cannot reach the site's.
+#[test]
+fn site_classes_and_ids_are_out_of_reach() {
+    let html = render_readme(
+        "<div class=\"search-results kep-layout\" id=\"ks-filters\">x</div>\n\n\
+         <a name=\"ks-q\"></a>\n\n# Filters {#ks-filters}\n\n## p meta\n\n[f](#ks-filters)\n",
+    );
+    assert!(
+        !html.contains("search-results") && !html.contains("kep-layout"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("id=\"ks-") && !html.contains("name=\"ks-"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"p-"), "{html}");
+    assert!(html.contains("id=\"user-content-ks-filters\""), "{html}");
+}
+
+/// Same-page links reach raw HTML's ids under their prefix, and kepsite's
+/// own heading ids stay as GitHub writes them.
+#[test]
+fn fragment_links_follow_prefixed_ids() {
+    let html = render_readme(
+        "[old](#old-anchor) [h](#heading) [fn][^1]\n\n<a name=\"old-anchor\"></a>\n\n\
+         ## Heading\n\n<p id=\"raw\">x</p> <a href=\"#raw\">r</a>\n\n[^1]: note\n",
+    );
+    for want in [
+        "href=\"#user-content-old-anchor\"",
+        "name=\"user-content-old-anchor\"",
+        "<h2 id=\"heading\">",
+        "href=\"#heading\"",
+        "id=\"user-content-raw\"",
+        "href=\"#user-content-raw\"",
+    ] {
+        assert!(html.contains(want), "missing {want:?} in {html}");
+    }
+    // the footnote's link and target agree
+    let doc = scraper::Html::parse_fragment(&html);
+    let a = scraper::Selector::parse("sup a").unwrap();
+    let href = doc.select(&a).next().and_then(|a| a.attr("href")).unwrap();
+    let target = scraper::Selector::parse(&format!("[id=\"{}\"]", &href[1..])).unwrap();
+    assert!(doc.select(&target).next().is_some(), "{href} in {html}");
 }

@@ -42,6 +42,7 @@ fn start_in(dir: tempfile::TempDir, root: PathBuf, extra: &[&str]) -> Serve {
         .args(["--port", "0"])
         .args(extra)
         .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", crate::support::test_cache_home())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -559,4 +560,31 @@ fn bad_arguments_exit_2() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     let r = crate::support::kepsite(&["serve", "--bind", "not-an-ip"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Issue 17, finding 7: a redirect to a directory with a non-ASCII name
+/// panicked a worker (`expect("valid header")`); eight of them stopped serve.
+#[test]
+fn redirects_to_non_ascii_directories_are_encoded() {
+    let (dir, root) = content_copy();
+    let from = root.join("keps/sig-node/5833-node-power-profiles");
+    let to = root.join("keps/sig-node/5833-node-power-profilé");
+    std::fs::rename(&from, &to).unwrap();
+    let s = start_in(dir, root, &[]);
+    for _ in 0..12 {
+        let r = request(
+            &s.addr,
+            "GET",
+            "/keps/sig-node/5833-node-power-profil%C3%A9?x=%C3%A9",
+            &[],
+        );
+        assert_eq!(r.status, 301, "{}", r.text());
+        assert_eq!(
+            r.header("location"),
+            Some("/keps/sig-node/5833-node-power-profil%C3%A9/?x=%C3%A9")
+        );
+    }
+    let page = s.get("/keps/sig-node/5833-node-power-profil%C3%A9/");
+    assert_eq!(page.status, 200);
+    assert_eq!(s.get("/").status, 200, "serve still answers");
 }

@@ -157,6 +157,8 @@ fn corpus_readmes_render_to_safe_html() {
         let html = crate::sanitize::render_readme(&kep.readme);
         let problems = crate::sanitize::dom_problems(&html);
         assert!(problems.is_empty(), "{}: {problems:?}", kep.path);
+        let escapes = crate::sanitize::escapes(&html);
+        assert!(escapes.is_empty(), "{}: {escapes:?}", kep.path);
         for tag in ["div", "details", "table", "p"] {
             let opens = html.matches(&format!("<{tag}>")).count()
                 + html.matches(&format!("<{tag} ")).count();

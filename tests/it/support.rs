@@ -29,6 +29,7 @@ pub fn kepsite_in(cwd: &Path, args: &[&str]) -> Run {
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", test_cache_home())
         .output()
         .expect("running kepsite");
     Run {
@@ -36,6 +37,11 @@ pub fn kepsite_in(cwd: &Path, args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// The user cache directory the tests' kepsite runs get (not the real one).
+pub fn test_cache_home() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }
 
 /// Run kepsite from the crate root.

@@ -3,7 +3,7 @@
 //! (`* **How can this feature be enabled / disabled in a live cluster?**`)
 //! followed by its answer, under the category's heading.
 
-use super::matching::most_overlap;
+use super::matching::overlap_with_question;
 use super::normalize_heading;
 use crate::analysis::template::TemplateSection;
 use crate::kep::document::{Document, Section};
@@ -48,7 +48,12 @@ fn in_section(s: &Section) -> Vec<InlineQuestion> {
         .enumerate()
         .map(|(n, (q, start, end, rest))| {
             let until = starts.get(n).copied().unwrap_or(lines.len());
+            // The text on the question's own line is an answer of its own
+            // (`**...?** No.`), not the start of the paragraph below it.
             let mut answer = rest.trim().to_string();
+            if !answer.is_empty() {
+                answer.push('\n');
+            }
             for l in &lines[end + 1..until] {
                 answer.push('\n');
                 answer.push_str(l);
@@ -105,5 +110,6 @@ pub(super) fn find(
     if let Some(k) = free().find(|&k| questions[k].norm == ts.norm) {
         return Some(k);
     }
-    most_overlap(&ts.norm, free().map(|k| (k, questions[k].norm.as_str())))
+    let candidates: Vec<(usize, &str)> = free().map(|k| (k, questions[k].norm.as_str())).collect();
+    overlap_with_question(ts, &candidates)
 }

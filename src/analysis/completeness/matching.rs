@@ -5,7 +5,7 @@
 //! between template versions (`How can a rollout fail?`), a word-overlap match
 //! among the headings below the matched parent.
 
-use crate::analysis::template::Template;
+use crate::analysis::template::{Template, TemplateSection};
 use crate::kep::document::Document;
 
 /// For each template section, the README section it matched. The template's
@@ -54,7 +54,7 @@ pub(super) fn match_sections(
         let Some(parent) = ts.parent.and_then(|p| matched[p]) else {
             continue;
         };
-        if let Some(i) = reworded(doc, norms, parent, &ts.norm, &used) {
+        if let Some(i) = reworded(doc, norms, parent, ts, &used) {
             used[i] = true;
             matched[ti] = Some(i);
         }
@@ -76,16 +76,28 @@ fn reworded(
     doc: &Document,
     norms: &[String],
     parent: usize,
-    norm: &str,
+    ts: &TemplateSection,
     used: &[bool],
 ) -> Option<usize> {
-    most_overlap(
-        norm,
-        doc.descendants(parent)
-            .into_iter()
-            .filter(|&i| !used[i])
-            .map(|i| (i, norms[i].as_str())),
-    )
+    let free: Vec<(usize, &str)> = doc
+        .descendants(parent)
+        .into_iter()
+        .filter(|&i| !used[i])
+        .map(|i| (i, norms[i].as_str()))
+        .collect();
+    overlap_with_question(ts, &free)
+}
+
+/// [`most_overlap`] with the template question's title, else with each of
+/// its sentences in turn (older templates asked `Were upgrade and rollback
+/// tested?` without the sentence that follows it today).
+pub(super) fn overlap_with_question(
+    ts: &TemplateSection,
+    candidates: &[(usize, &str)],
+) -> Option<usize> {
+    std::iter::once(&ts.norm)
+        .chain(&ts.sentences)
+        .find_map(|norm| most_overlap(norm, candidates.iter().copied()))
 }
 
 /// Of `candidates` (index, normalised text), the first sharing the most words

@@ -269,7 +269,8 @@ fn stage_gates_required_sections() {
     assert!(!none.missing_sections.contains(&"Summary".to_string()));
     assert!(!none.follows_template);
     assert!(status(&none, "Summary").answered);
-    assert_eq!(none.prr.beta.unanswered[0].line, None);
+    // No questionnaire heading: reported at the title, the nearest heading.
+    assert_eq!(none.prr.beta.unanswered[0].line, Some(1));
     assert!(none.template_completeness.required < beta.template_completeness.required);
 }
 
@@ -486,4 +487,31 @@ fn bold_questions_of_the_older_questionnaire_are_questions() {
         "How can this feature be enabled / disabled in a live cluster?",
     );
     assert_eq!((s.answered, s.line), (true, Some(5)));
+}
+
+#[test]
+fn older_wordings_and_lines_of_missing_questions() {
+    let readme = "# KEP-1: T\n## Production Readiness Review Questionnaire\n### Rollout, Upgrade and Rollback Planning\n* **Were upgrade and rollback tested?**\n  - Yes, by hand.\n";
+    let a = assess(&parse(readme), &builtin(), Some(&Stage::Beta));
+    let q = status(
+        &a,
+        "Were upgrade and rollback tested? Was the upgrade->downgrade->upgrade path tested?",
+    );
+    assert_eq!((q.answered, q.line), (true, Some(4)));
+    // Questions not asked are reported at their group's heading, else at the
+    // questionnaire's.
+    let line = |title: &str| {
+        a.prr
+            .beta
+            .unanswered
+            .iter()
+            .find(|u| u.title.starts_with(title))
+            .and_then(|u| u.line)
+    };
+    assert_eq!(
+        line("What specific metrics should inform a rollback?"),
+        Some(3)
+    );
+    assert_eq!(line("How can an operator determine"), Some(2));
+    assert!(a.prr.beta.unanswered.iter().all(|u| u.line.is_some()));
 }

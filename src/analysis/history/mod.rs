@@ -198,20 +198,12 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
     })
 }
 
-/// Formats unix seconds as a `YYYY-MM-DD` UTC date.
+/// Formats unix seconds as a `YYYY-MM-DD` UTC date; a time outside jiff's
+/// range reads as the epoch.
 pub(crate) fn format_date(secs: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm, valid for the whole i64 day range we meet.
-    let days = secs.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    crate::analysis::calendar::utc_day(secs)
+        .unwrap_or(jiff::civil::date(1970, 1, 1))
+        .to_string()
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@
       var ok = (!f.sig || r.getAttribute("data-sig") === f.sig) &&
         (!f.status || r.getAttribute("data-status") === f.status) &&
         (!f.stage || r.getAttribute("data-stage") === f.stage) &&
-        (!f.release || r.getAttribute("data-release") === f.release) &&
+        (!f.release || (" " + r.getAttribute("data-release") + " ").indexOf(" " + f.release + " ") >= 0) &&
         (!f.prr || r.getAttribute("data-prr") === f.prr) &&
         (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
       r.hidden = !ok;

@@ -1,0 +1,252 @@
+//! The pull-request summary (`--format md`): (model, analysis, reported
+//! findings, touched KEPs) → a short Markdown comment a bot can post.
+//!
+//! Per touched KEP: its errors and warnings, the PRR questionnaire for the
+//! stage it targets, and its readiness for the release in progress; then the
+//! findings the change introduced outside those KEPs. Every KEP value is
+//! escaped for Markdown (with `@` defused, so the comment pings nobody).
+
+use std::fmt::Write as _;
+
+use crate::analysis::completeness::{Completeness, PrrTarget};
+use crate::analysis::outcome::stage_in;
+use crate::analysis::tracking::{Analysis, KepAnalysis, Readiness, readiness};
+use crate::finding::{Finding, Severity};
+use crate::kep::domain::Release;
+use crate::model::Model;
+use crate::report::render::md;
+
+/// Where the summary's KEP links point.
+#[derive(Debug, Clone)]
+pub struct Links {
+    /// A kepsite portal (`--base-url`): KEPs link to `<base>keps/<n>/`.
+    pub base_url: Option<String>,
+    /// Otherwise the repository (`--repo-url`)…
+    pub repo_url: String,
+    /// …at this commit or branch.
+    pub tree: String,
+}
+
+/// The release whose readiness the summary shows, and each KEP's readiness
+/// for it: the analysis' release in progress (the release calendar at the
+/// snapshot's commit date, see `analysis::calendar`). This type is the only
+/// place the summary asks.
+pub struct InProgress {
+    release: Release,
+}
+
+impl InProgress {
+    /// The release in progress for the analysed snapshot.
+    pub fn of(analysis: &Analysis) -> InProgress {
+        InProgress {
+            release: analysis.current.release,
+        }
+    }
+
+    /// The release.
+    pub fn release(&self) -> Release {
+        self.release
+    }
+
+    /// Readiness of KEP `i` for the release, when it is in the release.
+    pub fn readiness(&self, model: &Model, a: &KepAnalysis, i: usize) -> Option<Readiness> {
+        let kep = &model.keps[i];
+        let stage = stage_in(kep, None, self.release)?;
+        Some(readiness(model, kep, a, self.release, &stage))
+    }
+}
+
+fn count(fs: &[&Finding], s: Severity) -> usize {
+    fs.iter().filter(|f| f.severity == s).count()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn finding_line(f: &Finding) -> String {
+    let loc = match f.line {
+        Some(l) => format!("{}:{l}", f.path),
+        None => f.path.clone(),
+    };
+    let mut s = format!(
+        "- **{}** `{}` {}: {}",
+        f.severity.as_str(),
+        f.rule,
+        md(&loc),
+        md(&f.message)
+    );
+    if let Some(h) = &f.hint {
+        let _ = write!(s, " (help: {})", md(h));
+    }
+    s
+}
+
+fn prr_line(model: &Model, a: &KepAnalysis, i: usize) -> String {
+    let kep = &model.keps[i];
+    let Some(target) = a.assessment.target else {
+        return "- PRR questionnaire: no stage targeted".to_string();
+    };
+    let (name, c, approved): (&str, &Completeness, bool) = match target {
+        PrrTarget::Alpha => ("alpha", &a.assessment.prr.alpha, a.prr_approved.alpha),
+        PrrTarget::Beta => ("beta", &a.assessment.prr.beta, a.prr_approved.beta),
+        PrrTarget::Stable => ("stable", &a.assessment.prr.stable, a.prr_approved.stable),
+    };
+    let mut s = format!(
+        "- PRR questionnaire for {name}: {} of {} answered",
+        c.answered, c.required
+    );
+    if !c.unanswered.is_empty() {
+        let open: Vec<String> = c
+            .unanswered
+            .iter()
+            .map(|u| match u.line {
+                Some(l) => format!("{} (line {l})", md(&u.title)),
+                None => format!("{} (no heading)", md(&u.title)),
+            })
+            .collect();
+        let _ = write!(s, "; unanswered: {}", open.join("; "));
+    }
+    let approval = if model.prr_for(kep).is_none() {
+        "no prod-readiness file"
+    } else if approved {
+        "approved"
+    } else {
+        "not approved"
+    };
+    let _ = write!(s, "; PRR approval: {approval}");
+    s
+}
+
+fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
+    match r {
+        Some(r) if r.ready => format!("- {}: **Ready** ({})", r.release, md(r.stage.as_str())),
+        Some(r) => {
+            let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
+            format!(
+                "- {}: **At risk** ({}): {}",
+                r.release,
+                md(r.stage.as_str()),
+                reasons.join("; ")
+            )
+        }
+        None => format!("- {release}: not in this release"),
+    }
+}
+
+fn link(model: &Model, links: &Links, pages: &[String], i: usize) -> String {
+    let kep = &model.keps[i];
+    let label = match kep.number() {
+        Some(n) => format!("KEP-{n}: {}", md(kep.title())),
+        None => md(kep.title()),
+    };
+    let url = match &links.base_url {
+        Some(base) => format!("{base}{}", pages[i]),
+        None => format!(
+            "{}/tree/{}/{}",
+            links.repo_url.trim_end_matches('/'),
+            links.tree,
+            kep.path
+        ),
+    };
+    let url: String = url
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .map(|c| match c {
+            '(' => "%28".to_string(),
+            ')' => "%29".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    format!("[{label}]({url})")
+}
+
+/// What the summary is made of.
+pub struct Input<'a> {
+    /// The repository after the change.
+    pub model: &'a Model,
+    /// Its analysis.
+    pub analysis: &'a Analysis,
+    /// The reported findings.
+    pub findings: &'a [Finding],
+    /// The KEPs to list (indices into `model.keps`).
+    pub keps: &'a [usize],
+    /// What the change is compared with, for the heading.
+    pub since: Option<&'a str>,
+}
+
+/// The Markdown summary.
+pub fn render(input: &Input, links: &Links) -> String {
+    let Input {
+        model,
+        analysis,
+        findings,
+        keps,
+        since,
+    } = *input;
+    let by_kep = crate::view::findings_by_kep(model, findings);
+    let pages = match &links.base_url {
+        Some(base) => crate::site::plan::kep_paths(model, base).dirs,
+        None => Vec::new(),
+    };
+    let in_progress = InProgress::of(analysis);
+    let mut out = String::from("### kepsite check\n\n");
+    let scope = match since {
+        Some(s) => format!("changed since `{}`", s.replace('`', "")),
+        None => "checked".to_string(),
+    };
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let _ = writeln!(
+        out,
+        "{} {scope}: {}, {}.\n",
+        plural(keps.len(), "KEP"),
+        plural(errors, "error"),
+        plural(findings.len() - errors, "warning")
+    );
+    let mut shown = std::collections::HashSet::new();
+    for &i in keps {
+        let fs = &by_kep[i];
+        if since.is_none() && fs.is_empty() {
+            continue; // a whole-repository summary lists the KEPs with findings
+        }
+        let _ = writeln!(
+            out,
+            "#### {}\n\n- {}, {}",
+            link(model, links, &pages, i),
+            plural(count(fs, Severity::Error), "error"),
+            plural(count(fs, Severity::Warning), "warning")
+        );
+        let a = &analysis.keps[i];
+        out.push_str(&prr_line(model, a, i));
+        out.push('\n');
+        let r = in_progress.readiness(model, a, i);
+        out.push_str(&readiness_line(r.as_ref(), in_progress.release()));
+        out.push('\n');
+        for f in fs {
+            shown.insert(*f as *const Finding);
+            out.push_str(&finding_line(f));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    let rest: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| !shown.contains(&(*f as *const Finding)))
+        .collect();
+    if !rest.is_empty() {
+        out.push_str(if since.is_some() {
+            "#### Elsewhere, introduced by this change\n\n"
+        } else {
+            "#### Other files\n\n"
+        });
+        for f in rest {
+            out.push_str(&finding_line(f));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,205 @@
+//! Issue 17's findings about files in the repository: what is published
+//! beside a KEP page, and where symlinks may lead.
+
+use kepsite::analysis::findings::check;
+use kepsite::model;
+use kepsite::site::{self, SiteData, SiteOptions};
+
+use crate::support::*;
+
+const KEP: &str = "keps/sig-node/1480-pod-restart-budget";
+
+/// Issue 17, finding 4: files beside a README were published on the site's
+/// origin, where an `evil.html` or a scripted SVG ran script.
+#[test]
+fn only_inert_attachments_are_published() {
+    let (tmp, root) = content_copy();
+    let dir = root.join(KEP);
+    let script_svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script href=\"evil.js\"/></svg>";
+    for (name, body) in [
+        ("evil.html", "<script>alert(1)</script>"),
+        (
+            "evil.xhtml",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\"><script>alert(1)</script></html>",
+        ),
+        ("evil.js", "alert(1)"),
+        ("evil.svg", script_svg),
+        (
+            "handler.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"/>",
+        ),
+        (
+            "plain.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"4\" height=\"4\"/></svg>",
+        ),
+        ("photo.png", "\u{89}PNG not really"),
+    ] {
+        std::fs::write(dir.join(name), body).unwrap();
+    }
+    let readme = dir.join("README.md");
+    let mut text = std::fs::read_to_string(&readme).unwrap();
+    text.push_str(
+        "\n[e](evil.html) [x](evil.xhtml) [j](evil.js) ![s](evil.svg) ![h](handler.svg) \
+         ![p](plain.svg) ![o](photo.png) <img src=\"evil.svg\">\n",
+    );
+    std::fs::write(&readme, text).unwrap();
+    let out = tmp.path().join("public");
+    let data = SiteData::new(model::load(&root, None, None).unwrap());
+    site::build(
+        &data,
+        &SiteOptions {
+            out: out.clone(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let page_dir = out.join("keps/1480");
+    for gone in [
+        "evil.html",
+        "evil.xhtml",
+        "evil.js",
+        "evil.svg",
+        "handler.svg",
+    ] {
+        assert!(!page_dir.join(gone).exists(), "{gone} was published");
+    }
+    for kept in ["plain.svg", "photo.png"] {
+        assert!(page_dir.join(kept).is_file(), "{kept} was not published");
+    }
+    let page = std::fs::read_to_string(page_dir.join("index.html")).unwrap();
+    let blob = format!("https://github.com/kubernetes/enhancements/blob/master/{KEP}");
+    assert!(
+        page.contains(&format!("href=\"{blob}/evil.html\"")),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("src=\"{blob}/evil.svg?raw=true\"")),
+        "{page}"
+    );
+    assert!(page.contains("src=\"plain.svg\"") && page.contains("src=\"photo.png\""));
+    // nothing anywhere in the output is a script-capable document
+    for path in files(&out).keys() {
+        let lower = path.to_ascii_lowercase();
+        assert!(
+            !lower.starts_with("keps/1480/")
+                || !lower.ends_with(".xhtml") && !lower.ends_with("evil.js"),
+            "{path}"
+        );
+    }
+}
+
+fn has(f: &[kepsite::finding::Finding], rule: &str, path: &str) -> bool {
+    f.iter().any(|x| x.rule == rule && x.path.contains(path))
+}
+
+/// Issue 17, finding 5: a README (or image) symlinked into `.git` was
+/// rendered and indexed, publishing whatever the checkout keeps there.
+#[cfg(unix)]
+#[test]
+fn symlinks_into_git_or_out_of_keps_are_findings() {
+    use std::os::unix::fs::symlink;
+    let (tmp, root) = content_copy();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(
+        root.join(".git/config"),
+        "---\ntitle: TOKEN-SECRET\nkep-number: 9998\n---\n[http] extraheader = TOKEN-SECRET\n",
+    )
+    .unwrap();
+    symlink(
+        "../../.git/config",
+        root.join("keps/sig-node/20200103-git.md"),
+    )
+    .unwrap();
+    symlink(
+        "../../SAMPLE.md",
+        root.join("keps/sig-node/20200104-sample.md"),
+    )
+    .unwrap();
+    symlink("../../../.git/config", root.join(format!("{KEP}/leak.png"))).unwrap();
+    // in keps/, as the real repository's links are: followed
+    symlink(
+        "1480-pod-restart-budget/README.md",
+        root.join("keps/sig-node/alias.md"),
+    )
+    .unwrap();
+    let snap = kepsite::repo::load_worktree(&root).unwrap();
+    assert!(
+        snap.files
+            .iter()
+            .any(|f| f.path == "keps/sig-node/alias.md")
+    );
+    assert!(
+        !snap.assets.iter().any(|a| a.ends_with("leak.png")),
+        "{:?}",
+        snap.assets
+    );
+    let m = model::load(&root, None, None).unwrap();
+    assert!(m.kep(9998).is_none(), ".git content must not be read");
+    let f = check(&m);
+    assert!(has(&f, "symlink-outside", "20200103-git.md"), "{f:?}");
+    assert!(has(&f, "symlink-outside", "20200104-sample.md"), "{f:?}");
+    let out = tmp.path().join("public");
+    site::build(
+        &SiteData::new(m),
+        &SiteOptions {
+            out: out.clone(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for (path, bytes) in files(&out) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("TOKEN-SECRET"),
+            "{path} publishes .git/config"
+        );
+    }
+    // the same from git: the link blob into keps/ is followed, the others not
+    std::fs::remove_dir_all(root.join(".git")).unwrap();
+    git_commit_all(&root);
+    let rev = model::load(&root, Some("HEAD"), None).unwrap();
+    assert!(has(&check(&rev), "symlink-outside", "20200104-sample.md"));
+}
+
+/// Issue 17, finding 6: the cache defaulted to `.kepsite-cache` in the
+/// current directory and was used whoever owned it.
+#[cfg(unix)]
+#[test]
+fn the_cache_is_the_users_own() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let tmp = tempfile::tempdir().unwrap();
+    let xdg = tmp.path().join("xdg");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("XDG_CACHE_HOME", &xdg)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let content = content();
+    let out = tmp.path().join("public");
+    let base = [
+        "build",
+        "--repo",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let r = run(&base);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(!tmp.path().join(".kepsite-cache").exists());
+    let mode = std::fs::metadata(xdg.join("kepsite")).unwrap().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+
+    let shared = tmp.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--cache-dir", shared.to_str().unwrap()]);
+    let r = run(&args);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success(), "{stderr}");
+    assert!(stderr.contains("writable by group or others"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0);
+}
