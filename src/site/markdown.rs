@@ -818,4 +818,16 @@ mod tests {
         assert!(r.text.contains("k: v"), "{:?}", r.text);
         assert!(r.html.contains(r#"data-lang="yaml""#), "{}", r.html);
     }
+
+    #[test]
+    fn raw_html_readmes_keep_what_keyboards_and_screen_readers_need() {
+        // raw HTML sends the whole README through the tree sanitizer
+        let md = "<b>raw</b>\n\n- [x] done\n- [ ] open\n\n```mermaid\ngraph TD; A-->B\n```\n\n```go\nx := 1\n```\n\n<pre tabindex=\"7\">p</pre>\n";
+        let html = render_plain(md);
+        assert!(html.contains("aria-label=\"done\""), "{html}");
+        assert!(html.contains("aria-label=\"not done\""), "{html}");
+        assert!(html.contains("class=\"mermaid\""), "{html}");
+        assert_eq!(html.matches("tabindex=\"0\"").count(), 3, "{html}");
+        assert!(!html.contains("tabindex=\"7\""), "{html}");
+    }
 }
