@@ -361,7 +361,13 @@ impl State {
                 branch: &self.config.site.branch,
             };
             let from = new.readme_path.as_deref().unwrap_or(&new.metadata_path);
-            let r = markdown::render(&new.readme, from, &links, &self.highlighter);
+            let r = markdown::render_titled(
+                &new.readme,
+                from,
+                &links,
+                &paths.titles,
+                &self.highlighter,
+            );
             let Value::Object(ctx) = &mut page.context else {
                 continue;
             };

@@ -8,13 +8,15 @@
 //! nothing the README author wrote can run script.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 
 use super::highlight::Highlighter;
+pub use super::links::{Links, normalize};
 use super::sanitize::{self, Budget, ID_PREFIX, Policy, is_image, safe_url};
+use super::search::Section;
 
 /// One table-of-contents entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,102 +44,14 @@ pub struct Rendered {
     pub code_keys: Vec<u64>,
     /// The search terms of `text`, once someone has worked them out.
     pub body_terms: Option<std::sync::Arc<super::search::BodyTerms>>,
+    /// Where each heading's section starts in `text` (not kept in the
+    /// README cache: the search terms made from them are).
+    pub sections: Vec<Section>,
 }
 
-/// Where links in a README should go.
-#[derive(Debug, Clone)]
-pub struct Links<'a> {
-    /// KEP path (`keps/sig-x/123-foo`) → page URL.
-    pub keps: &'a BTreeMap<String, String>,
-    /// Assets copied beside this KEP's page, as paths relative to the KEP directory.
-    pub local_assets: &'a BTreeSet<String>,
-    /// `https://github.com/kubernetes/enhancements`.
-    pub repo_url: &'a str,
-    /// Branch for blob links.
-    pub branch: &'a str,
-}
-
-impl Links<'_> {
-    /// Where `dest`, written in the file at repository path `from`, should point.
-    pub fn resolve(&self, from: &str, dest: &str, image: bool) -> String {
-        if dest.is_empty() || dest.starts_with('#') || has_scheme(dest) || dest.starts_with("//") {
-            return dest.to_string();
-        }
-        let (path_part, frag) = match dest.find(['#', '?']) {
-            Some(i) => (&dest[..i], &dest[i..]),
-            None => (dest, ""),
-        };
-        let dir = from.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        let joined = if let Some(abs) = path_part.strip_prefix('/') {
-            abs.to_string()
-        } else if dir.is_empty() {
-            path_part.to_string()
-        } else {
-            format!("{dir}/{path_part}")
-        };
-        let Some(path) = normalize(&joined) else {
-            return self.repo_url.to_string();
-        };
-        if let Some(url) = self.kep_url(&path) {
-            let frag = if frag.starts_with('#') { frag } else { "" };
-            return format!("{url}{frag}");
-        }
-        if let Some(rel) = path
-            .strip_prefix(&format!("{dir}/"))
-            .filter(|rel| self.local_assets.contains(*rel))
-        {
-            return format!("{rel}{frag}");
-        }
-        if image {
-            return format!("{}/blob/{}/{path}?raw=true", self.repo_url, self.branch);
-        }
-        format!("{}/blob/{}/{path}{frag}", self.repo_url, self.branch)
-    }
-
-    /// The page of the KEP at `path` (its directory, README, kep.yaml or single file).
-    pub fn kep_url(&self, path: &str) -> Option<&str> {
-        let path = path.trim_end_matches('/');
-        let candidates = [
-            Some(path),
-            path.rsplit_once('/')
-                .filter(|(_, name)| name.eq_ignore_ascii_case("readme.md") || *name == "kep.yaml")
-                .map(|(d, _)| d),
-        ];
-        candidates
-            .into_iter()
-            .flatten()
-            .find_map(|p| {
-                self.keps
-                    .get(p)
-                    .or_else(|| self.keps.get(&format!("{p}.md")))
-            })
-            .map(|s| s.as_str())
-    }
-}
-
-fn has_scheme(s: &str) -> bool {
-    match s.find(':') {
-        Some(i) => s[..i]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '-' || c == '.'),
-        None => false,
-    }
-}
-
-/// Normalize `a/b/../c` to `a/c`; `None` when it leaves the repository.
-pub fn normalize(path: &str) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            p => out.push(p),
-        }
-    }
-    Some(out.join("/"))
-}
+/// Page URL → the KEP's label (`KEP-753: Sidecar Containers`), for the
+/// title of links to KEP pages and for link text that is only the address.
+pub type Titles = BTreeMap<String, String>;
 
 /// GitHub's heading anchor: lowercase, punctuation dropped, spaces to `-`.
 pub fn slug(text: &str) -> String {
@@ -193,9 +107,20 @@ fn safe_dest(links: &Links, from: &str, dest: &str, image: bool) -> String {
 /// tree by [`sanitize::clean`]; when that refuses it (beyond its budget), the
 /// raw HTML is rendered as text.
 pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Rendered {
+    render_titled(markdown, from, links, &Titles::new(), hl)
+}
+
+/// [`render`], with links to KEP pages titled from `titles`.
+pub fn render_titled(
+    markdown: &str,
+    from: &str,
+    links: &Links,
+    titles: &Titles,
+    hl: &Highlighter,
+) -> Rendered {
     let markdown = fence_tabs(markdown);
     let markdown = markdown.as_ref();
-    let (mut html, mut done) = stream(markdown, from, links, hl, false);
+    let (mut html, mut done) = stream(markdown, from, links, titles, hl, false);
     if done.raw {
         let resolve = |url: &str, image: bool| links.resolve(from, url, image);
         let policy = Policy {
@@ -208,7 +133,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         };
         match sanitize::clean(&html, &policy, &budget) {
             Some(clean) => html = clean,
-            None => (html, done) = stream(markdown, from, links, hl, true),
+            None => (html, done) = stream(markdown, from, links, titles, hl, true),
         }
     }
     let html = fragment_case(html, &done.seen);
@@ -223,6 +148,7 @@ pub fn render(markdown: &str, from: &str, links: &Links, hl: &Highlighter) -> Re
         text: done.text,
         code_keys: done.code_keys,
         body_terms: None,
+        sections: done.sections,
     }
 }
 
@@ -237,6 +163,7 @@ struct Done {
     summary: String,
     text: String,
     code_keys: Vec<u64>,
+    sections: Vec<Section>,
 }
 
 /// Render through a [`Stream`]; raw HTML as text when `raw_as_text`.
@@ -244,6 +171,7 @@ fn stream(
     markdown: &str,
     from: &str,
     links: &Links,
+    titles: &Titles,
     hl: &Highlighter,
     raw_as_text: bool,
 ) -> (String, Done) {
@@ -254,6 +182,8 @@ fn stream(
         done: false,
         from,
         links,
+        titles,
+        relabel: None,
         hl,
         code: None,
         raw_as_text,
@@ -267,6 +197,7 @@ fn stream(
         toc: Vec::new(),
         text: TextOf::default(),
         code_keys: Vec::new(),
+        sections: Vec::new(),
     };
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, &mut stream);
@@ -281,6 +212,7 @@ fn stream(
         summary,
         text,
         code_keys: stream.code_keys,
+        sections: stream.sections,
     };
     (html, done)
 }
@@ -372,6 +304,10 @@ struct Stream<'a, 'l> {
     done: bool,
     from: &'l str,
     links: &'l Links<'l>,
+    titles: &'l Titles,
+    /// Inside a link to a KEP page: the destination as written and the
+    /// KEP's label, which replaces link text that is only the address.
+    relabel: Option<(String, String)>,
     hl: &'l Highlighter,
     /// Inside a code block: its language and text so far.
     code: Option<(String, String)>,
@@ -393,6 +329,7 @@ struct Stream<'a, 'l> {
     toc: Vec<TocEntry>,
     text: TextOf,
     code_keys: Vec<u64>,
+    sections: Vec<Section>,
 }
 
 impl<'a> Iterator for Stream<'a, '_> {
@@ -501,6 +438,13 @@ impl<'a> Stream<'a, '_> {
                 text: text.trim().to_string(),
             });
         }
+        self.sections.push(Section {
+            start: self.text.text.len(),
+            id: unique.clone(),
+            title: text.trim().to_string(),
+        });
+        // the page's title is its one h1: a README's own h1 is shown as h2
+        let level = demote(level);
         self.queue(Event::Start(Tag::Heading {
             level,
             id: Some(CowStr::from(unique)),
@@ -512,6 +456,10 @@ impl<'a> Stream<'a, '_> {
         }
         if let Some(ev) = end {
             self.text.see(&ev);
+            let ev = match ev {
+                Event::End(TagEnd::Heading(l)) => Event::End(TagEnd::Heading(demote(l))),
+                ev => ev,
+            };
             self.queue(ev);
         }
     }
@@ -542,10 +490,25 @@ impl<'a> Stream<'a, '_> {
         if let Some((lang, buf)) = self.code.as_mut() {
             match ev {
                 Event::Text(t) => buf.push_str(&t),
+                Event::End(TagEnd::CodeBlock) if lang.eq_ignore_ascii_case("mermaid") => {
+                    // drawn in the browser by the theme's mermaid script,
+                    // shown as text until then (and without script)
+                    let html = format!(
+                        "<pre class=\"mermaid\" data-lang=\"mermaid\" tabindex=\"0\">{}</pre>",
+                        escape_text(buf)
+                    );
+                    self.code = None;
+                    return Some(Event::Html(html.into()));
+                }
                 Event::End(TagEnd::CodeBlock) => {
                     self.code_keys
                         .extend(super::highlight::cache_key(lang, buf));
-                    let html = self.hl.block(lang, buf);
+                    // a block wider than the page scrolls: keyboard users
+                    // reach it with Tab (axe scrollable-region-focusable)
+                    let html =
+                        self.hl
+                            .block(lang, buf)
+                            .replacen("<pre ", "<pre tabindex=\"0\" ", 1);
                     self.code = None;
                     return Some(Event::Html(html.into()));
                 }
@@ -584,12 +547,22 @@ impl<'a> Stream<'a, '_> {
                         dest_url,
                         title,
                         id,
-                    } => Tag::Link {
-                        link_type,
-                        dest_url: self.dest(&dest_url, is_image(&dest_url)),
-                        title,
-                        id,
-                    },
+                    } => {
+                        let dest = self.dest(&dest_url, is_image(&dest_url));
+                        let label = dest.split_once('#').map_or(&*dest, |(page, _)| page);
+                        let label = self.titles.get(label).cloned();
+                        let title = match (&label, title.is_empty()) {
+                            (Some(l), true) => CowStr::from(l.clone()),
+                            _ => title,
+                        };
+                        self.relabel = label.map(|l| (dest_url.to_string(), l));
+                        Tag::Link {
+                            link_type,
+                            dest_url: dest,
+                            title,
+                            id,
+                        }
+                    }
                     Tag::Image {
                         link_type,
                         dest_url,
@@ -607,7 +580,31 @@ impl<'a> Stream<'a, '_> {
                     tag => tag,
                 }))
             }
+            // a checkbox needs a name (axe `label`): say what it shows
+            Event::TaskListMarker(done) => Some(Event::InlineHtml(
+                if done {
+                    "<input type=\"checkbox\" disabled checked aria-label=\"done\"> "
+                } else {
+                    "<input type=\"checkbox\" disabled aria-label=\"not done\"> "
+                }
+                .into(),
+            )),
+            Event::Text(t) if self.relabel.is_some() => {
+                let (dest, label) = self.relabel.as_ref()?;
+                let bare = t.trim();
+                let is_address = bare == dest
+                    || bare.starts_with("http")
+                    || (!bare.contains(' ') && bare.contains('/'));
+                Some(Event::Text(if is_address {
+                    CowStr::from(label.clone())
+                } else {
+                    t
+                }))
+            }
             Event::End(tag) => {
+                if matches!(tag, TagEnd::Link) {
+                    self.relabel = None;
+                }
                 self.depth = self.depth.saturating_sub(1);
                 Some(Event::End(tag))
             }
@@ -623,6 +620,29 @@ impl<'a> Stream<'a, '_> {
             ev => Some(ev),
         }
     }
+}
+
+/// Level 1 becomes level 2: the page's title is its only h1.
+fn demote(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H2,
+        l => l,
+    }
+}
+
+/// `s` escaped as HTML text.
+fn escape_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The plain text of the whole document and of its `Summary` section, from
@@ -670,6 +690,7 @@ impl TextOf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn slugs_match_github() {
@@ -805,11 +826,14 @@ mod tests {
     }
 
     #[test]
-    fn paths_normalize_inside_the_repo() {
-        assert_eq!(
-            normalize("keps/sig-a/1/../../sig-b/2/README.md").as_deref(),
-            Some("keps/sig-b/2/README.md")
-        );
-        assert_eq!(normalize("keps/../../etc/passwd"), None);
+    fn raw_html_readmes_keep_what_keyboards_and_screen_readers_need() {
+        // raw HTML sends the whole README through the tree sanitizer
+        let md = "<b>raw</b>\n\n- [x] done\n- [ ] open\n\n```mermaid\ngraph TD; A-->B\n```\n\n```go\nx := 1\n```\n\n<pre tabindex=\"7\">p</pre>\n";
+        let html = render_plain(md);
+        assert!(html.contains("aria-label=\"done\""), "{html}");
+        assert!(html.contains("aria-label=\"not done\""), "{html}");
+        assert!(html.contains("class=\"mermaid\""), "{html}");
+        assert_eq!(html.matches("tabindex=\"0\"").count(), 3, "{html}");
+        assert!(!html.contains("tabindex=\"7\""), "{html}");
     }
 }

@@ -13,6 +13,7 @@ pub mod charts;
 pub mod dashboards;
 pub mod feed;
 pub mod highlight;
+pub mod links;
 mod manifest;
 pub mod markdown;
 mod memo;

@@ -90,6 +90,9 @@ pub struct KepPaths {
     pub aliases: Vec<Option<String>>,
     /// KEP path → absolute URL, for link rewriting.
     pub by_path: BTreeMap<String, String>,
+    /// Absolute URL → the KEP's label (`KEP-753: Sidecar Containers`), for
+    /// the links that lead to it.
+    pub titles: markdown::Titles,
 }
 
 /// The directory of a KEP under `keps/`, without `keps/` and `.md`.
@@ -105,6 +108,7 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
     let mut dirs = Vec::with_capacity(model.keps.len());
     let mut aliases = Vec::with_capacity(model.keps.len());
     let mut by_path = BTreeMap::new();
+    let mut titles = markdown::Titles::new();
     for kep in &model.keps {
         let alias = format!("keps/{}/", kep_rel(kep));
         let dir = match kep.number() {
@@ -113,6 +117,11 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
         };
         taken.insert(alias.clone());
         by_path.insert(kep.path.clone(), format!("{base}{dir}"));
+        let label = match kep.number() {
+            Some(n) => format!("KEP-{n}: {}", kep.title()),
+            None => kep.title().to_string(),
+        };
+        titles.entry(format!("{base}{dir}")).or_insert(label);
         aliases.push((alias != dir).then_some(alias));
         dirs.push(dir);
     }
@@ -120,6 +129,7 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
         dirs,
         aliases,
         by_path,
+        titles,
     }
 }
 
@@ -234,7 +244,7 @@ fn plan_inner(
         let mut h = super::memo::Hasher::default();
         h.bytes(opts.repo_url.as_bytes());
         h.bytes(opts.branch.as_bytes());
-        for (k, v) in &paths.by_path {
+        for (k, v) in paths.by_path.iter().chain(&paths.titles) {
             h.bytes(k.as_bytes());
             h.bytes(v.as_bytes());
         }
@@ -273,8 +283,8 @@ fn plan_inner(
             repo_url: &opts.repo_url,
             branch: &opts.branch,
         };
-        let mut r = markdown::render(&kep.readme, from, &links, hl);
-        r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text)));
+        let mut r = markdown::render_titled(&kep.readme, from, &links, &paths.titles, hl);
+        r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
         if let (Some(c), Some(k)) = (&kept, key) {
             c.put(k, &r);
         }
@@ -415,6 +425,20 @@ fn plan_inner(
                     body: r.text,
                     body_terms: r.body_terms,
                     authors: kep.meta.authors.clone(),
+                    people: kep
+                        .meta
+                        .reviewers
+                        .iter()
+                        .chain(&kep.meta.approvers)
+                        .cloned()
+                        .chain(
+                            model
+                                .prr_for(kep)
+                                .into_iter()
+                                .flat_map(|p| p.approvals.values().map(|a| a.approver.clone())),
+                        )
+                        .collect(),
+                    sections: r.sections,
                     gates: kep
                         .meta
                         .feature_gates

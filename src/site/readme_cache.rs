@@ -24,7 +24,7 @@ use super::memo::Hasher;
 use super::search::BodyTerms;
 
 const DIR: &str = "readmes-v1";
-const MAGIC: &[u8] = b"kepsite rendered readme v2\n";
+const MAGIC: &[u8] = b"kepsite rendered readme v3\n";
 
 /// How long a rendering no build used is kept.
 const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
@@ -155,10 +155,9 @@ fn encode(r: &Rendered) -> Vec<u8> {
     // read back without them, and its text is tokenized)
     out.push(u8::from(r.body_terms.is_some()));
     if let Some(b) = &r.body_terms {
-        let (terms, counts) = b.parts();
-        text(&mut out, terms);
-        out.extend_from_slice(&(counts.len() as u64).to_le_bytes());
-        out.extend_from_slice(counts);
+        let bytes = b.to_bytes();
+        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        out.extend_from_slice(&bytes);
     }
     out
 }
@@ -205,11 +204,7 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
     }
     let body_terms = match r.take(1)? {
         [0] => None,
-        [1] => {
-            let terms = r.text()?;
-            let counts = r.bytes()?.to_vec();
-            Some(Arc::new(BodyTerms::from_parts(terms, counts)?))
-        }
+        [1] => Some(Arc::new(BodyTerms::from_bytes(r.bytes()?)?)),
         _ => return None,
     };
     r.0.is_empty().then_some(Rendered {
@@ -219,6 +214,7 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
         text,
         code_keys,
         body_terms,
+        sections: Vec::new(),
     })
 }
 
@@ -238,6 +234,7 @@ mod tests {
             text: "Tï\n".into(),
             code_keys: vec![7, u64::MAX],
             body_terms: None,
+            sections: Vec::new(),
         }
     }
 
@@ -246,7 +243,7 @@ mod tests {
         let plain = sample();
         assert!(decode(&encode(&plain)).unwrap().body_terms.is_none());
         let r = Rendered {
-            body_terms: Some(Arc::new(BodyTerms::of("tï kubelet kubelet pods"))),
+            body_terms: Some(Arc::new(BodyTerms::of("tï kubelet kubelet pods", &[]))),
             ..sample()
         };
         let bytes = encode(&r);
@@ -283,7 +280,7 @@ mod tests {
         let text = "word ".repeat(500);
         let with_terms = Rendered {
             text: text.clone(),
-            body_terms: Some(Arc::new(BodyTerms::of(&text))),
+            body_terms: Some(Arc::new(BodyTerms::of(&text, &[]))),
             ..sample()
         };
         let back = decode(&encode(&with_terms)).unwrap();

@@ -175,7 +175,7 @@ fn tag_attr(tag: &str, attr: &str) -> bool {
         "details" => &["open"],
         "hr" => &["size", "width"],
         "img" => &["alt", "height", "src", "width"],
-        "input" => &["checked", "disabled", "type"],
+        "input" => &["aria-label", "checked", "disabled", "type"],
         "map" => &["name"],
         "ol" => &["start", "type", "reversed"],
         "table" => &["summary", "char", "charoff"],
@@ -185,18 +185,19 @@ fn tag_attr(tag: &str, attr: &str) -> bool {
             "abbr", "colspan", "headers", "rowspan", "scope", "char", "charoff", "style",
         ],
         "time" | "data" => &["datetime", "value"],
-        "pre" => &["data-lang"],
+        "pre" => &["data-lang", "tabindex"],
         _ => &[],
     };
     allowed.contains(&attr) || GENERIC_ATTRS.contains(&attr)
 }
 
 /// The class names README HTML may carry, per element: those of highlighted
-/// code and footnotes (what kepsite's own rendering writes). Every other
-/// class, the site's layout classes among them, is dropped.
+/// code, mermaid diagrams and footnotes (what kepsite's own rendering
+/// writes). Every other class, the site's layout classes among them, is
+/// dropped.
 fn allowed_class(tag: &str, class: &str) -> bool {
     match tag {
-        "pre" => matches!(class, "code" | "hl-code"),
+        "pre" => matches!(class, "code" | "hl-code" | "mermaid"),
         "span" => class.starts_with("hl-"),
         "sup" => matches!(class, "footnote-reference" | "footnote-definition-label"),
         "div" => class == "footnote-definition",
@@ -577,6 +578,8 @@ fn write_attrs(out: &mut String, tag: &str, e: &scraper::node::Element, mode: &M
                 _ => continue,
             },
             "type" if tag == "input" => "checkbox".to_string(),
+            // a code block scrolls: reachable with Tab, never out of order
+            "tabindex" => "0".to_string(),
             n if is_url_attr(n) => match url(tag, value, policy, raw_ids) {
                 Some(u) => u,
                 None => continue,

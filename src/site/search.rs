@@ -1,14 +1,25 @@
 //! Search index: [`SearchDoc`]s → sharded JSON files ([`SearchIndex`]) that
 //! `search.js` fetches on demand.
 //!
-//! - `search/meta.json`: doc id → `[number, title, sig, stage, url]`, the list
-//!   of term shards, and the snippet bucket size;
+//! - `search/meta.json`: doc id → `[number, title, sig, stage]` (sig and
+//!   stage as indexes into its `sigs` and `stages`; a fifth entry is the URL
+//!   when it is not `keps/<number>/`), the list of term shards, and the
+//!   snippet and passage bucket sizes;
 //! - `search/t/<pp>.json`: terms starting with `pp` → flat postings
-//!   `[doc, weight, doc, weight, ...]`;
-//! - `search/s/<k>.json`: snippet text of docs `k*B .. (k+1)*B`.
+//!   `[doc, weight, passage, doc, weight, passage, ...]`, where passage is the
+//!   1-based index of the doc's passage where the term occurs most (0: none);
+//! - `search/s/<k>.json`: snippet text (the summary) of docs `k*B .. (k+1)*B`;
+//! - `search/p/<doc>-<k>.json`: the doc's passages `k*P+1 ..= (k+1)*P`, each
+//!   `[section anchor, heading, text]` ([`body`]).
 //!
-//! A query for "kubelet" fetches the meta file, the `ku` shard and the snippet
-//! buckets of the results it shows. Weights favour titles and numbers.
+//! A query for "kubelet" fetches the meta file, the `ku` shard and, for the
+//! results it shows, the passage bucket where the words occur (the summary
+//! bucket when they occur only in the title, summary or metadata). People
+//! are terms `@name` (authors, reviewers, approvers, PRR approvers); feature
+//! gates are terms whole and split at their capitals. Weights favour titles
+//! and numbers.
+
+mod body;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -49,14 +60,19 @@ impl std::hash::Hasher for FxHasher {
 
 type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
+pub use body::{BodyTerms, PASSAGE_CHARS, Passage, Section, passages};
+
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
+/// Passages per passage file.
+pub const PASSAGE_BUCKET: usize = 8;
 const SNIPPET_CHARS: usize = 320;
 
 const W_TITLE: u32 = 16;
 const W_NUMBER: u32 = 16;
 const W_GATE: u32 = 8;
 const W_AUTHOR: u32 = 8;
+const W_PERSON: u32 = 8;
 const W_SUMMARY: u32 = 4;
 const W_BODY_MAX: u32 = 4;
 
@@ -81,72 +97,16 @@ pub struct SearchDoc {
     pub body: String,
     /// Authors.
     pub authors: Vec<String>,
+    /// Everyone named in the KEP's metadata (authors, reviewers, approvers,
+    /// PRR approvers), as written (`@name`).
+    pub people: Vec<String>,
+    /// The README's headings (for passages when `body_terms` are unknown).
+    pub sections: Vec<Section>,
     /// Feature gate names.
     pub gates: Vec<String>,
     /// The body's terms, when already known ([`BodyTerms::of`] the body);
     /// otherwise they are taken from `body`.
     pub body_terms: Option<std::sync::Arc<BodyTerms>>,
-}
-
-/// The distinct index terms of a README body, each with how often it occurs
-/// (capped at the body's largest weight). Computed once per rendering and
-/// kept with it ([`super::readme_cache`]), so a build that reuses a
-/// rendering does not tokenize its text again.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BodyTerms {
-    /// The terms (ASCII alphanumerics), each followed by one space.
-    terms: String,
-    /// Each term's count, in the same order.
-    counts: Vec<u8>,
-}
-
-impl BodyTerms {
-    /// The terms of `body`, as [`build`] would index them.
-    pub fn of(body: &str) -> BodyTerms {
-        let lower = body.to_ascii_lowercase();
-        let mut w: FxMap<&str, u8> = FxMap::default();
-        w.reserve(lower.len() / 32);
-        for t in words(&lower).filter(|t| keep_body_word(t)) {
-            let n = w.entry(t).or_insert(0);
-            *n = (*n + 1).min(W_BODY_MAX as u8);
-        }
-        let mut out = BodyTerms {
-            terms: String::with_capacity(w.keys().map(|t| t.len() + 1).sum()),
-            counts: Vec::with_capacity(w.len()),
-        };
-        for (t, n) in w {
-            out.terms.push_str(t);
-            out.terms.push(' ');
-            out.counts.push(n);
-        }
-        out
-    }
-
-    /// Each term with its count.
-    fn iter(&self) -> impl Iterator<Item = (&str, u8)> + '_ {
-        self.terms
-            .split_terminator(' ')
-            .zip(self.counts.iter().copied())
-    }
-
-    /// The terms and counts as stored ([`BodyTerms::from_parts`] reads them back).
-    pub fn parts(&self) -> (&str, &[u8]) {
-        (&self.terms, &self.counts)
-    }
-
-    /// Terms and counts as [`BodyTerms::parts`] gave them; `None` when they
-    /// do not fit together.
-    pub fn from_parts(terms: String, counts: Vec<u8>) -> Option<BodyTerms> {
-        let sound = terms.is_empty() || terms.ends_with(' ');
-        let sound = sound
-            && terms.bytes().filter(|&b| b == b' ').count() == counts.len()
-            && terms
-                .bytes()
-                .all(|b| b == b' ' || b.is_ascii_alphanumeric())
-            && !terms.contains("  ")
-            && !terms.starts_with(' ');
-        sound.then_some(BodyTerms { terms, counts })
-    }
 }
 
 /// Files of the index: relative path → JSON bytes.
@@ -189,38 +149,90 @@ struct Lowered {
     title: String,
     summary: String,
     body_terms: std::sync::Arc<BodyTerms>,
+    /// Gate names whole, then their words split at capitals.
     gates: Vec<String>,
     authors: Vec<String>,
+    /// `@name` of everyone named.
+    people: Vec<String>,
     number: Option<String>,
 }
 
-/// A doc's texts lowercased, with its body's terms: the ones it knows, or
-/// worked out here.
+/// A doc's body terms: the ones it knows, or worked out here.
+fn body_terms_of(d: &SearchDoc) -> std::sync::Arc<BodyTerms> {
+    d.body_terms
+        .clone()
+        .unwrap_or_else(|| std::sync::Arc::new(BodyTerms::of(&d.body, &d.sections)))
+}
+
+/// `CamelCase` → `camel case` (a gate name's words), lowercased.
+fn split_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    let b: Vec<char> = name.chars().collect();
+    for (i, &c) in b.iter().enumerate() {
+        let next_lower = b.get(i + 1).is_some_and(|n| n.is_lowercase());
+        let prev = i.checked_sub(1).map(|p| b[p]);
+        let boundary = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next_lower)
+            });
+        if boundary {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// A person as a term: `@name`, lowercased.
+fn person(name: &str) -> Option<String> {
+    let n = name.trim().trim_start_matches('@').to_ascii_lowercase();
+    let ok = !n.is_empty()
+        && n.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    ok.then(|| format!("@{n}"))
+}
+
+/// A doc's texts lowercased, with its body's terms.
 fn lower(d: &SearchDoc) -> Lowered {
     let lowered = |s: &String| s.to_ascii_lowercase();
+    let mut people: Vec<String> = d
+        .authors
+        .iter()
+        .chain(&d.people)
+        .filter_map(|p| person(p))
+        .collect();
+    people.sort_unstable();
+    people.dedup();
     Lowered {
         title: lowered(&d.title),
         summary: lowered(&d.summary),
-        body_terms: d
-            .body_terms
-            .clone()
-            .unwrap_or_else(|| std::sync::Arc::new(BodyTerms::of(&d.body))),
-        gates: d.gates.iter().map(lowered).collect(),
+        body_terms: body_terms_of(d),
+        gates: d
+            .gates
+            .iter()
+            .map(lowered)
+            .chain(d.gates.iter().map(|g| split_camel(g)))
+            .collect(),
         authors: d.authors.iter().map(lowered).collect(),
+        people,
         number: d.number.map(|n| n.to_string()),
     }
 }
 
+/// One posting of a term: its weight and best passage (1-based, 0: none).
+type Term<'a> = (&'a str, u32, u16);
+
 /// Each distinct term of a doc with its weight (in no particular order).
-fn terms(l: &Lowered) -> Vec<(&str, u32)> {
+fn terms(l: &Lowered) -> Vec<Term<'_>> {
     let mut out = Vec::new();
     terms_into(l, &mut FxMap::default(), &mut out);
     out
 }
 
-/// Each distinct term of a doc with its weight (capped at 255) into `out`;
-/// `w` is a scratch map reused from doc to doc. Both are cleared first.
-fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'a str, u32)>) {
+/// Each distinct term of a doc with its weight (capped at 255) and passage
+/// into `out`; `w` is a scratch map reused from doc to doc. Both are
+/// cleared first.
+fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<Term<'a>>) {
     w.clear();
     out.clear();
     let mut extra: Vec<(&str, u32)> = Vec::new();
@@ -231,12 +243,14 @@ fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'
     for g in &l.gates {
         if g.len() >= 2 && g.bytes().all(|b| b.is_ascii_alphanumeric()) {
             extra.push((g.as_str(), W_GATE));
+        } else {
+            extra.extend(words(g).map(|t| (t, W_GATE)));
         }
-        extra.extend(words(g).map(|t| (t, W_GATE)));
     }
     for a in &l.authors {
         extra.extend(words(a).map(|t| (t, W_AUTHOR)));
     }
+    extra.extend(l.people.iter().map(|p| (p.as_str(), W_PERSON)));
     extra.extend(words(&l.summary).map(|t| (t, W_SUMMARY)));
     for (t, weight) in extra {
         *w.entry(t).or_insert(0) += weight;
@@ -244,28 +258,31 @@ fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<(&'
     // The body's terms are distinct already: each takes what the other
     // fields give it, and the map (the other fields' terms) stays small.
     let b = &l.body_terms;
-    out.reserve(b.counts.len() + w.len());
-    for (t, n) in b.iter() {
+    out.reserve(b.len() + w.len());
+    for (t, n, p) in b.iter() {
         let more = if w.is_empty() { None } else { w.remove(t) };
-        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255)));
+        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255), p));
     }
-    out.extend(w.drain().map(|(t, n)| (t, n.min(255))));
+    out.extend(w.drain().map(|(t, n)| (t, n.min(255), 0)));
 }
 
-/// Call `emit(term, weight)` once per distinct term of `d`.
-fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32)) {
+/// Call `emit(term, weight, passage)` once per distinct term of `d`.
+fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32, u16)) {
     let l = lower(d);
-    for (t, w) in terms(&l) {
-        emit(t, w);
+    for (t, w, p) in terms(&l) {
+        emit(t, w, p);
     }
 }
 
 /// A doc's terms and weights grouped by partition, and where each
 /// partition's group starts (one more entry than there are partitions).
-type Grouped<'a> = (Vec<(&'a str, u32)>, Vec<u32>);
+type Grouped<'a> = (Vec<Term<'a>>, Vec<u32>);
+
+/// A posting: doc id, weight, best passage (1-based, 0: none).
+type Posting = (u32, u32, u16);
 
 /// Postings of one shard: terms in order, each with postings sorted by doc id.
-type Shard<'a> = Vec<(&'a str, Vec<(u32, u32)>)>;
+type Shard<'a> = Vec<(&'a str, Vec<Posting>)>;
 
 /// Index `docs` and hand every shard (its key and terms) to `f`, in parallel.
 ///
@@ -289,7 +306,7 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
                 || (FxMap::default(), Vec::new()),
                 |(w, terms), l| {
                     terms_into(l, w, terms);
-                    let parts_of: Vec<u8> = terms.iter().map(|(t, _)| part_of(t)).collect();
+                    let parts_of: Vec<u8> = terms.iter().map(|(t, _, _)| part_of(t)).collect();
                     let mut starts = vec![0u32; parts + 1];
                     for &p in &parts_of {
                         starts[usize::from(p) + 1] += 1;
@@ -298,10 +315,10 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
                         starts[i] += starts[i - 1];
                     }
                     let mut next = starts.clone();
-                    let mut grouped = vec![("", 0u32); terms.len()];
-                    for (&p, &(t, n)) in parts_of.iter().zip(terms.iter()) {
+                    let mut grouped = vec![("", 0u32, 0u16); terms.len()];
+                    for (&p, &(t, n, b)) in parts_of.iter().zip(terms.iter()) {
                         let slot = &mut next[usize::from(p)];
-                        grouped[*slot as usize] = (t, n);
+                        grouped[*slot as usize] = (t, n, b);
                         *slot += 1;
                     }
                     (grouped, starts)
@@ -313,12 +330,12 @@ fn shards<R: Send>(lowered: &[Lowered], f: impl Fn(&str, Shard<'_>) -> R + Sync)
         (0..parts)
             .into_par_iter()
             .map(|part| {
-                let mut map: FxMap<&str, Vec<(u32, u32)>> = FxMap::default();
+                let mut map: FxMap<&str, Vec<Posting>> = FxMap::default();
                 for (id, (list, starts)) in lists.iter().enumerate() {
                     let own = &list[starts[part] as usize..starts[part + 1] as usize];
-                    for &(t, w) in own {
+                    for &(t, w, b) in own {
                         // docs in order: postings come out sorted by doc id
-                        map.entry(t).or_default().push((id as u32, w));
+                        map.entry(t).or_default().push((id as u32, w, b));
                     }
                 }
                 let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
@@ -386,9 +403,15 @@ fn snippet(d: &SearchDoc) -> String {
 pub fn build(docs: Vec<SearchDoc>) -> SearchIndex {
     let mut out = SearchIndex::new();
     out.extend(encode_snippets(&docs));
-    let metas: Vec<serde_json::Value> = docs.iter().map(meta_entry).collect();
+    let metas: Vec<MetaEntry> = docs.iter().map(meta_entry).collect();
     let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
     drop(docs);
+    let passages: Vec<Vec<(String, Vec<u8>)>> = lowered
+        .par_iter()
+        .enumerate()
+        .map(|(i, l)| encode_passages(i, l.body_terms.passages()))
+        .collect();
+    out.extend(passages.into_iter().flatten());
     let encoded = shards(&lowered, |k, terms| {
         (
             k.to_string(),
@@ -415,25 +438,75 @@ fn encode_meta<'a>(docs: &[SearchDoc], shards: impl Iterator<Item = &'a String>)
     encode_meta_entries(docs.iter().map(meta_entry).collect(), shards)
 }
 
+/// What meta.json says of a doc: number, title, SIG, stage, URL.
+type MetaEntry = (Option<u32>, String, String, String, String);
+
 fn encode_meta_entries<'a>(
-    meta_docs: Vec<serde_json::Value>,
+    meta_docs: Vec<MetaEntry>,
     shards: impl Iterator<Item = &'a String>,
 ) -> Vec<u8> {
+    // SIGs and stages repeat: each is written once and named by its index
+    let table = |field: fn(&MetaEntry) -> &str| -> Vec<&str> {
+        let set: BTreeSet<&str> = meta_docs.iter().map(field).collect();
+        set.into_iter().collect()
+    };
+    let sigs = table(|e| &e.2);
+    let stages = table(|e| &e.3);
+    let index = |list: &[&str], v: &str| list.binary_search(&v).unwrap_or(0);
+    let docs: Vec<serde_json::Value> = meta_docs
+        .iter()
+        .map(|(number, title, sig, stage, url)| {
+            let mut e = json!([number, title, index(&sigs, sig), index(&stages, stage)]);
+            let standard = number.is_some_and(|n| *url == format!("keps/{n}/"));
+            if let (false, Some(a)) = (standard, e.as_array_mut()) {
+                a.push(json!(url));
+            }
+            e
+        })
+        .collect();
     let meta = json!({
-        "docs": meta_docs,
+        "docs": docs,
+        "sigs": sigs,
+        "stages": stages,
         "shards": shards.collect::<Vec<_>>(),
         "bucket": SNIPPET_BUCKET,
+        "pbucket": PASSAGE_BUCKET,
     });
     to_bytes(&meta)
 }
 
-fn meta_entry(d: &SearchDoc) -> serde_json::Value {
-    json!([d.number, d.title, d.sig, d.stage, d.url])
+fn meta_entry(d: &SearchDoc) -> MetaEntry {
+    (
+        d.number,
+        d.title.clone(),
+        d.sig.clone(),
+        d.stage.clone(),
+        d.url.clone(),
+    )
+}
+
+fn passage_path(doc: usize, bucket: usize) -> String {
+    format!("search/p/{doc}-{bucket}.json")
+}
+
+/// The passage files of doc `doc`.
+fn encode_passages(doc: usize, passages: &[Passage]) -> Vec<(String, Vec<u8>)> {
+    passages
+        .chunks(PASSAGE_BUCKET)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let rows: Vec<[&str; 3]> = chunk
+                .iter()
+                .map(|p| [p.id.as_str(), p.heading.as_str(), p.text.as_str()])
+                .collect();
+            (passage_path(doc, k), to_bytes(&rows))
+        })
+        .collect()
 }
 
 /// A shard: terms in order, each with postings sorted by doc id, as compact
 /// JSON (`{"term":[doc,weight,...],...}`), written directly.
-fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [(u32, u32)])>) -> Vec<u8> {
+fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [Posting])>) -> Vec<u8> {
     use std::io::Write;
     let mut out = Vec::with_capacity(4096);
     out.push(b'{');
@@ -450,11 +523,11 @@ fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [(u32, u32)])>) ->
             out.extend(to_bytes(&t));
         }
         out.extend_from_slice(b":[");
-        for (i, (d, w)) in p.iter().enumerate() {
+        for (i, (d, w, b)) in p.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            let _ = write!(out, "{d},{w}");
+            let _ = write!(out, "{d},{w},{b}");
         }
         out.push(b']');
     }
@@ -462,7 +535,7 @@ fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [(u32, u32)])>) ->
     out
 }
 
-fn encode_owned_shard(terms: &BTreeMap<String, Vec<(u32, u32)>>) -> Vec<u8> {
+fn encode_owned_shard(terms: &BTreeMap<String, Vec<Posting>>) -> Vec<u8> {
     encode_shard(terms.iter().map(|(t, p)| (t.as_str(), p.as_slice())))
 }
 
@@ -489,7 +562,7 @@ fn encode_snippets(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
 pub struct Index {
     docs: Vec<SearchDoc>,
     /// Shard key → term → postings sorted by doc id.
-    shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>>,
+    shards: BTreeMap<String, BTreeMap<String, Vec<Posting>>>,
     files: SearchIndex,
 }
 
@@ -497,9 +570,9 @@ impl Index {
     /// Index `docs` from scratch.
     pub fn new(docs: &[SearchDoc]) -> Index {
         let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
-        let shards: BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>> =
+        let shards: BTreeMap<String, BTreeMap<String, Vec<Posting>>> =
             shards(&lowered, |k, terms| {
-                let terms: BTreeMap<String, Vec<(u32, u32)>> =
+                let terms: BTreeMap<String, Vec<Posting>> =
                     terms.into_iter().map(|(t, p)| (t.to_string(), p)).collect();
                 (k.to_string(), terms)
             })
@@ -513,6 +586,12 @@ impl Index {
             .collect();
         files.extend(encoded);
         files.extend(encode_snippets(docs));
+        let passages: Vec<Vec<(String, Vec<u8>)>> = lowered
+            .par_iter()
+            .enumerate()
+            .map(|(i, l)| encode_passages(i, l.body_terms.passages()))
+            .collect();
+        files.extend(passages.into_iter().flatten());
         Index {
             docs: docs.to_vec(),
             shards,
@@ -545,11 +624,11 @@ impl Index {
         for &i in &changed {
             let id = i as u32;
             let shards = &mut self.shards;
-            doc_terms(&self.docs[i], |t, _| {
+            doc_terms(&self.docs[i], |t, _, _| {
                 let key = shard_key(t);
                 if let Some(terms) = shards.get_mut(key) {
                     if let Some(p) = terms.get_mut(t) {
-                        p.retain(|(d, _)| *d != id);
+                        p.retain(|(d, _, _)| *d != id);
                         if p.is_empty() {
                             terms.remove(t);
                         }
@@ -557,21 +636,25 @@ impl Index {
                     dirty.insert(key.to_string());
                 }
             });
-            doc_terms(&docs[i], |t, w| {
+            doc_terms(&docs[i], |t, w, b| {
                 let key = shard_key(t);
                 let p = shards
                     .entry(key.to_string())
                     .or_default()
                     .entry(t.to_string())
                     .or_default();
-                let at = p.partition_point(|(d, _)| *d < id);
-                p.insert(at, (id, w));
+                let at = p.partition_point(|(d, _, _)| *d < id);
+                p.insert(at, (id, w, b));
                 dirty.insert(key.to_string());
             });
             meta_dirty |= meta_entry(&self.docs[i]) != meta_entry(&docs[i]);
             if snippet(&self.docs[i]) != snippet(&docs[i]) {
                 buckets.insert(i / SNIPPET_BUCKET);
             }
+            let prefix = format!("search/p/{i}-");
+            self.files.retain(|path, _| !path.starts_with(&prefix));
+            self.files
+                .extend(encode_passages(i, body_terms_of(&docs[i]).passages()));
             self.docs[i] = docs[i].clone();
         }
         for key in dirty {
@@ -606,44 +689,54 @@ fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }
 
-/// The files a first search for `term` downloads: meta, the term's shard, and
-/// the snippet buckets of the first `shown` results. Returns total bytes.
+/// The files a first search for `term` downloads: meta, the term's shard,
+/// and for each of the first `shown` results the passage bucket where the
+/// term occurs most, or its snippet bucket. Returns total bytes.
 pub fn query_cost(index: &SearchIndex, term: &str, shown: usize) -> usize {
+    query_files(index, term, shown)
+        .iter()
+        .map(|f| index.get(f).map_or(0, Vec::len))
+        .sum()
+}
+
+/// The paths [`query_cost`] counts.
+pub fn query_files(index: &SearchIndex, term: &str, shown: usize) -> Vec<String> {
     let term = term.to_ascii_lowercase();
-    let mut total = index.get("search/meta.json").map_or(0, Vec::len);
-    let Some(shard) = term
-        .get(..2)
-        .and_then(|k| index.get(&format!("search/t/{k}.json")))
-    else {
-        return total;
+    let mut files = vec!["search/meta.json".to_string()];
+    let Some(key) = term.get(..2).map(shard_path) else {
+        return files;
     };
-    total += shard.len();
+    let Some(shard) = index.get(&key) else {
+        return files;
+    };
+    files.push(key);
     let terms: BTreeMap<String, Vec<u32>> = serde_json::from_slice(shard).unwrap_or_default();
-    let mut best: BTreeMap<u32, u32> = BTreeMap::new();
+    // doc → (best weight, its passage)
+    let mut best: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
     for (t, p) in terms.range(term.clone()..) {
         if !t.starts_with(&term) {
             break;
         }
-        for pair in p.chunks(2) {
-            if let [d, w] = pair {
-                let e = best.entry(*d).or_insert(0);
-                *e = (*e).max(*w);
+        for triple in p.chunks(3) {
+            if let [d, w, b] = triple {
+                let e = best.entry(*d).or_insert((0, 0));
+                if *w > e.0 {
+                    *e = (*w, *b);
+                }
             }
         }
     }
-    let mut ranked: Vec<(u32, u32)> = best.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut buckets: Vec<usize> = ranked
-        .iter()
-        .take(shown)
-        .map(|(d, _)| *d as usize / SNIPPET_BUCKET)
-        .collect();
-    buckets.sort_unstable();
-    buckets.dedup();
-    for b in buckets {
-        total += index.get(&format!("search/s/{b}.json")).map_or(0, Vec::len);
+    let mut ranked: Vec<(u32, (u32, u32))> = best.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+    let mut more: BTreeSet<String> = BTreeSet::new();
+    for (d, (_, b)) in ranked.iter().take(shown) {
+        more.insert(match b {
+            0 => snippet_path(*d as usize / SNIPPET_BUCKET),
+            b => passage_path(*d as usize, (*b as usize - 1) / PASSAGE_BUCKET),
+        });
     }
-    total
+    files.extend(more);
+    files
 }
 
 #[cfg(test)]
@@ -669,10 +762,10 @@ mod tests {
         let idx = build(docs.clone());
         let ku: BTreeMap<String, Vec<u32>> =
             serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
-        assert_eq!(ku["kubelet"], vec![0, W_TITLE, 1, 1]);
+        assert_eq!(ku["kubelet"], vec![0, W_TITLE, 0, 1, 1, 1]);
         let n: BTreeMap<String, Vec<u32>> =
             serde_json::from_slice(&idx["search/t/12.json"]).unwrap();
-        assert_eq!(n["1287"], vec![1, W_NUMBER]);
+        assert_eq!(n["1287"], vec![1, W_NUMBER, 0]);
         assert!(query_cost(&idx, "kubelet", 10) > 0);
     }
 
@@ -706,31 +799,77 @@ mod tests {
         let known: Vec<SearchDoc> = plain
             .iter()
             .map(|d| SearchDoc {
-                body_terms: Some(std::sync::Arc::new(BodyTerms::of(&d.body))),
+                body_terms: Some(std::sync::Arc::new(BodyTerms::of(&d.body, &d.sections))),
                 ..d.clone()
             })
             .collect();
         let idx = build(plain.clone());
         assert_eq!(build(known.clone()), idx);
         assert_eq!(Index::new(&known).files(), &idx);
-        // weights still add up: title 16 + summary 4 + body 4 (capped)
+        // weights still add up: title 16 + the gate's first word 8 +
+        // summary 4 + body 4 (capped)
         let ku: BTreeMap<String, Vec<u32>> =
             serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
-        assert_eq!(ku["kubelet"], vec![0, W_TITLE + W_SUMMARY + W_BODY_MAX]);
-        let t = BodyTerms::of(body);
-        let (terms, counts) = t.parts();
         assert_eq!(
-            BodyTerms::from_parts(terms.to_string(), counts.to_vec()),
-            Some(t.clone())
+            ku["kubelet"],
+            vec![0, W_TITLE + W_GATE + W_SUMMARY + W_BODY_MAX, 1]
         );
-        for (terms, counts) in [
-            (terms.to_string(), counts[1..].to_vec()),
-            (terms.trim_end().to_string(), counts.to_vec()),
-            (format!("{terms}x<y "), [counts, &[1]].concat()),
-            (format!(" {terms}"), [counts, &[1]].concat()),
-        ] {
-            assert!(BodyTerms::from_parts(terms, counts).is_none());
-        }
+    }
+
+    #[test]
+    fn people_and_gates_are_terms_and_passages_are_files() {
+        let mut d = doc(753, "Sidecar Containers", "");
+        d.people = vec!["@thockin".into(), "@SergeyKanzhelev".into()];
+        d.gates = vec![
+            "SidecarContainers".into(),
+            "InPlacePodVerticalScaling".into(),
+        ];
+        d.body = "Summary\nShort.\nDesign\nThe restartPolicy of an init container.\n".into();
+        d.sections = vec![
+            Section {
+                start: 0,
+                id: "summary".into(),
+                title: "Summary".into(),
+            },
+            Section {
+                start: d.body.find("Design").unwrap(),
+                id: "design-details".into(),
+                title: "Design".into(),
+            },
+        ];
+        let other = doc(2, "Other", "thockin wrote this");
+        let idx = build(vec![d, other]);
+        let at: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/@t.json"]).unwrap();
+        assert_eq!(
+            at["@thockin"],
+            vec![0, W_PERSON, 0],
+            "only the KEP naming him"
+        );
+        let at: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/@s.json"]).unwrap();
+        assert!(at.contains_key("@sergeykanzhelev"));
+        let ve: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/ve.json"]).unwrap();
+        assert_eq!(ve["vertical"], vec![0, W_GATE, 0]);
+        let si: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/si.json"]).unwrap();
+        assert_eq!(si["sidecarcontainers"][..2], [0, W_GATE]);
+        // "restartpolicy" is in the second passage, under #design-details
+        let re: BTreeMap<String, Vec<u32>> =
+            serde_json::from_slice(&idx["search/t/re.json"]).unwrap();
+        assert_eq!(re["restartpolicy"], vec![0, 1, 2]);
+        let rows: Vec<[String; 3]> = serde_json::from_slice(&idx["search/p/0-0.json"]).unwrap();
+        assert_eq!(rows[1][0], "design-details");
+        assert!(rows[1][2].contains("restartPolicy"));
+        assert!(query_files(&idx, "restartpolicy", 5).contains(&"search/p/0-0.json".to_string()));
+        let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
+        assert_eq!(meta["docs"][0], json!([753, "Sidecar Containers", 0, 0]));
+        assert_eq!(
+            split_camel("InPlacePodVerticalScaling"),
+            "in place pod vertical scaling"
+        );
+        assert_eq!(split_camel("CSIMigrationAWS"), "csi migration aws");
     }
 
     #[test]

@@ -339,8 +339,11 @@ pub struct LineLink {
     pub title: String,
     /// Its line, when the heading exists.
     pub line: Option<usize>,
-    /// A link to the line in the repository (or to the file).
+    /// A link to the line in the repository source (`?plain=1#L<n>`, so
+    /// GitHub shows the line rather than the rendered file), or to the file.
     pub url: String,
+    /// The heading's anchor on the KEP's own page, when the heading exists.
+    pub anchor: Option<String>,
 }
 
 /// Questionnaire completeness of one stage.
@@ -382,9 +385,10 @@ fn line_links(c: &Completeness, blob: &str) -> Vec<LineLink> {
             title: u.title.clone(),
             line: u.line,
             url: match u.line {
-                Some(l) => format!("{blob}#L{l}"),
+                Some(l) => format!("{blob}?plain=1#L{l}"),
                 None => blob.to_string(),
             },
+            anchor: u.line.map(|_| super::markdown::slug(&u.title)),
         })
         .collect()
 }

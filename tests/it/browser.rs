@@ -22,6 +22,8 @@ use serde_json::{Value, json};
 
 use crate::support::{content, copy_tree, kepsite};
 
+mod portal;
+
 /// chromedriver and the browser binary; `KEPSITE_CHROMEDRIVER` and
 /// `KEPSITE_CHROMIUM` override them (for example on macOS).
 fn tools() -> (String, String) {
@@ -302,7 +304,7 @@ fn http(
     body: Option<&Value>,
 ) -> std::io::Result<(u16, Value)> {
     let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(120)))?;
+    s.set_read_timeout(Some(Duration::from_secs(300)))?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     write!(
         s,

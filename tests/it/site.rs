@@ -908,3 +908,17 @@ fn netlify_build_uses_the_sites_own_url() {
         "/"
     );
 }
+
+/// The release report's stylesheet is a template (inlined in the
+/// self-contained report) and a static file (linked from the portal page,
+/// whose CSP allows no inline style): the two copies stay the same.
+#[test]
+fn the_report_stylesheet_is_the_same_in_both_copies() {
+    let read = |p: &str| {
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p))
+            .unwrap_or_else(|e| panic!("{p}: {e}"))
+    };
+    let page = read("themes/default/static/report.css");
+    assert!(page.contains(".kr-wrap"), "{page}");
+    assert_eq!(page, read("themes/default/templates/report.css"));
+}

@@ -1,15 +1,19 @@
-// kepsite search: fetches search/meta.json once, then only the term shard
-// (search/t/<first two letters>.json) and the snippet buckets it needs.
+// kepsite search: fetches search/meta.json once, then only the term shards
+// (search/t/<first two characters>.json) and, for the results it shows, the
+// passage files (search/p/<doc>-<k>.json) holding the text that matched, or
+// the summary buckets (search/s/<k>.json) when only the title, summary or
+// metadata matched. A result whose words are in its text opens the section
+// that holds them, with the words marked there (?hl=...).
 (function () {
   "use strict";
   var input = document.getElementById("ks-q");
   var box = document.getElementById("ks-results");
-  if (!input || !box) return;
   var base = document.body.getAttribute("data-base") || "/";
   var cache = {};
   var meta = null;
   var active = -1;
   var seq = 0;
+  var SHOWN = 12;
 
   function get(path) {
     if (!cache[path]) {
@@ -23,14 +27,25 @@
   function loadMeta() {
     return get("search/meta.json").then(function (m) { meta = m; return m; });
   }
+  // Query terms: words of letters and digits, and people as "@name".
   function words(q) {
-    return q.toLowerCase().split(/[^a-z0-9]+/).filter(function (w) { return w.length > 0; });
+    var out = [];
+    q.toLowerCase().split(/\s+/).forEach(function (w) {
+      var person = /^@([a-z0-9][a-z0-9_-]*)/.exec(w);
+      if (person) { out.push("@" + person[1]); return; }
+      w.split(/[^a-z0-9]+/).forEach(function (x) { if (x.length > 0) out.push(x); });
+    });
+    return out;
   }
   function esc(s) {
     return s.replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
   }
+  function plain(terms) {
+    return terms.filter(function (t) { return t.charAt(0) !== "@"; });
+  }
   // Highlight words of `text` starting with a query term, around the first match.
   function snippet(text, terms) {
+    terms = plain(terms);
     var lower = text.toLowerCase();
     var at = -1;
     terms.forEach(function (t) {
@@ -47,64 +62,100 @@
     });
     return out;
   }
-  function titleHit(doc, terms) {
-    var tw = words(doc[1] + " " + (doc[0] || "") + " kep");
-    return terms.every(function (t) { return tw.some(function (w) { return w.indexOf(t) === 0; }); });
+  function titleWords(doc) {
+    return words(doc[1]).filter(function (w) { return w !== "kep"; });
   }
-  // Postings of every shard term starting with t: doc id -> best weight.
+  // How well the title (or number) answers the query: 0 when some term is
+  // in neither; more when every term is a whole title word and the query
+  // covers more of the title.
+  function titleScore(doc, terms) {
+    if (plain(terms).length < terms.length) return 0;
+    // "KEP-1287" is the number 1287
+    var t = plain(terms).filter(function (w) { return w !== "kep"; });
+    if (!t.length) return 0;
+    if (t.length === 1 && doc[0] !== null && t[0] === String(doc[0])) return 5000;
+    var tw = titleWords(doc);
+    var exact = 0, covered = {};
+    var all = t.every(function (q) {
+      var hit = false;
+      tw.forEach(function (w, i) {
+        if (w.indexOf(q) === 0) { hit = true; covered[i] = true; if (w === q) exact++; }
+      });
+      return hit;
+    });
+    if (!all) return 0;
+    var cover = Object.keys(covered).length / Math.max(tw.length, 1);
+    return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
+  }
+  // Postings of every shard term starting with t: doc id -> [best weight, passage].
   function matches(shard, t) {
     var best = {};
     Object.keys(shard).forEach(function (term) {
       if (term.indexOf(t) !== 0) return;
       var p = shard[term];
       var bonus = term === t ? 2 : 1;
-      for (var i = 0; i < p.length; i += 2) {
+      for (var i = 0; i < p.length; i += 3) {
         var w = p[i + 1] * bonus;
-        if (!(best[p[i]] >= w)) best[p[i]] = w;
+        if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2]];
       }
     });
     return best;
+  }
+  function rank(m, terms, loaded) {
+    var score = null, passage = {}, rarest = {};
+    terms.forEach(function (t, i) {
+      if (t.length < 2) return;
+      var b = matches(loaded[i], t);
+      var n = Object.keys(b).length;
+      Object.keys(b).forEach(function (d) {
+        // the passage of the rarest term is the one that says most
+        if (b[d][1] && !(rarest[d] <= n)) { rarest[d] = n; passage[d] = b[d][1]; }
+      });
+      if (score === null) { score = {}; Object.keys(b).forEach(function (d) { score[d] = b[d][0]; }); return; }
+      var next = {};
+      Object.keys(score).forEach(function (d) { if (b[d]) next[d] = score[d] + b[d][0]; });
+      score = next;
+    });
+    var ids = [];
+    m.docs.forEach(function (doc, id) {
+      var th = titleScore(doc, terms);
+      var s = score ? (score[id] || 0) : 0;
+      if (th || s > 0) ids.push({ id: id, th: th, s: s + th, p: th ? 0 : (passage[id] || 0) });
+    });
+    ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
+    return ids.slice(0, SHOWN);
   }
   function search(q) {
     var terms = words(q);
     var my = ++seq;
     if (!terms.length) { render([], terms, my); return; }
     loadMeta().then(function (m) {
-      var need = terms.filter(function (t) { return t.length >= 2; });
-      var shards = need.map(function (t) {
+      var shards = terms.map(function (t) {
         var k = t.slice(0, 2);
-        return m.shards.indexOf(k) >= 0 ? get("search/t/" + k + ".json") : Promise.resolve({});
+        return t.length >= 2 && m.shards.indexOf(k) >= 0 ? get("search/t/" + k + ".json") : Promise.resolve({});
       });
       return Promise.all(shards).then(function (loaded) {
-        var score = null;
-        need.forEach(function (t, i) {
-          var b = matches(loaded[i], t);
-          if (score === null) { score = b; return; }
-          var next = {};
-          Object.keys(score).forEach(function (d) { if (b[d]) next[d] = score[d] + b[d]; });
-          score = next;
-        });
-        var ids = [];
-        m.docs.forEach(function (doc, id) {
-          var th = titleHit(doc, terms);
-          var s = score ? (score[id] || 0) : 0;
-          if (th || s > 0) ids.push({ id: id, th: th, s: s + (th ? 1000 : 0) });
-        });
-        ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
-        return ids.slice(0, 12);
-      }).then(function (top) {
-        var buckets = {};
-        top.forEach(function (r) { buckets[Math.floor(r.id / m.bucket)] = true; });
-        return Promise.all(Object.keys(buckets).map(function (b) {
-          return get("search/s/" + b + ".json").then(function (texts) { return [b, texts]; });
-        })).then(function (loaded) {
-          var snips = {};
-          loaded.forEach(function (x) { snips[x[0]] = x[1]; });
-          top.forEach(function (r) { var b = Math.floor(r.id / m.bucket); r.text = (snips[b] || [])[r.id % m.bucket] || ""; });
-          render(top, terms, my);
-        });
+        var top = rank(m, terms, loaded);
+        return Promise.all(top.map(function (r) {
+          if (r.p) {
+            var k = Math.floor((r.p - 1) / m.pbucket);
+            return get("search/p/" + r.id + "-" + k + ".json").then(function (rows) {
+              var row = rows[(r.p - 1) % m.pbucket] || ["", "", ""];
+              r.anchor = row[0]; r.heading = row[1]; r.text = row[2];
+            });
+          }
+          return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
+            r.text = texts[r.id % m.bucket] || "";
+          });
+        })).then(function () { render(top, terms, my); });
       });
     }).catch(function () { render(null, terms, my); });
+  }
+  function href(d, r, terms) {
+    var url = base + (d[4] || "keps/" + d[0] + "/");
+    var hl = plain(terms).join(" ");
+    if (r.anchor) url += (hl ? "?hl=" + encodeURIComponent(hl) : "") + "#" + encodeURIComponent(r.anchor);
+    return url;
   }
   function render(results, terms, my) {
     if (my !== seq) return;
@@ -115,10 +166,12 @@
     else if (!results.length) html = '<p class="r-none">No KEPs match.</p>';
     else results.forEach(function (r, i) {
       var d = meta.docs[r.id];
-      html += '<a role="option" id="ks-r' + i + '" href="' + esc(base + d[4]) + '" aria-selected="false">' +
+      var sig = meta.sigs[d[2]] || "", stage = meta.stages[d[3]] || "";
+      html += '<a role="option" id="ks-r' + i + '" href="' + esc(href(d, r, terms)) + '" aria-selected="false">' +
         '<span class="r-title">' + (d[0] ? "KEP-" + d[0] + ": " : "") + snippet(d[1], terms).replace(/^…/, "") + "</span><br>" +
-        '<span class="r-meta">' + esc(d[2] || "") + (d[3] ? " · " + esc(d[3]) : "") + "</span><br>" +
-        '<span class="r-snip">' + snippet(r.text, terms) + "</span></a>";
+        '<span class="r-meta">' + esc(sig) + (stage ? " · " + esc(stage) : "") +
+        (r.heading ? ' · <span class="r-sec">§ ' + esc(r.heading) + "</span>" : "") + "</span><br>" +
+        '<span class="r-snip">' + snippet(r.text || "", terms) + "</span></a>";
     });
     box.innerHTML = html;
     box.hidden = false;
@@ -133,6 +186,46 @@
     items[active].scrollIntoView({ block: "nearest" });
     input.setAttribute("aria-activedescendant", items[active].id);
   }
+  // On a KEP page opened from a result: mark the words in the section.
+  function markSection() {
+    var hl = new URLSearchParams(window.location.search).get("hl");
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var head = id && document.getElementById(id);
+    if (!hl || !head || !/^H[1-6]$/.test(head.tagName)) return;
+    var terms = words(hl).filter(function (t) { return t.length >= 2; });
+    if (!terms.length) return;
+    var re = new RegExp("(^|[^A-Za-z0-9])((?:" + terms.join("|") + ")[A-Za-z0-9]*)", "gi");
+    var level = +head.tagName.charAt(1);
+    var first = null;
+    for (var el = head.nextElementSibling; el; el = el.nextElementSibling) {
+      if (/^H[1-6]$/.test(el.tagName) && +el.tagName.charAt(1) <= level) break;
+      var walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      nodes.forEach(function (n) {
+        var text = n.nodeValue, last = 0, m, frag = null;
+        re.lastIndex = 0;
+        while ((m = re.exec(text))) {
+          frag = frag || document.createDocumentFragment();
+          var at = m.index + m[1].length;
+          frag.appendChild(document.createTextNode(text.slice(last, at)));
+          var mark = document.createElement("mark");
+          mark.className = "ks-hl";
+          mark.textContent = m[2];
+          frag.appendChild(mark);
+          first = first || mark;
+          last = at + m[2].length;
+        }
+        if (frag) {
+          frag.appendChild(document.createTextNode(text.slice(last)));
+          n.parentNode.replaceChild(frag, n);
+        }
+      });
+    }
+    if (first) first.scrollIntoView({ block: "center" });
+  }
+  markSection();
+  if (!input || !box) return;
   var timer = null;
   input.addEventListener("input", function () {
     clearTimeout(timer);
