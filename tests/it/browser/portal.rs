@@ -21,7 +21,7 @@ const PHONE: (u32, u32) = (390, 844);
 const WIDE: (u32, u32) = (1400, 900);
 
 /// One page of each type.
-const PAGES: [(&str, &str); 15] = [
+const PAGES: [(&str, &str); 21] = [
     ("home", "/"),
     ("index", "/keps/"),
     ("index-filtered", "/keps/?sig=sig-node&status=implementable"),
@@ -33,11 +33,20 @@ const PAGES: [(&str, &str); 15] = [
     ),
     ("release-next", "/releases/v1.38/"),
     ("release", "/releases/v1.37/"),
+    ("release-out", "/releases/v1.31/"),
     ("report", "/releases/v1.37/report/"),
     ("releases", "/releases/"),
     ("sigs", "/sigs/"),
     ("sig", "/sigs/sig-node/"),
     ("people", "/people/"),
+    ("person", "/people/thockin/"),
+    ("prr", "/prr/"),
+    ("prr-queue", "/prr/johnbelamaric/"),
+    ("findings", "/findings/"),
+    (
+        "findings-filtered",
+        "/findings/?rule=prr-unanswered&sig=sig-node",
+    ),
     ("gates", "/feature-gates/"),
     ("not-found", "/404.html"),
 ];
