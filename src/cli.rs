@@ -193,8 +193,7 @@ pub struct InputArgs {
 }
 
 fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, String> {
-    crate::kep::domain::Release::parse(s)
-        .filter(|_| s.trim().matches('.').count() == 1)
+    crate::kep::domain::Release::parse_minor(s)
         .ok_or_else(|| format!("{s:?} is not a release like v1.37"))
 }
 

@@ -111,6 +111,18 @@ pub struct PrrQuestionnaire {
     pub stable: Completeness,
 }
 
+impl PrrQuestionnaire {
+    /// The questions a KEP answers going to `stage` (alpha's for an unset
+    /// or unreadable stage).
+    pub fn at(&self, stage: &Stage) -> &Completeness {
+        match PrrTarget::from_stage(stage) {
+            Some(PrrTarget::Beta) => &self.beta,
+            Some(PrrTarget::Stable) => &self.stable,
+            Some(PrrTarget::Alpha) | None => &self.alpha,
+        }
+    }
+}
+
 /// A README assessed against the template.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Assessment {

@@ -264,11 +264,7 @@ pub fn readiness(
 ) -> Readiness {
     let m = &kep.meta;
     let q = &a.assessment.prr;
-    let questionnaire = match PrrTarget::from_stage(stage) {
-        Some(PrrTarget::Alpha) | None => &q.alpha,
-        Some(PrrTarget::Beta) => &q.beta,
-        Some(PrrTarget::Stable) => &q.stable,
-    };
+    let questionnaire = q.at(stage);
     let q_stage = if stage.is_unset() {
         "alpha"
     } else {

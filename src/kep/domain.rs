@@ -306,6 +306,11 @@ impl Release {
         Some(Release { major, minor })
     }
 
+    /// Parse a release as a user names one: `v1.37` or `1.37`, no patch.
+    pub fn parse_minor(s: &str) -> Option<Release> {
+        Release::parse(s).filter(|_| s.trim().matches('.').count() == 1)
+    }
+
     /// The next minor release.
     pub fn next(self) -> Release {
         Release::new(self.major, self.minor + 1)

@@ -328,8 +328,7 @@ pub fn select(
 /// Normalise `--release`: `1.35`, `v1.35` → v1.35; an error names the
 /// releases the repository knows when `release` is not one of them.
 pub fn check_release(model: &Model, current: &Current, release: &str) -> Result<Release> {
-    let Some(r) = Release::parse(release).filter(|_| release.trim().matches('.').count() == 1)
-    else {
+    let Some(r) = Release::parse_minor(release) else {
         bail!("invalid release {release:?}: expected vMAJOR.MINOR, e.g. v1.35");
     };
     let known = outcome::releases(model, current);

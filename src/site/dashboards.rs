@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::charts;
 use super::pages::{Ctx, Listing, cycle_json, entry_json, shipped_series};
 use super::view::is_open;
-use crate::analysis::completeness::{Completeness, PrrTarget};
+use crate::analysis::completeness::Completeness;
 use crate::analysis::findings::prr_required;
 use crate::analysis::outcome::{Entry, Phase, ReleaseView};
 use crate::finding::Finding;
@@ -46,12 +46,7 @@ fn by_number(c: &Ctx) -> BTreeMap<u32, usize> {
 
 /// The PRR questionnaire a stage answers.
 fn questionnaire<'a>(c: &'a Ctx, i: usize, stage: &Stage) -> &'a Completeness {
-    let q = &c.analysis.keps[i].assessment.prr;
-    match PrrTarget::from_stage(stage) {
-        Some(PrrTarget::Beta) => &q.beta,
-        Some(PrrTarget::Stable) => &q.stable,
-        _ => &q.alpha,
-    }
+    c.analysis.keps[i].assessment.prr.at(stage)
 }
 
 /// The unanswered PRR questions of KEP `i` at `stage`, each linked to its
