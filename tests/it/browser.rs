@@ -211,50 +211,58 @@ fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>, rules: HeaderRules)
     let server = tiny_http::Server::http("127.0.0.1:0").expect("binding 127.0.0.1");
     let port = server.server_addr().to_ip().expect("an IP address").port();
     let root = root.canonicalize().unwrap();
+    let rules = std::sync::Arc::new(rules);
     std::thread::spawn(move || {
         for req in server.incoming_requests() {
-            let path = req
-                .url()
-                .split(['?', '#'])
-                .next()
-                .unwrap_or("/")
-                .to_string();
-            let (status, file) = match resolve(&root, &path) {
-                Some(f) => (200, f),
-                None => {
-                    misses
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(path.clone());
-                    (404, root.join("404.html"))
-                }
-            };
-            let body = std::fs::read(&file).unwrap_or_default();
-            let ctype = match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
-                "html" => "text/html; charset=utf-8",
-                "css" => "text/css; charset=utf-8",
-                "js" => "text/javascript; charset=utf-8",
-                "json" => "application/json",
-                "svg" => "image/svg+xml",
-                "png" => "image/png",
-                "xml" => "application/xml",
-                _ => "application/octet-stream",
-            };
-            let header = tiny_http::Header::from_bytes("Content-Type", ctype).unwrap();
-            let mut resp = tiny_http::Response::from_data(body)
-                .with_status_code(status)
-                .with_header(header);
-            for (_, headers) in rules.iter().filter(|(p, _)| pattern_matches(p, &path)) {
-                for (k, v) in headers {
-                    resp.add_header(
-                        tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap(),
-                    );
-                }
-            }
-            let _ = req.respond(resp);
+            // One thread per request: a slow or abandoned response never
+            // holds up the next one (a page's fetches run side by side).
+            let root = root.clone();
+            let rules = rules.clone();
+            std::thread::spawn(move || respond(req, &root, misses, &rules));
         }
     });
     port
+}
+
+/// Answer one request from the files under `root`.
+fn respond(req: tiny_http::Request, root: &Path, misses: &Mutex<Vec<String>>, rules: &HeaderRules) {
+    let path = req
+        .url()
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("/")
+        .to_string();
+    let (status, file) = match resolve(root, &path) {
+        Some(f) => (200, f),
+        None => {
+            misses
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(path.clone());
+            (404, root.join("404.html"))
+        }
+    };
+    let body = std::fs::read(&file).unwrap_or_default();
+    let ctype = match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "xml" => "application/xml",
+        _ => "application/octet-stream",
+    };
+    let header = tiny_http::Header::from_bytes("Content-Type", ctype).unwrap();
+    let mut resp = tiny_http::Response::from_data(body)
+        .with_status_code(status)
+        .with_header(header);
+    for (_, headers) in rules.iter().filter(|(p, _)| pattern_matches(p, &path)) {
+        for (k, v) in headers {
+            resp.add_header(tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap());
+        }
+    }
+    let _ = req.respond(resp);
 }
 
 /// The file a URL path names inside `root`, or None: no `..`, no escaping
@@ -918,10 +926,20 @@ fn pages_log_no_console_errors() {
             "return document.readyState === 'complete';",
         );
         if page.contains("q=") {
-            b.wait_for(
-                "shared search results",
-                "return !document.getElementById('ks-results').hidden;",
-            );
+            // The results need three fetches after the load; on failure,
+            // say what the page shows and logged rather than only "timeout".
+            let deadline = Instant::now() + 2 * WAIT;
+            while b.js("return !document.getElementById('ks-results').hidden;") != json!(true) {
+                assert!(
+                    Instant::now() < deadline,
+                    "timed out waiting for shared search results: box {}, input {}, console {:?}, misses {:?}",
+                    b.js("return document.getElementById('ks-results').outerHTML;"),
+                    b.js("return document.getElementById('ks-q').value;"),
+                    b.console_errors(),
+                    site.take_misses(),
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            }
         }
         errors.extend(
             b.console_errors()
