@@ -8,7 +8,7 @@
 //! nothing the README author wrote can run script.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -49,9 +49,7 @@ pub struct Rendered {
     pub sections: Vec<Section>,
 }
 
-/// Page URL → the KEP's label (`KEP-753: Sidecar Containers`), for the
-/// title of links to KEP pages and for link text that is only the address.
-pub type Titles = BTreeMap<String, String>;
+use crate::urls::Titles;
 
 /// GitHub's heading anchor: lowercase, punctuation dropped, spaces to `-`.
 pub fn slug(text: &str) -> String {
@@ -690,7 +688,7 @@ impl TextOf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
 
     #[test]
     fn slugs_match_github() {

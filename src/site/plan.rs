@@ -8,16 +8,17 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use super::SiteOptions;
 use super::highlight::Highlighter;
 use super::markdown::{self, Links, Rendered, normalize};
 use super::pages;
 use super::readme_cache::ReadmeCache;
 use super::search::{self, SearchDoc};
 use super::view::{self, LinkView, Urls};
-use super::{SiteData, SiteOptions};
 use crate::finding::Finding;
 use crate::kep::{Kep, KepFormat};
-use crate::model::Model;
+use crate::project::Project;
+use crate::urls::kep_paths;
 
 /// How a page is turned into bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,57 +83,6 @@ struct MarkdownInputs {
     links: u128,
 }
 
-/// Where each KEP's page lives, and its old-style alias.
-pub struct KepPaths {
-    /// Per KEP (same order as `model.keps`): page directory relative to the base (`keps/1480/`).
-    pub dirs: Vec<String>,
-    /// Per KEP: the alias directory (`keps/sig-node/1480-foo/`) when it differs.
-    pub aliases: Vec<Option<String>>,
-    /// KEP path → absolute URL, for link rewriting.
-    pub by_path: BTreeMap<String, String>,
-    /// Absolute URL → the KEP's label (`KEP-753: Sidecar Containers`), for
-    /// the links that lead to it.
-    pub titles: markdown::Titles,
-}
-
-/// The directory of a KEP under `keps/`, without `keps/` and `.md`.
-fn kep_rel(kep: &Kep) -> String {
-    let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
-    rel.strip_suffix(".md").unwrap_or(rel).to_string()
-}
-
-/// Assign page directories: `/keps/<n>/` for the first KEP with a number,
-/// `/keps/<sig>/<dir>/` otherwise.
-pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
-    let mut taken = BTreeSet::new();
-    let mut dirs = Vec::with_capacity(model.keps.len());
-    let mut aliases = Vec::with_capacity(model.keps.len());
-    let mut by_path = BTreeMap::new();
-    let mut titles = markdown::Titles::new();
-    for kep in &model.keps {
-        let alias = format!("keps/{}/", kep_rel(kep));
-        let dir = match kep.number() {
-            Some(n) if taken.insert(format!("keps/{n}/")) => format!("keps/{n}/"),
-            _ => alias.clone(),
-        };
-        taken.insert(alias.clone());
-        by_path.insert(kep.path.clone(), format!("{base}{dir}"));
-        let label = match kep.number() {
-            Some(n) => format!("KEP-{n}: {}", kep.title()),
-            None => kep.title().to_string(),
-        };
-        titles.entry(format!("{base}{dir}")).or_insert(label);
-        aliases.push((alias != dir).then_some(alias));
-        dirs.push(dir);
-    }
-    KepPaths {
-        dirs,
-        aliases,
-        by_path,
-        titles,
-    }
-}
-
 /// Common context: the site's name and URLs.
 pub fn site_context(opts: &SiteOptions) -> Value {
     json!({
@@ -177,19 +127,19 @@ enum KepPages {
 }
 
 /// Plan the whole site.
-pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
+pub fn plan(data: &Project, opts: &SiteOptions, hl: &Highlighter) -> Plan {
     plan_cached(data, opts, hl, &mut PlanCache::default())
 }
 
 /// Plan the whole site, handing the KEP pages (each KEP's page and its alias)
 /// to `sink` instead of keeping them in [`Plan::pages`].
-pub fn plan_streaming(data: &SiteData, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
+pub fn plan_streaming(data: &Project, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
     plan_inner(data, opts, hl, &mut PlanCache::default(), Some(sink))
 }
 
 /// Plan the whole site, reusing what `cache` holds from an earlier plan.
 pub fn plan_cached(
-    data: &SiteData,
+    data: &Project,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
@@ -198,7 +148,7 @@ pub fn plan_cached(
 }
 
 fn plan_inner(
-    data: &SiteData,
+    data: &Project,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,

@@ -3,6 +3,7 @@
 //! when it is missing.
 
 mod analysis;
+mod architecture;
 mod bad_input;
 mod browser;
 mod check;
