@@ -114,99 +114,20 @@ pub fn load_sigs(p: &Path) -> Result<SigList> {
 
 /// Build the model from a snapshot.
 pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
-    let is_prr = |f: &&repo::RepoFile| {
-        f.path.starts_with("keps/prod-readiness/")
-            && f.path.ends_with(".yaml")
-            // not keps/prod-readiness/OWNERS-like files at other depths
-            && f.path.matches('/').count() == 3
-    };
     // KEPs and prod-readiness files are parsed side by side, each in parallel.
-    let (discovered, parsed_prr) = rayon::join(
-        || kep::discover(&snapshot),
-        || {
-            snapshot
-                .files
-                .par_iter()
-                .filter(is_prr)
-                .map(|f| {
-                    let (text, bad) = decode(f);
-                    (f, parse_prr(&f.path, &text), bad)
-                })
-                .collect::<Vec<_>>()
-        },
-    );
+    let (discovered, parsed_prr) =
+        rayon::join(|| kep::discover(&snapshot), || parse_prr_files(&snapshot));
     let mut load_findings = discovered.findings;
-    for p in &snapshot.problems {
-        let n = p
-            .path
-            .split('/')
-            .find_map(kep::leading_number)
-            .filter(|n| *n < 100_000);
-        load_findings.push(
-            Finding::error(p.rule, &p.path, &p.message)
-                .kep(n)
-                .hint("the rest of the repository is still loaded"),
-        );
-    }
+    load_findings.extend(snapshot.problems.iter().map(problem_finding));
+    let yaml_texts = yaml_texts(&snapshot);
     let mut prr_files = Vec::new();
-    let mut aliases = OwnersAliases::default();
-    let mut template_readme = None;
-    let yaml_texts = snapshot
-        .files
-        .iter()
-        .filter(|f| f.path.ends_with(".yaml") || f.path == "OWNERS_ALIASES")
-        .map(|f| {
-            (
-                f.path.clone(),
-                String::from_utf8_lossy(&f.bytes).into_owned(),
-            )
-        })
-        .collect();
-    for (f, prr, bad) in parsed_prr {
+    for (path, prr, bad) in parsed_prr {
         load_findings.extend(bad);
-        if let Some(e) = &prr.error {
-            load_findings.push(
-                Finding::error(
-                    "prr-file-parse",
-                    &f.path,
-                    format!("prod-readiness file does not parse: {}", e.message),
-                )
-                .at(e.line)
-                .kep(prr.file_number),
-            );
-        }
+        load_findings.extend(prr_parse_finding(path, &prr));
         prr_files.push(prr);
     }
-    for f in &snapshot.files {
-        if f.path == "OWNERS_ALIASES" {
-            let (text, bad) = decode(f);
-            load_findings.extend(bad);
-            aliases = OwnersAliases::parse(&text);
-            if let Some(e) = &aliases.error {
-                load_findings.push(
-                    Finding::error(
-                        "owners-aliases-parse",
-                        &f.path,
-                        format!("OWNERS_ALIASES does not parse: {}", e.message),
-                    )
-                    .at(e.line),
-                );
-            }
-        } else if f.path == TEMPLATE_README {
-            template_readme = Some(decode(f).0);
-        }
-    }
-    let prr_index = prr_files
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.file_number.map(|n| ((p.sig.clone(), n), i)))
-        .collect();
-    let mut prr_by_number = BTreeMap::new();
-    for (i, p) in prr_files.iter().enumerate() {
-        if let Some(n) = p.file_number {
-            prr_by_number.entry(n).or_insert(i);
-        }
-    }
+    let (aliases, template_readme) = aliases_and_template(&snapshot, &mut load_findings);
+    let (prr_index, prr_by_number) = prr_indexes(&prr_files);
     finding::sort(&mut load_findings);
     let kep_index = KepIndex::new(&discovered.keps);
     Model {
@@ -225,6 +146,116 @@ pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
         prr_by_number,
         kep_index,
     }
+}
+
+/// Whether `f` is a prod-readiness file (`keps/prod-readiness/<sig>/<n>.yaml`).
+fn is_prr(f: &repo::RepoFile) -> bool {
+    f.path.starts_with("keps/prod-readiness/")
+        && f.path.ends_with(".yaml")
+        // not keps/prod-readiness/OWNERS-like files at other depths
+        && f.path.matches('/').count() == 3
+}
+
+/// Every prod-readiness file parsed in parallel: (path, file, decoding finding).
+fn parse_prr_files(snapshot: &RepoSnapshot) -> Vec<(&str, PrrFile, Option<Finding>)> {
+    snapshot
+        .files
+        .par_iter()
+        .filter(|f| is_prr(f))
+        .map(|f| {
+            let (text, bad) = decode(f);
+            (f.path.as_str(), parse_prr(&f.path, &text), bad)
+        })
+        .collect()
+}
+
+/// The finding for a file the snapshot could not read.
+fn problem_finding(p: &repo::LoadProblem) -> Finding {
+    let n = p
+        .path
+        .split('/')
+        .find_map(kep::leading_number)
+        .filter(|n| *n < 100_000);
+    Finding::error(p.rule, &p.path, &p.message)
+        .kep(n)
+        .hint("the rest of the repository is still loaded")
+}
+
+/// Text of every YAML input (and OWNERS_ALIASES) by path.
+fn yaml_texts(snapshot: &RepoSnapshot) -> BTreeMap<String, String> {
+    snapshot
+        .files
+        .iter()
+        .filter(|f| f.path.ends_with(".yaml") || f.path == "OWNERS_ALIASES")
+        .map(|f| {
+            (
+                f.path.clone(),
+                String::from_utf8_lossy(&f.bytes).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The finding for a prod-readiness file that does not parse, if it does not.
+fn prr_parse_finding(path: &str, prr: &PrrFile) -> Option<Finding> {
+    let e = prr.error.as_ref()?;
+    Some(
+        Finding::error(
+            "prr-file-parse",
+            path,
+            format!("prod-readiness file does not parse: {}", e.message),
+        )
+        .at(e.line)
+        .kep(prr.file_number),
+    )
+}
+
+/// OWNERS_ALIASES and the template README, their findings added to `findings`.
+fn aliases_and_template(
+    snapshot: &RepoSnapshot,
+    findings: &mut Vec<Finding>,
+) -> (OwnersAliases, Option<String>) {
+    let mut aliases = OwnersAliases::default();
+    let mut template_readme = None;
+    for f in &snapshot.files {
+        if f.path == "OWNERS_ALIASES" {
+            let (text, bad) = decode(f);
+            findings.extend(bad);
+            aliases = OwnersAliases::parse(&text);
+            if let Some(e) = &aliases.error {
+                findings.push(
+                    Finding::error(
+                        "owners-aliases-parse",
+                        &f.path,
+                        format!("OWNERS_ALIASES does not parse: {}", e.message),
+                    )
+                    .at(e.line),
+                );
+            }
+        } else if f.path == TEMPLATE_README {
+            template_readme = Some(decode(f).0);
+        }
+    }
+    (aliases, template_readme)
+}
+
+/// (SIG, number) → prod-readiness file, and number → the first file with it.
+type PrrIndexes = (BTreeMap<(String, u32), usize>, BTreeMap<u32, usize>);
+
+/// The model's two prod-readiness lookups over `prr_files`.
+fn prr_indexes(prr_files: &[PrrFile]) -> PrrIndexes {
+    let prr_index = prr_files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.file_number.map(|n| ((p.sig.clone(), n), i)))
+        .collect();
+    let mut prr_by_number = BTreeMap::new();
+    for (i, p) in prr_files.iter().enumerate() {
+        if let Some(n) = p.file_number {
+            prr_by_number.entry(n).or_insert(i);
+        }
+    }
+    (prr_index, prr_by_number)
 }
 
 impl Model {

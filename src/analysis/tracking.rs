@@ -262,28 +262,34 @@ pub fn readiness(
     release: Release,
     stage: &Stage,
 ) -> Readiness {
-    let m = &kep.meta;
-    let q = &a.assessment.prr;
-    let questionnaire = q.at(stage);
-    let q_stage = if stage.is_unset() {
-        "alpha"
-    } else {
-        stage.as_str()
-    };
-    let prr_file = model.prr_for(kep);
-    let approval = prr_file.and_then(|p| p.approval(stage));
-    let item = |id, ok: bool, pass: String, fail: String| Item {
+    let mut items = milestone_items(kep, release, stage);
+    items.extend(prr_items(model, kep, a, stage));
+    items.extend(readme_items(kep, a));
+    Readiness {
+        release,
+        stage: stage.clone(),
+        ready: items.iter().all(|i| i.ok),
+        items,
+    }
+}
+
+/// A checklist item whose detail is `pass` or `fail` as `ok` says.
+fn item(id: &'static str, ok: bool, pass: String, fail: String) -> Item {
+    Item {
         id,
         ok,
         detail: if ok { pass } else { fail },
-    };
-    let approval_ok =
-        approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
+    }
+}
+
+/// The status, latest-milestone and stage-milestone items.
+fn milestone_items(kep: &Kep, release: Release, stage: &Stage) -> Vec<Item> {
+    let m = &kep.meta;
     let stage_in_release = m.milestone.release(stage) == Some(release);
     // A KEP that went through `stage` in `release` and has since moved on
     // (latest-milestone later) still went through it there.
     let moved_on = m.latest_release().is_some_and(|l| l > release) && stage_in_release;
-    let items = vec![
+    vec![
         item(
             "status-implementable",
             status_ok(&m.status, stage),
@@ -327,6 +333,22 @@ pub fn readiness(
                 )
             },
         ),
+    ]
+}
+
+/// The PRR approval and PRR questionnaire items.
+fn prr_items(model: &Model, kep: &Kep, a: &KepAnalysis, stage: &Stage) -> [Item; 2] {
+    let questionnaire = a.assessment.prr.at(stage);
+    let q_stage = if stage.is_unset() {
+        "alpha"
+    } else {
+        stage.as_str()
+    };
+    let prr_file = model.prr_for(kep);
+    let approval = prr_file.and_then(|p| p.approval(stage));
+    let approval_ok =
+        approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
+    [
         item(
             "prr-approved",
             approval_ok,
@@ -352,6 +374,12 @@ pub fn readiness(
                 questionnaire.answered, questionnaire.required
             ),
         ),
+    ]
+}
+
+/// The Test Plan, Graduation Criteria and template items of the README.
+fn readme_items(kep: &Kep, a: &KepAnalysis) -> [Item; 3] {
+    [
         item(
             "test-plan",
             a.assessment.test_plan_answered,
@@ -371,28 +399,26 @@ pub fn readiness(
             if kep.readme_path.is_none() {
                 "no README".to_string()
             } else {
-                let missing = &a.assessment.missing_sections;
-                let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
-                format!(
-                    "README lacks {} template section{}: {}{}",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" },
-                    shown.join("; "),
-                    if missing.len() > 3 {
-                        format!("; and {} more", missing.len() - 3)
-                    } else {
-                        String::new()
-                    }
-                )
+                missing_sections(&a.assessment.missing_sections)
             },
         ),
-    ];
-    Readiness {
-        release,
-        stage: stage.clone(),
-        ready: items.iter().all(|i| i.ok),
-        items,
-    }
+    ]
+}
+
+/// "README lacks N template sections: a; b; c; and M more".
+fn missing_sections(missing: &[String]) -> String {
+    let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
+    format!(
+        "README lacks {} template section{}: {}{}",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" },
+        shown.join("; "),
+        if missing.len() > 3 {
+            format!("; and {} more", missing.len() - 3)
+        } else {
+            String::new()
+        }
+    )
 }
 
 fn or_none(s: &str) -> &str {

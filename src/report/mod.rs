@@ -11,11 +11,11 @@
 
 pub mod issues;
 pub mod render;
+mod rows;
 pub mod run;
 pub mod since;
 pub mod site;
-
-use std::collections::BTreeMap;
+mod summary;
 
 use anyhow::{Result, bail};
 use serde::Serialize;
@@ -30,6 +30,7 @@ use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 pub use issues::Issue;
 pub use jiff::civil::Date;
+pub use summary::health;
 
 /// Where a KEP's link points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,97 +390,10 @@ pub fn build(inputs: &Inputs, opts: &Options) -> Report {
 pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Report {
     let model = inputs.model;
     let release = opts.release;
-    let selected = select(
-        model,
-        inputs.analysis,
-        inputs.history,
-        &opts.current,
-        release,
-    );
     let phase = outcome::phase(&opts.current, release);
     let issue_index = inputs.issues.map(issues::index);
-
-    let mut rows: Vec<Row> = selected
-        .iter()
-        .map(|s| {
-            let kep = &model.keps[s.index];
-            let approver = model
-                .prr_for(kep)
-                .and_then(|p| p.approval(&s.readiness.stage))
-                .map(|a| a.approver.trim().to_string());
-            let hist = outcome::history_of(inputs.history, kep);
-            let targeting_since = hist.and_then(|h| {
-                let mut since = None;
-                for c in h.changes.iter().rev() {
-                    match c.latest_milestone.as_deref() {
-                        Some(m) if release.is(m) => since = Some(c.date.clone()),
-                        _ => break,
-                    }
-                }
-                since
-            });
-            let in_progress = phase == Phase::InProgress;
-            let (went, landed) = match &s.outcome {
-                Outcome::Slipped { went, .. } => (Some(went.clone()), None),
-                Outcome::Shipped { commit } | Outcome::Deprecated { commit } => {
-                    (None, commit.clone())
-                }
-                _ => (None, None),
-            };
-            let mut row = Row {
-                number: kep.number(),
-                title: kep.title().to_string(),
-                path: kep.path.clone(),
-                url: urls[s.index].clone(),
-                issue_url: kep
-                    .number()
-                    .map(|n| format!("{}/issues/{n}", opts.repo_url)),
-                sig: kep.sig().to_string(),
-                status: kep.meta.status.to_string(),
-                current_stage: kep.meta.stage.to_string(),
-                stage: s.stage.to_string(),
-                outcome: s.outcome.id(),
-                went,
-                landed,
-                latest_milestone: kep.meta.latest_milestone.clone(),
-                prr_approver: approver,
-                ready: matches!(
-                    s.outcome,
-                    Outcome::Ready | Outcome::Shipped { .. } | Outcome::Deprecated { .. }
-                ),
-                label: s.outcome.label(),
-                checklist: if in_progress {
-                    s.readiness.items.clone()
-                } else {
-                    Vec::new()
-                },
-                failing: if in_progress {
-                    s.readiness
-                        .reasons()
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect()
-                } else {
-                    Vec::new()
-                },
-                last_change: hist.map(|h| h.last.date.clone()),
-                targeting_since,
-                issue: None,
-                flags: Vec::new(),
-            };
-            if let Some(idx) = &issue_index {
-                issues::annotate(&mut row, idx, release);
-            }
-            row
-        })
-        .collect();
-    let group_of = |r: &Row| stage_group(&Stage::parse(&r.stage));
-    rows.sort_by(|a, b| {
-        let g = |r: &Row| GROUPS.iter().position(|(id, _)| *id == group_of(r));
-        (g(a), &a.sig, a.number, &a.path).cmp(&(g(b), &b.sig, b.number, &b.path))
-    });
-
-    let summary = summarize(&rows, phase, opts);
+    let rows = rows::rows(inputs, opts, urls, phase, issue_index.as_ref());
+    let summary = summary::summarize(&rows, phase, opts);
     let since = inputs
         .since
         .as_ref()
@@ -488,27 +402,6 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
         (Some(list), Some(idx)) => Some(issues::summarize(list, idx, model, &rows, release)),
         _ => None,
     };
-
-    let mut groups: Vec<Group> = Vec::new();
-    for (id, label) in GROUPS {
-        let mut sigs: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-        for r in rows.iter().filter(|r| group_of(r) == *id) {
-            sigs.entry(r.sig.clone()).or_default().push(r.clone());
-        }
-        if sigs.is_empty() {
-            continue;
-        }
-        let sigs: Vec<SigGroup> = sigs
-            .into_iter()
-            .map(|(sig, keps)| SigGroup { sig, keps })
-            .collect();
-        groups.push(Group {
-            id,
-            label,
-            total: sigs.iter().map(|s| s.keps.len()).sum(),
-            sigs,
-        });
-    }
     Report {
         release,
         phase,
@@ -516,7 +409,7 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
         cycle: crate::analysis::calendar::cycle(release),
         commit: model.source.commit.clone(),
         summary,
-        groups,
+        groups: rows::groups(&rows),
         since,
         issues: issue_summary,
         history: inputs.history.is_some(),
@@ -524,206 +417,9 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
     }
 }
 
-fn count(label: &str, rows: &[&Row]) -> Count {
-    let n = |ids: &[&str]| rows.iter().filter(|r| ids.contains(&r.outcome)).count();
-    Count {
-        label: label.to_string(),
-        total: rows.len(),
-        ready: n(&["ready"]),
-        at_risk: n(&["at-risk"]),
-        shipped: n(&["shipped", "deprecated"]),
-        slipped: n(&["slipped"]),
-        latest_only: n(&["latest-only"]),
-        planned: n(&["planned"]),
-    }
-}
-
-fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
-    let all: Vec<&Row> = rows.iter().collect();
-    let total = count("total", &all);
-    let group_of = |r: &Row| stage_group(&Stage::parse(&r.stage));
-    let by_stage = GROUPS
-        .iter()
-        .filter(|(id, _)| *id != "none" || rows.iter().any(|r| group_of(r) == "none"))
-        .map(|(id, _)| {
-            let rs: Vec<&Row> = rows.iter().filter(|r| group_of(r) == *id).collect();
-            count(id, &rs)
-        })
-        .collect();
-    let mut sigs: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for r in rows {
-        sigs.entry(r.sig.as_str()).or_default().push(r);
-    }
-    let by_sig = sigs.into_iter().map(|(s, rs)| count(s, &rs)).collect();
-    let n = |id: &str| rows.iter().filter(|r| r.outcome == id).count();
-    let health = match phase {
-        Phase::InProgress => health(total.total, total.at_risk, opts),
-        Phase::Out => Health {
-            status: "out",
-            line: format!(
-                "released{}: {} of {} KEPs shipped, {} slipped, {} with no stage change",
-                crate::analysis::calendar::cycle(opts.release)
-                    .and_then(|c| c.release_date)
-                    .map(|d| format!(" on {d}"))
-                    .unwrap_or_default(),
-                total.shipped,
-                total.total,
-                total.slipped,
-                total.latest_only
-            ),
-            freeze: None,
-            days_to_freeze: None,
-        },
-        Phase::Planned => Health {
-            status: "planned",
-            line: format!(
-                "after the release in progress ({}): {} KEPs plan work here",
-                opts.current.release, total.total
-            ),
-            freeze: None,
-            days_to_freeze: None,
-        },
-    };
-    Summary {
-        total: total.total,
-        ready: total.ready,
-        at_risk: total.at_risk,
-        shipped: n("shipped"),
-        deprecated: n("deprecated"),
-        slipped: total.slipped,
-        latest_only: total.latest_only,
-        planned: total.planned,
-        by_stage,
-        by_sig,
-        health,
-    }
-}
-
-/// The freeze the checklist is judged against: `--freeze`, else the
-/// calendar's Enhancements Freeze of the release (the checklist is that
-/// freeze's), else its next deadline after the snapshot's day.
-fn next_freeze(opts: &Options) -> Option<(Date, &'static str)> {
-    if let Some(f) = opts.freeze {
-        return Some((f, "the freeze"));
-    }
-    let cycle = crate::analysis::calendar::cycle(opts.release)?;
-    if let Some(ef) = cycle.enhancements_freeze {
-        return Some((ef, "Enhancements Freeze"));
-    }
-    let today = opts.today.or(opts.current.today)?;
-    let (what, d) = cycle.next_deadline(today)?;
-    Some((d, what))
-}
-
-/// The release's red/yellow/green line.
-///
-/// Before the freeze: green with at most 10 % of KEPs At risk, red above
-/// 50 % (or above 25 % in the last week), yellow in between. Once the freeze
-/// has passed, anything still At risk is red.
-pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
-    let freeze = next_freeze(opts);
-    let today = opts.today.or(opts.current.today);
-    let days = match (freeze, today) {
-        (Some((f, _)), Some(t)) => Some((f - t).get_days() as i64),
-        _ => None,
-    };
-    let share = if total == 0 {
-        0.0
-    } else {
-        at_risk as f64 / total as f64
-    };
-    let status = match days {
-        Some(d) if d < 0 => {
-            if at_risk == 0 {
-                "green"
-            } else {
-                "red"
-            }
-        }
-        _ if share <= 0.10 => "green",
-        Some(d) if d <= 7 && share > 0.25 => "red",
-        _ if share > 0.50 => "red",
-        _ => "yellow",
-    };
-    let mut line = format!(
-        "{} of {total} KEPs Ready, {at_risk} At risk ({:.0}%)",
-        total - at_risk,
-        share * 100.0
-    );
-    match (freeze, days) {
-        (Some((f, what)), Some(d)) if d < 0 => {
-            line.push_str(&format!("; {what} ({f}) passed {} days ago", -d))
-        }
-        (Some((f, what)), Some(0)) => line.push_str(&format!("; {what} is today ({f})")),
-        (Some((f, what)), Some(d)) => line.push_str(&format!(
-            "; {d} day{} to {what} ({f})",
-            if d == 1 { "" } else { "s" }
-        )),
-        _ => line.push_str("; no freeze date known"),
-    }
-    Health {
-        status,
-        line,
-        freeze: freeze.map(|(f, _)| f.to_string()),
-        days_to_freeze: days,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::calendar::Basis;
-
-    fn d(s: &str) -> Date {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn health_thresholds() {
-        let opts = |freeze: Option<&str>| Options {
-            release: Release::new(1, 35),
-            current: Current {
-                release: Release::new(1, 35),
-                basis: Basis::Given,
-                today: Some(d("2025-10-01")),
-                cycle: None,
-            },
-            links: Links::Repository,
-            repo_url: String::new(),
-            branch: String::new(),
-            freeze: freeze.map(d),
-            today: None,
-        };
-        let cases = [
-            (None, 10, 1, "green"),
-            (None, 10, 2, "yellow"),
-            (None, 10, 5, "yellow"),
-            (None, 10, 6, "red"),
-            (Some("2025-10-30"), 10, 3, "yellow"),
-            (Some("2025-10-05"), 10, 3, "red"),
-            (Some("2025-09-30"), 10, 0, "green"),
-            (Some("2025-09-30"), 10, 1, "red"),
-            (None, 0, 0, "green"),
-        ];
-        for (freeze, total, risk, want) in cases {
-            assert_eq!(
-                health(total, risk, &opts(freeze)).status,
-                want,
-                "{freeze:?} {total} {risk}"
-            );
-        }
-        assert!(
-            health(10, 3, &opts(Some("2025-10-05")))
-                .line
-                .contains("4 days to the freeze (2025-10-05)")
-        );
-        // Without --freeze the calendar's next deadline of v1.35 counts.
-        let line = health(10, 3, &opts(None)).line;
-        assert!(
-            line.contains("16 days to Enhancements Freeze (2025-10-17)"),
-            "{line}"
-        );
-    }
 
     #[test]
     fn stage_groups() {

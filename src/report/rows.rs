@@ -1,0 +1,142 @@
+//! The report's rows: each KEP of the release → a [`Row`], sorted, and
+//! grouped by stage and SIG.
+
+use std::collections::BTreeMap;
+
+use super::{GROUPS, Group, Inputs, Options, Row, Selected, SigGroup, issues, select, stage_group};
+use crate::analysis::history::KepHistory;
+use crate::analysis::outcome::{self, Outcome, Phase};
+use crate::kep::domain::{Release, Stage};
+
+/// Every KEP of the release as a row, in report order (stage group, SIG,
+/// number, path), annotated from the issues when given.
+pub(super) fn rows(
+    inputs: &Inputs,
+    opts: &Options,
+    urls: &[String],
+    phase: Phase,
+    issue_index: Option<&BTreeMap<u32, &issues::Issue>>,
+) -> Vec<Row> {
+    let selected = select(
+        inputs.model,
+        inputs.analysis,
+        inputs.history,
+        &opts.current,
+        opts.release,
+    );
+    let mut rows: Vec<Row> = selected
+        .iter()
+        .map(|s| {
+            let mut row = row(inputs, opts, urls, phase, s);
+            if let Some(idx) = issue_index {
+                issues::annotate(&mut row, idx, opts.release);
+            }
+            row
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let g = |r: &Row| GROUPS.iter().position(|(id, _)| *id == group_of(r));
+        (g(a), &a.sig, a.number, &a.path).cmp(&(g(b), &b.sig, b.number, &b.path))
+    });
+    rows
+}
+
+/// The stage group of a row.
+fn group_of(r: &Row) -> &'static str {
+    stage_group(&Stage::parse(&r.stage))
+}
+
+/// The row of one selected KEP, before the issues annotate it.
+fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selected) -> Row {
+    let kep = &inputs.model.keps[s.index];
+    let approver = inputs
+        .model
+        .prr_for(kep)
+        .and_then(|p| p.approval(&s.readiness.stage))
+        .map(|a| a.approver.trim().to_string());
+    let hist = outcome::history_of(inputs.history, kep);
+    let in_progress = phase == Phase::InProgress;
+    let (went, landed) = match &s.outcome {
+        Outcome::Slipped { went, .. } => (Some(went.clone()), None),
+        Outcome::Shipped { commit } | Outcome::Deprecated { commit } => (None, commit.clone()),
+        _ => (None, None),
+    };
+    Row {
+        number: kep.number(),
+        title: kep.title().to_string(),
+        path: kep.path.clone(),
+        url: urls[s.index].clone(),
+        issue_url: kep
+            .number()
+            .map(|n| format!("{}/issues/{n}", opts.repo_url)),
+        sig: kep.sig().to_string(),
+        status: kep.meta.status.to_string(),
+        current_stage: kep.meta.stage.to_string(),
+        stage: s.stage.to_string(),
+        outcome: s.outcome.id(),
+        went,
+        landed,
+        latest_milestone: kep.meta.latest_milestone.clone(),
+        prr_approver: approver,
+        ready: matches!(
+            s.outcome,
+            Outcome::Ready | Outcome::Shipped { .. } | Outcome::Deprecated { .. }
+        ),
+        label: s.outcome.label(),
+        checklist: if in_progress {
+            s.readiness.items.clone()
+        } else {
+            Vec::new()
+        },
+        failing: if in_progress {
+            s.readiness
+                .reasons()
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        },
+        last_change: hist.map(|h| h.last.date.clone()),
+        targeting_since: hist.and_then(|h| targeting_since(h, opts.release)),
+        issue: None,
+        flags: Vec::new(),
+    }
+}
+
+/// Since when latest-milestone has been `release`, without a break up to now.
+fn targeting_since(h: &KepHistory, release: Release) -> Option<String> {
+    let mut since = None;
+    for c in h.changes.iter().rev() {
+        match c.latest_milestone.as_deref() {
+            Some(m) if release.is(m) => since = Some(c.date.clone()),
+            _ => break,
+        }
+    }
+    since
+}
+
+/// The rows (in report order) by stage group, then SIG; empty groups left out.
+pub(super) fn groups(rows: &[Row]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for (id, label) in GROUPS {
+        let mut sigs: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+        for r in rows.iter().filter(|r| group_of(r) == *id) {
+            sigs.entry(r.sig.clone()).or_default().push(r.clone());
+        }
+        if sigs.is_empty() {
+            continue;
+        }
+        let sigs: Vec<SigGroup> = sigs
+            .into_iter()
+            .map(|(sig, keps)| SigGroup { sig, keps })
+            .collect();
+        groups.push(Group {
+            id,
+            label,
+            total: sigs.iter().map(|s| s.keps.len()).sum(),
+            sigs,
+        });
+    }
+    groups
+}
