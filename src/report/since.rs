@@ -73,15 +73,29 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
             short(&to.id().to_string())
         );
     }
-    let prefix = prefix(&repo, root);
+    let keps = format!("{}keps", prefix(&repo, root));
+    Ok(Range {
+        rev: since.to_string(),
+        commit: from.id().to_string(),
+        date: format_date(from.time().seconds()),
+        commits: commits_touching(&repo, &keps, &from, &to)?,
+    })
+}
+
+/// The commits after `from` up to `to` that changed the `keps` subtree, newest first.
+fn commits_touching(
+    repo: &Repository,
+    keps: &str,
+    from: &git2::Commit,
+    to: &git2::Commit,
+) -> Result<Vec<RangeCommit>> {
     let mut walk = repo.revwalk()?;
     walk.set_sorting(Sort::TOPOLOGICAL | Sort::TIME)?;
     walk.push(to.id())?;
     walk.hide(from.id())?;
-    let keps = format!("{prefix}keps");
     // Diff only the keps/ subtrees: unchanged directories are skipped by id.
     let subtree = |c: &git2::Commit| -> Result<Option<git2::Tree>> {
-        match c.tree()?.get_path(Path::new(&keps)) {
+        match c.tree()?.get_path(Path::new(keps)) {
             Ok(e) => Ok(repo.find_tree(e.id()).ok()),
             Err(_) => Ok(None),
         }
@@ -97,22 +111,7 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
         if tree.as_ref().map(|t| t.id()) == parent.as_ref().map(|t| t.id()) {
             continue;
         }
-        let diff = repo.diff_tree_to_tree(
-            parent.as_ref(),
-            tree.as_ref(),
-            Some(&mut DiffOptions::new()),
-        )?;
-        let mut paths = Vec::new();
-        for d in diff.deltas() {
-            for f in [d.old_file(), d.new_file()] {
-                if let Some(p) = f.path().and_then(|p| p.to_str()) {
-                    let rel = format!("keps/{p}");
-                    if !paths.contains(&rel) {
-                        paths.push(rel);
-                    }
-                }
-            }
-        }
+        let paths = changed_paths(repo, parent.as_ref(), tree.as_ref())?;
         if paths.is_empty() {
             continue;
         }
@@ -123,12 +122,28 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
             paths,
         });
     }
-    Ok(Range {
-        rev: since.to_string(),
-        commit: from.id().to_string(),
-        date: format_date(from.time().seconds()),
-        commits,
-    })
+    Ok(commits)
+}
+
+/// The paths (`keps/…`, each once) that differ between two `keps` subtrees.
+fn changed_paths(
+    repo: &Repository,
+    old: Option<&git2::Tree>,
+    new: Option<&git2::Tree>,
+) -> Result<Vec<String>> {
+    let diff = repo.diff_tree_to_tree(old, new, Some(&mut DiffOptions::new()))?;
+    let mut paths = Vec::new();
+    for d in diff.deltas() {
+        for f in [d.old_file(), d.new_file()] {
+            if let Some(p) = f.path().and_then(|p| p.to_str()) {
+                let rel = format!("keps/{p}");
+                if !paths.contains(&rel) {
+                    paths.push(rel);
+                }
+            }
+        }
+    }
+    Ok(paths)
 }
 
 /// `root` relative to the repository's working directory, `/`-terminated ("" at the top).
@@ -145,6 +160,7 @@ fn prefix(repo: &Repository, root: &Path) -> String {
     }
 }
 
+/// A commit id shortened to 10 characters.
 fn short(id: &str) -> &str {
     &id[..id.len().min(10)]
 }
@@ -220,6 +236,7 @@ impl Since {
     }
 }
 
+/// The commits of `range` that touched the KEP or its PRR file.
 fn touching(range: &Range, kep: &Kep) -> Vec<RangeCommit> {
     let dir = format!("{}/", kep.path);
     let prr = kep
@@ -237,6 +254,7 @@ fn touching(range: &Range, kep: &Kep) -> Vec<RangeCommit> {
         .collect()
 }
 
+/// Whether the KEP has a PRR approval for `stage` by a PRR approver.
 fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
     model
         .prr_for(kep)
@@ -265,9 +283,14 @@ pub fn diff(
         .iter()
         .map(|s| (kep_key(&model.keps[s.index]), s))
         .collect();
-    let old_by_key: BTreeMap<String, &Kep> = b.model.keps.iter().map(|k| (kep_key(k), k)).collect();
-    let row_of = |kep: &Kep| rows.iter().find(|r| r.path == kep.path);
-
+    let cmp = Compare {
+        b,
+        model,
+        rows,
+        urls,
+        opts,
+        old_by_key: b.model.keps.iter().map(|k| (kep_key(k), k)).collect(),
+    };
     let mut out = Since {
         rev: b.range.rev.clone(),
         commit: b.range.commit.clone(),
@@ -281,51 +304,87 @@ pub fn diff(
         newly_ready: vec![],
         newly_at_risk: vec![],
     };
-    let entry = |kep: &Kep, url: String, from: String, to: String| Entry {
-        number: kep.number(),
-        title: kep.title().to_string(),
-        url,
-        sig: kep.sig().to_string(),
-        from,
-        to,
-        commits: touching(b.range, kep),
-    };
-
     for (key, s) in &new {
-        let kep = &model.keps[s.index];
-        let url = urls[s.index].clone();
-        let before = old_by_key.get(key).copied();
-        let Some(o) = old.get(key) else {
-            let from = match before {
-                None => "not in the repository".to_string(),
-                Some(k) if k.meta.latest_milestone.is_empty() => {
-                    format!("status {}, no latest-milestone", k.meta.status)
-                }
-                Some(k) => format!("latest-milestone {}", k.meta.latest_milestone),
-            };
-            out.added
-                .push(entry(kep, url.clone(), from, stage_text(&s.stage)));
-            if s.readiness
-                .items
-                .iter()
-                .any(|i| i.id == "prr-approved" && i.ok)
-                && !before.is_some_and(|k| approved(b.model, k, &s.readiness.stage))
-            {
-                let who = row_of(kep)
-                    .and_then(|r| r.prr_approver.clone())
-                    .unwrap_or_default();
-                out.prr_approved.push(entry(
-                    kep,
-                    url,
-                    "no approval".into(),
-                    format!("{} approved by {who}", s.stage),
-                ));
+        match old.get(key) {
+            None => cmp.added(&mut out, key, s),
+            Some(o) => cmp.changed(&mut out, o, s),
+        }
+    }
+    for (key, o) in &old {
+        if !new.contains_key(key) {
+            out.dropped.push(cmp.dropped(key, o));
+        }
+    }
+    out
+}
+
+/// What [`diff`] compares: both sides, and how to link and describe a KEP.
+struct Compare<'a, 'b> {
+    b: &'a Baseline<'b>,
+    model: &'a Model,
+    rows: &'a [Row],
+    urls: &'a [String],
+    opts: &'a Options,
+    /// Every KEP at the baseline by key.
+    old_by_key: BTreeMap<String, &'a Kep>,
+}
+
+impl Compare<'_, '_> {
+    /// The entry for `kep`, with the commits since the baseline touching it.
+    fn entry(&self, kep: &Kep, url: String, from: String, to: String) -> Entry {
+        Entry {
+            number: kep.number(),
+            title: kep.title().to_string(),
+            url,
+            sig: kep.sig().to_string(),
+            from,
+            to,
+            commits: touching(self.b.range, kep),
+        }
+    }
+
+    /// The "newly approved PRR" entry for `kep`, at stage `s`.
+    fn approved_entry(&self, kep: &Kep, url: String, s: &Selected) -> Entry {
+        let who = self
+            .rows
+            .iter()
+            .find(|r| r.path == kep.path)
+            .and_then(|r| r.prr_approver.clone())
+            .unwrap_or_default();
+        self.entry(
+            kep,
+            url,
+            "no approval".into(),
+            format!("{} approved by {who}", s.stage),
+        )
+    }
+
+    /// Record a KEP newly in the release (and its PRR approval, if new).
+    fn added(&self, out: &mut Since, key: &str, s: &Selected) {
+        let kep = &self.model.keps[s.index];
+        let url = self.urls[s.index].clone();
+        let before = self.old_by_key.get(key).copied();
+        let from = match before {
+            None => "not in the repository".to_string(),
+            Some(k) if k.meta.latest_milestone.is_empty() => {
+                format!("status {}, no latest-milestone", k.meta.status)
             }
-            continue;
+            Some(k) => format!("latest-milestone {}", k.meta.latest_milestone),
         };
-        let okep = &b.model.keps[o.index];
+        out.added
+            .push(self.entry(kep, url.clone(), from, stage_text(&s.stage)));
+        if prr_ok(s) && !before.is_some_and(|k| approved(self.b.model, k, &s.readiness.stage)) {
+            out.prr_approved.push(self.approved_entry(kep, url, s));
+        }
+    }
+
+    /// Record what changed for a KEP in the release on both sides (`o` then, `s` now).
+    fn changed(&self, out: &mut Since, o: &Selected, s: &Selected) {
+        let kep = &self.model.keps[s.index];
+        let url = self.urls[s.index].clone();
+        let okep = &self.b.model.keps[o.index];
         if o.stage != s.stage {
-            out.stage_changed.push(entry(
+            out.stage_changed.push(self.entry(
                 kep,
                 url.clone(),
                 stage_text(&o.stage),
@@ -333,59 +392,49 @@ pub fn diff(
             ));
         }
         if okep.meta.status != kep.meta.status {
-            out.status_changed.push(entry(
+            out.status_changed.push(self.entry(
                 kep,
                 url.clone(),
                 okep.meta.status.to_string(),
                 kep.meta.status.to_string(),
             ));
         }
-        if s.readiness
-            .items
-            .iter()
-            .any(|i| i.id == "prr-approved" && i.ok)
-            && !approved(b.model, okep, &s.readiness.stage)
-        {
-            let who = row_of(kep)
-                .and_then(|r| r.prr_approver.clone())
-                .unwrap_or_default();
-            out.prr_approved.push(entry(
-                kep,
-                url.clone(),
-                "no approval".into(),
-                format!("{} approved by {who}", s.stage),
-            ));
+        if prr_ok(s) && !approved(self.b.model, okep, &s.readiness.stage) {
+            out.prr_approved
+                .push(self.approved_entry(kep, url.clone(), s));
         }
         match (o.readiness.ready, s.readiness.ready) {
-            (false, true) => out.newly_ready.push(entry(
+            (false, true) => out.newly_ready.push(self.entry(
                 kep,
-                url.clone(),
+                url,
                 o.readiness.reasons().join("; "),
                 "Ready".into(),
             )),
-            (true, false) => out.newly_at_risk.push(entry(
+            (true, false) => out.newly_at_risk.push(self.entry(
                 kep,
-                url.clone(),
+                url,
                 "Ready".into(),
                 s.readiness.reasons().join("; "),
             )),
             _ => {}
         }
     }
-    for (key, o) in &old {
-        if new.contains_key(key) {
-            continue;
-        }
-        let okep = &b.model.keps[o.index];
-        let now = model.keps.iter().position(|k| kep_key(k) == *key);
+
+    /// The entry of a KEP that was in the release at the baseline and is not now.
+    fn dropped(&self, key: &str, o: &Selected) -> Entry {
+        let okep = &self.b.model.keps[o.index];
+        let now = self.model.keps.iter().position(|k| kep_key(k) == *key);
         let (url, to, kep) = match now {
             None => (
-                format!("{}/tree/{}/{}", opts.repo_url, b.range.commit, okep.path),
+                format!(
+                    "{}/tree/{}/{}",
+                    self.opts.repo_url, self.b.range.commit, okep.path
+                ),
                 "no longer in the repository".to_string(),
                 okep,
             ),
             Some(i) => {
-                let k = &model.keps[i];
+                let k = &self.model.keps[i];
                 let to = if k.meta.latest_milestone.is_empty() {
                     format!("status {}, no latest-milestone", k.meta.status)
                 } else {
@@ -394,14 +443,22 @@ pub fn diff(
                         k.meta.latest_milestone, k.meta.status
                     )
                 };
-                (urls[i].clone(), to, k)
+                (self.urls[i].clone(), to, k)
             }
         };
-        out.dropped.push(entry(kep, url, stage_text(&o.stage), to));
+        self.entry(kep, url, stage_text(&o.stage), to)
     }
-    out
 }
 
+/// Whether the KEP's checklist has its PRR approval now.
+fn prr_ok(s: &Selected) -> bool {
+    s.readiness
+        .items
+        .iter()
+        .any(|i| i.id == "prr-approved" && i.ok)
+}
+
+/// "no stage" or the stage.
 fn stage_text(s: &Stage) -> String {
     if s.is_unset() {
         "no stage".into()
