@@ -29,6 +29,13 @@ use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 use super::state::{Entry, Problem};
 
+mod inject;
+mod target;
+
+pub use inject::{inject, overlay};
+use target::location;
+pub use target::{Refusal, Target, resolve};
+
 /// The reload endpoint.
 pub const EVENTS: &str = "__kepsite/events";
 /// How long a long poll waits before answering "no change".
@@ -247,123 +254,6 @@ fn notifier(shared: &Shared) {
     }
 }
 
-/// Where a request target leads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// The reload long poll, with the generation the page has.
-    Events(Option<u64>),
-    /// A site path (no leading `/`); `dir` when it named a directory (`/` or `…/`).
-    Path {
-        /// The key in the site map, `index.html` appended for directories.
-        key: String,
-        /// Whether the target ended in `/`.
-        dir: bool,
-        /// The query string, with its `?`, or empty.
-        query: String,
-    },
-}
-
-/// Why a request target is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// 400: a malformed or escaping target.
-    BadRequest,
-    /// 404: a hidden path.
-    NotFound,
-}
-
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hi = hex(*b.get(i + 1)?)?;
-            let lo = hex(*b.get(i + 2)?)?;
-            out.push(hi << 4 | lo);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
-/// Check and normalise a request target (`/keps/1480/?q=x`).
-pub fn resolve(target: &str) -> Result<Target, Refusal> {
-    let (path, query) = match target.find('?') {
-        Some(i) => (&target[..i], &target[i..]),
-        None => (target, ""),
-    };
-    let path = path.split('#').next().unwrap_or_default();
-    let Some(rest) = path.strip_prefix('/') else {
-        return Err(Refusal::BadRequest); // absolute-form, `*`, or relative
-    };
-    if path
-        .bytes()
-        .any(|b| b == b'\\' || b < 0x20 || b == 0x7f || b == b' ')
-    {
-        return Err(Refusal::BadRequest);
-    }
-    let segments: Vec<&str> = rest.split('/').collect();
-    let mut parts: Vec<String> = Vec::with_capacity(segments.len());
-    let mut hidden = false;
-    for (i, seg) in segments.iter().enumerate() {
-        if seg.is_empty() {
-            if i + 1 == segments.len() {
-                continue; // the trailing slash of a directory
-            }
-            return Err(Refusal::BadRequest); // `//`: an absolute path in disguise
-        }
-        let decoded = percent_decode(seg).ok_or(Refusal::BadRequest)?;
-        if decoded
-            .iter()
-            .any(|&b| b == b'/' || b == b'\\' || b < 0x20 || b == 0x7f)
-        {
-            return Err(Refusal::BadRequest);
-        }
-        let decoded = String::from_utf8(decoded).map_err(|_| Refusal::BadRequest)?;
-        if decoded == "." || decoded == ".." {
-            return Err(Refusal::BadRequest);
-        }
-        hidden |= decoded.starts_with('.');
-        parts.push(decoded);
-    }
-    if hidden {
-        return Err(Refusal::NotFound);
-    }
-    let joined = parts.join("/");
-    if joined == EVENTS {
-        let since = query
-            .trim_start_matches('?')
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("since="))
-            .and_then(|v| v.parse().ok());
-        return Ok(Target::Events(since));
-    }
-    let dir = rest.is_empty() || rest.ends_with('/');
-    let key = match (dir, joined.is_empty()) {
-        (true, true) => "index.html".to_string(),
-        (true, false) => format!("{joined}/index.html"),
-        (false, _) => joined,
-    };
-    Ok(Target::Path {
-        key,
-        dir,
-        query: query.to_string(),
-    })
-}
-
 /// A header; `None` when `value` cannot be one (never a panic on a request).
 fn header(name: &str, value: &str) -> Option<Header> {
     Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
@@ -375,29 +265,6 @@ fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<Header> {
         .into_iter()
         .filter_map(|(name, value)| header(name, value))
         .collect()
-}
-
-/// A redirect's `Location` for site key `key` (decoded, any characters) and
-/// the request's raw `query`: percent-encoded to printable ASCII.
-fn location(key: &str, query: &str) -> String {
-    let mut out = String::from("/");
-    let keep_key = |b: u8| b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b);
-    let keep_query = |b: u8| b.is_ascii_graphic() && !b"\"<>\\^`{|}".contains(&b);
-    for (text, keep) in [
-        (key, &keep_key as &dyn Fn(u8) -> bool),
-        (query, &keep_query),
-    ] {
-        for &b in text.as_bytes() {
-            if keep(b) {
-                out.push(b as char);
-            } else {
-                out.push_str(&format!("%{b:02X}"));
-            }
-        }
-        out.push('/');
-    }
-    out.pop();
-    out
 }
 
 /// A response body: shared bytes or an owned (injected) copy.
@@ -587,135 +454,4 @@ fn events_response(site: &Site, since: u64) -> Response<Cursor<Body>> {
         ]),
         Body::Owned(serde_json::to_vec(&body).unwrap_or_default()),
     )
-}
-
-const RELOAD_SCRIPT: &str = include_str!("reload.js");
-
-/// The page with the reload script (and the overlay, when there are
-/// problems) inserted before `</body>`.
-pub fn inject(page: &[u8], site: &Site) -> Vec<u8> {
-    let mut extra = String::new();
-    if !site.problems.is_empty() {
-        extra.push_str(&overlay(&site.problems));
-    }
-    extra.push_str(&format!(
-        "<script id=\"kepsite-reload\" data-generation=\"{}\">{RELOAD_SCRIPT}</script>\n",
-        site.generation
-    ));
-    let at = page
-        .windows(7)
-        .rposition(|w| w.eq_ignore_ascii_case(b"</body>"))
-        .unwrap_or(page.len());
-    let mut out = Vec::with_capacity(page.len() + extra.len());
-    out.extend_from_slice(&page[..at]);
-    out.extend_from_slice(extra.as_bytes());
-    out.extend_from_slice(&page[at..]);
-    out
-}
-
-/// The problem overlay: every problem's subject and message, escaped.
-pub fn overlay(problems: &[Problem]) -> String {
-    let mut s = String::from(
-        "<div id=\"kepsite-overlay\" role=\"alert\" style=\"position:fixed;left:1rem;right:1rem;bottom:1rem;max-height:60vh;overflow:auto;z-index:2147483647;background:#1d1f21;color:#f5f5f5;border:3px solid #e5484d;border-radius:8px;padding:1rem 1.25rem;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;box-shadow:0 8px 32px rgba(0,0,0,.45);text-align:left\">\
-<button type=\"button\" onclick=\"this.parentNode.remove()\" aria-label=\"Dismiss\" style=\"float:right;background:none;border:1px solid #888;color:inherit;border-radius:4px;cursor:pointer;font:inherit;padding:0 .5rem\">×</button>",
-    );
-    s.push_str(&format!(
-        "<p style=\"margin:0 0 .5rem;font-weight:bold;color:#ff8a8a\">kepsite serve: {} problem{} — showing the last good pages; fix and save to recover</p>",
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" }
-    ));
-    for p in problems {
-        s.push_str(&format!(
-            "<p style=\"margin:.75rem 0 .25rem;color:#ffd479\">{}</p><pre style=\"margin:0;white-space:pre-wrap;color:inherit;background:none;border:0;padding:0\">{}</pre>",
-            crate::theme::escape(&p.subject),
-            crate::theme::escape(&p.message)
-        ));
-    }
-    s.push_str("</div>\n");
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(t: &str) -> String {
-        match resolve(t) {
-            Ok(Target::Path { key, .. }) => key,
-            other => panic!("{t}: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn targets_map_to_site_keys() {
-        assert_eq!(key("/"), "index.html");
-        assert_eq!(key("/keps/1480/"), "keps/1480/index.html");
-        assert_eq!(key("/keps/1480/?q=a/../b"), "keps/1480/index.html");
-        assert_eq!(key("/static/site.css"), "static/site.css");
-        assert_eq!(key("/keps/my%20file.png"), "keps/my file.png");
-        assert_eq!(key("/%252e%252e/x"), "%2e%2e/x");
-        assert_eq!(
-            resolve("/__kepsite/events?since=4"),
-            Ok(Target::Events(Some(4)))
-        );
-    }
-
-    #[test]
-    fn escaping_targets_are_refused() {
-        for bad in [
-            "/../etc/passwd",
-            "/keps/../../etc/passwd",
-            "/%2e%2e/etc/passwd",
-            "/%2E%2E/%2E%2E/etc/passwd",
-            "/keps/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
-            "/..%2f..%2fetc/passwd",
-            "/keps/..%5c..%5cetc",
-            "/keps\\..\\etc",
-            "//etc/passwd",
-            "/./index.html",
-            "/%2e/index.html",
-            "/index.html%00.css",
-            "/a%",
-            "/a%zz",
-            "http://example.com/index.html",
-            "*",
-            "etc/passwd",
-            "/%ff%fe",
-        ] {
-            assert_eq!(resolve(bad), Err(Refusal::BadRequest), "{bad}");
-        }
-        for hidden in [
-            "/.git/config",
-            "/.kepsite-build",
-            "/keps/.env",
-            "/%2egit/config",
-        ] {
-            assert_eq!(resolve(hidden), Err(Refusal::NotFound), "{hidden}");
-        }
-    }
-
-    #[test]
-    fn injection_goes_before_body_end_and_escapes_problems() {
-        let site = Site {
-            generation: 7,
-            problems: vec![Problem {
-                subject: "keps/x/kep.yaml".into(),
-                message: "<script>alert(1)</script>".into(),
-            }],
-            ..Site::default()
-        };
-        let out = String::from_utf8(inject(b"<html><body><p>x</p></body></html>", &site)).unwrap();
-        assert!(out.ends_with("</body></html>"), "{out}");
-        assert!(out.contains("data-generation=\"7\""));
-        assert!(out.contains("kepsite-overlay"));
-        assert!(out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert!(!out.contains("<script>alert(1)"));
-        let clean = Site {
-            generation: 1,
-            ..Site::default()
-        };
-        let out = String::from_utf8(inject(b"<p>no body tag</p>", &clean)).unwrap();
-        assert!(out.starts_with("<p>no body tag</p><script"));
-        assert!(!out.contains("kepsite-overlay"));
-    }
 }
