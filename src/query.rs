@@ -8,7 +8,7 @@ use regex::Regex;
 
 use crate::analysis::completeness::normalize_heading;
 use crate::analysis::outcome::stage_in;
-use crate::analysis::tracking::Analysis;
+use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::domain::Release;
@@ -109,8 +109,15 @@ pub fn summary(readme: &str) -> &str {
 impl Filters {
     /// Whether `kep` passes every filter.
     pub fn matches(&self, model: &Model, analysis: &Analysis, kep: &Kep) -> bool {
-        let m = &kep.meta;
-        let a = analysis.of(model, kep);
+        self.matches_analysis(analysis.of(model, kep))
+            && self.matches_labels(kep)
+            && self.matches_people(model, kep)
+            && self.matches_release(kep)
+            && self.matches_text(kep)
+    }
+
+    /// `--prr-complete` and `--missing`, against the KEP's analysis.
+    fn matches_analysis(&self, a: Option<&KepAnalysis>) -> bool {
         if let Some(want) = self.prr_complete
             && a.and_then(|a| a.prr_complete_current).unwrap_or(false) != want
         {
@@ -133,6 +140,12 @@ impl Filters {
                 return false;
             }
         }
+        true
+    }
+
+    /// `--sig`, `--status`, `--stage` and `--participating-sig`.
+    fn matches_labels(&self, kep: &Kep) -> bool {
+        let m = &kep.meta;
         if !self.sig.is_empty() && !self.sig.iter().any(|r| r.is_match(kep.sig())) {
             return false;
         }
@@ -152,18 +165,20 @@ impl Filters {
         {
             return false;
         }
+        self.participating_sig.is_empty()
+            || self
+                .participating_sig
+                .iter()
+                .any(|r| m.participating_sigs.iter().any(|s| r.is_match(s)))
+    }
+
+    /// `--author`, `--approver` and `--prr-approver`.
+    fn matches_people(&self, model: &Model, kep: &Kep) -> bool {
+        let m = &kep.meta;
         if !self.author.is_empty() && !any_handle(&m.authors, &self.author) {
             return false;
         }
         if !self.approver.is_empty() && !any_handle(&m.approvers, &self.approver) {
-            return false;
-        }
-        if !self.participating_sig.is_empty()
-            && !self
-                .participating_sig
-                .iter()
-                .any(|r| m.participating_sigs.iter().any(|s| r.is_match(s)))
-        {
             return false;
         }
         if !self.prr_approver.is_empty() {
@@ -175,34 +190,34 @@ impl Filters {
                 return false;
             }
         }
-        if !self.release.is_empty() {
-            // The one definition of "in release R" (without history).
-            if !self
+        true
+    }
+
+    /// `--release` (the one definition of "in release R", without history)
+    /// and `--feature-gate`.
+    fn matches_release(&self, kep: &Kep) -> bool {
+        if !self.release.is_empty()
+            && !self
                 .release
                 .iter()
                 .any(|r| stage_in(kep, None, *r).is_some())
-            {
-                return false;
-            }
-        }
-        if !self.feature_gate.is_empty()
-            && !self.feature_gate.iter().any(|g| {
-                m.feature_gates
-                    .iter()
-                    .any(|fg| fg.name.eq_ignore_ascii_case(g))
-            })
         {
             return false;
         }
-        if let Some(text) = &self.text {
-            let t = text.to_lowercase();
-            if !kep.title().to_lowercase().contains(&t)
-                && !summary(&kep.readme).to_lowercase().contains(&t)
-            {
-                return false;
-            }
-        }
-        true
+        self.feature_gate.is_empty()
+            || self.feature_gate.iter().any(|g| {
+                kep.meta
+                    .feature_gates
+                    .iter()
+                    .any(|fg| fg.name.eq_ignore_ascii_case(g))
+            })
+    }
+
+    /// `--text`, in the title or the README's summary.
+    fn matches_text(&self, kep: &Kep) -> bool {
+        let Some(text) = &self.text else { return true };
+        let t = text.to_lowercase();
+        kep.title().to_lowercase().contains(&t) || summary(&kep.readme).to_lowercase().contains(&t)
     }
 }
 

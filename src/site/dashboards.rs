@@ -11,15 +11,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod prr;
+
 use super::charts;
-use super::pages::{Ctx, Listing, cycle_json, entry_json, shipped_series};
+use super::pages::{Ctx, Listing, cycle_json, shipped_series};
 use super::view::is_open;
-use crate::analysis::completeness::Completeness;
 use crate::analysis::findings::prr_required;
-use crate::analysis::outcome::{Entry, Phase, ReleaseView};
+use crate::analysis::outcome::{Phase, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
+pub use prr::prr_pages;
+use prr::{prr_row, unanswered};
 
 /// How far back the home page's "what changed" list reaches, in days.
 pub const RECENT_DAYS: i64 = 7;
@@ -44,190 +47,150 @@ fn by_number(c: &Ctx) -> BTreeMap<u32, usize> {
     m
 }
 
-/// The PRR questionnaire a stage answers.
-fn questionnaire<'a>(c: &'a Ctx, i: usize, stage: &Stage) -> &'a Completeness {
-    c.analysis.keps[i].assessment.prr.at(stage)
-}
-
-/// The unanswered PRR questions of KEP `i` at `stage`, each linked to its
-/// heading on the KEP page, with a source link to the README line.
-fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
-    let kep = &c.model.keps[i];
-    let page = &c.refs[i].url;
-    let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-    questionnaire(c, i, stage)
-        .unanswered
-        .iter()
-        .map(|u| {
-            json!({
-                "title": u.title,
-                "url": format!("{page}#{}", super::markdown::slug(&u.title)),
-                "source": u.line.map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
-            })
-        })
-        .collect()
-}
-
-/// The stage whose PRR a KEP needs in a release entry.
-fn prr_stage(c: &Ctx, e: &Entry) -> Stage {
-    match &e.readiness {
-        Some(r) => r.stage.clone(),
-        None if !e.stage.is_unset() => e.stage.clone(),
-        None => c.model.keps[e.index]
-            .meta
-            .stage
-            .nearest()
-            .unwrap_or(Stage::Alpha),
-    }
-}
-
-/// One KEP of a release with its PRR state for the stage it needs there.
-fn prr_row(c: &Ctx, e: &Entry, release: &str) -> Value {
-    let kep = &c.model.keps[e.index];
-    let stage = prr_stage(c, e);
-    let file = c.model.prr_for(kep);
-    let approvals: Vec<Value> = [Stage::Alpha, Stage::Beta, Stage::Stable]
-        .iter()
-        .map(|s| {
-            let a = file.and_then(|f| f.approval(s));
-            json!({ "stage": s.as_str(), "approver": a.map(|a| handle(&a.approver)) })
-        })
-        .collect();
-    let q = questionnaire(c, e.index, &stage);
-    let mut row = entry_json(c, e);
-    if let Some(m) = row.as_object_mut() {
-        m.insert("release".into(), json!(release));
-        m.insert("prr_stage".into(), json!(stage.as_str()));
-        m.insert(
-            "prr_approver".into(),
-            json!(
-                file.and_then(|f| f.approval(&stage))
-                    .map(|a| handle(&a.approver))
-            ),
-        );
-        m.insert("approvals".into(), json!(approvals));
-        m.insert(
-            "questionnaire".into(),
-            json!({ "answered": q.answered, "required": q.required, "percent": q.percent }),
-        );
-        m.insert("unanswered".into(), json!(unanswered(c, e.index, &stage)));
-    }
-    row
-}
-
 /// One dashboard per SIG, in parallel.
 pub fn sig_pages(
     c: &Ctx,
     views: &[ReleaseView],
     sigs: &BTreeMap<&str, Vec<usize>>,
 ) -> Vec<Listing> {
-    let keps = &c.model.keps;
-    let groups = c.model.sigs.as_ref();
     let found = crate::view::findings_by_kep(c.model, c.findings);
-    let base = c.urls.page("keps/");
     sigs.par_iter()
-        .map(|(sig, idx)| {
-            let mine: BTreeSet<usize> = idx.iter().copied().collect();
-            let of_sig = |v: &ReleaseView| -> Vec<Value> {
-                v.entries
-                    .iter()
-                    .filter(|e| mine.contains(&e.index))
-                    .map(|e| prr_row(c, e, &v.release.to_string()))
-                    .collect()
-            };
-            let current = views
-                .iter()
-                .find(|v| v.phase == Phase::InProgress)
-                .map(of_sig)
-                .unwrap_or_default();
-            let planned: Vec<Value> = views
-                .iter()
-                .rev()
-                .filter(|v| v.phase == Phase::Planned)
-                .map(|v| json!({ "release": v.release.to_string(), "rows": of_sig(v) }))
-                .filter(|v| v["rows"].as_array().is_some_and(|r| !r.is_empty()))
-                .collect();
-            let series = shipped_series(views, |i| mine.contains(&i));
-            let shipped_table: Vec<Value> = series
-                .rows
-                .iter()
-                .filter(|(_, n)| n.iter().any(|x| *x > 0))
-                .map(|(r, n)| json!({ "release": r, "counts": n, "total": n.iter().sum::<usize>() }))
-                .collect();
-            let chart = charts::vertical(
-                "What the SIG shipped per release",
-                "Stacked columns: one per release that is out, counting the SIG's KEPs that reached each stage in it.",
-                &series,
-            );
-            let prr_gaps: Vec<Value> = idx
-                .iter()
-                .filter(|&&i| {
-                    prr_required(&keps[i])
-                        && is_open(&keps[i].meta.status)
-                        && c.analysis.keps[i].prr_complete_current == Some(false)
-                })
-                .map(|&i| {
-                    let stage = keps[i].meta.stage.nearest().unwrap_or(Stage::Alpha);
-                    json!({
-                        "kep": &c.refs[i],
-                        "missing": super::pages::prr_gap(&keps[i].meta.stage, &c.analysis.keps[i]),
-                        "unanswered": unanswered(c, i, &stage),
-                        "findings": found[i].iter().filter(|f| f.rule.starts_with("prr-") && f.rule != "prr-unanswered").collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            let mut stale: Vec<(i64, Value)> = idx
-                .iter()
-                .filter(|&&i| is_open(&keps[i].meta.status))
-                .filter_map(|&i| {
-                    let h = c.history?.keps.get(&keps[i].number()?)?;
-                    h.is_stale(c.now, super::STALE_DAYS).then(|| {
-                        let days = h.days_since_last_change(c.now);
-                        (days, json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }))
-                    })
-                })
-                .collect();
-            stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
-            let by_rule = findings_by_rule(c, idx.iter().map(|&i| (i, &found[i])));
-            let link = |key: &str, v: &str| format!("{base}?sig={sig}&{key}={v}");
-            let counted = |cat: fn(&crate::kep::Kep) -> &str, key: &str| -> Vec<Value> {
-                let mut m: BTreeMap<&str, usize> = BTreeMap::new();
-                for &i in idx {
-                    *m.entry(cat(&keps[i])).or_default() += 1;
-                }
-                m.into_iter()
-                    .map(|(l, n)| json!({ "label": l, "count": n, "url": link(key, l) }))
-                    .collect()
-            };
-            (
-                format!("sigs/{sig}/index.html"),
-                "sig.html",
-                sig.to_string(),
-                "sigs",
-                json!({
-                    "sig": sig,
-                    "group": groups.and_then(|g| g.get(sig)),
-                    "count": idx.len(),
-                    "all_url": format!("{base}?sig={sig}"),
-                    "by_status": counted(|k| k.meta.status.category(), "status"),
-                    "by_stage": counted(|k| k.meta.stage.category(), "stage"),
-                    "newest": c.analysis.current.release.to_string(),
-                    "cycle": cycle_json(c),
-                    "current": current,
-                    "planned": planned,
-                    "shipped_chart": chart,
-                    "shipped_table": shipped_table,
-                    "stages": series.categories,
-                    "prr_gaps": prr_gaps,
-                    "history": c.history.is_some(),
-                    "stale": stale.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
-                    "stale_days": super::STALE_DAYS,
-                    "findings": by_rule,
-                    "findings_url": format!("{}?sig={sig}", c.urls.page("findings/")),
-                }),
-            )
+        .map(|(sig, idx)| sig_page(c, views, &found, sig, idx))
+        .collect()
+}
+
+/// The dashboard of SIG `sig`, whose KEPs are `idx`.
+fn sig_page(
+    c: &Ctx,
+    views: &[ReleaseView],
+    found: &[Vec<&Finding>],
+    sig: &str,
+    idx: &[usize],
+) -> Listing {
+    let keps = &c.model.keps;
+    let base = c.urls.page("keps/");
+    let mine: BTreeSet<usize> = idx.iter().copied().collect();
+    let (current, planned) = sig_releases(c, views, &mine);
+    let series = shipped_series(views, |i| mine.contains(&i));
+    let shipped_table: Vec<Value> = series
+        .rows
+        .iter()
+        .filter(|(_, n)| n.iter().any(|x| *x > 0))
+        .map(|(r, n)| json!({ "release": r, "counts": n, "total": n.iter().sum::<usize>() }))
+        .collect();
+    let chart = charts::vertical(
+        "What the SIG shipped per release",
+        "Stacked columns: one per release that is out, counting the SIG's KEPs that reached each stage in it.",
+        &series,
+    );
+    let by_rule = findings_by_rule(c, idx.iter().map(|&i| (i, &found[i])));
+    let counted = |cat: fn(&crate::kep::Kep) -> &str, key: &str| -> Vec<Value> {
+        let mut m: BTreeMap<&str, usize> = BTreeMap::new();
+        for &i in idx {
+            *m.entry(cat(&keps[i])).or_default() += 1;
+        }
+        m.into_iter()
+            .map(|(l, n)| json!({ "label": l, "count": n, "url": format!("{base}?sig={sig}&{key}={l}") }))
+            .collect()
+    };
+    (
+        format!("sigs/{sig}/index.html"),
+        "sig.html",
+        sig.to_string(),
+        "sigs",
+        json!({
+            "sig": sig,
+            "group": c.model.sigs.as_ref().and_then(|g| g.get(sig)),
+            "count": idx.len(),
+            "all_url": format!("{base}?sig={sig}"),
+            "by_status": counted(|k| k.meta.status.category(), "status"),
+            "by_stage": counted(|k| k.meta.stage.category(), "stage"),
+            "newest": c.analysis.current.release.to_string(),
+            "cycle": cycle_json(c),
+            "current": current,
+            "planned": planned,
+            "shipped_chart": chart,
+            "shipped_table": shipped_table,
+            "stages": series.categories,
+            "prr_gaps": sig_prr_gaps(c, found, idx),
+            "history": c.history.is_some(),
+            "stale": sig_stale(c, idx),
+            "stale_days": super::STALE_DAYS,
+            "findings": by_rule,
+            "findings_url": format!("{}?sig={sig}", c.urls.page("findings/")),
+        }),
+    )
+}
+
+/// The SIG's KEPs (`mine`) in the release in progress, and per planned
+/// release after it (newest first, those with none left out).
+fn sig_releases(
+    c: &Ctx,
+    views: &[ReleaseView],
+    mine: &BTreeSet<usize>,
+) -> (Vec<Value>, Vec<Value>) {
+    let of_sig = |v: &ReleaseView| -> Vec<Value> {
+        v.entries
+            .iter()
+            .filter(|e| mine.contains(&e.index))
+            .map(|e| prr_row(c, e, &v.release.to_string()))
+            .collect()
+    };
+    let current = views
+        .iter()
+        .find(|v| v.phase == Phase::InProgress)
+        .map(of_sig)
+        .unwrap_or_default();
+    let planned: Vec<Value> = views
+        .iter()
+        .rev()
+        .filter(|v| v.phase == Phase::Planned)
+        .map(|v| json!({ "release": v.release.to_string(), "rows": of_sig(v) }))
+        .filter(|v| v["rows"].as_array().is_some_and(|r| !r.is_empty()))
+        .collect();
+    (current, planned)
+}
+
+/// The SIG's open KEPs whose PRR for their current stage is incomplete.
+fn sig_prr_gaps(c: &Ctx, found: &[Vec<&Finding>], idx: &[usize]) -> Vec<Value> {
+    let keps = &c.model.keps;
+    idx.iter()
+        .filter(|&&i| {
+            prr_required(&keps[i])
+                && is_open(&keps[i].meta.status)
+                && c.analysis.keps[i].prr_complete_current == Some(false)
+        })
+        .map(|&i| {
+            let stage = keps[i].meta.stage.nearest().unwrap_or(Stage::Alpha);
+            json!({
+                "kep": &c.refs[i],
+                "missing": super::pages::prr_gap(&keps[i].meta.stage, &c.analysis.keps[i]),
+                "unanswered": unanswered(c, i, &stage),
+                "findings": found[i].iter().filter(|f| f.rule.starts_with("prr-") && f.rule != "prr-unanswered").collect::<Vec<_>>(),
+            })
         })
         .collect()
+}
+
+/// The SIG's open KEPs untouched for the stale period, longest first (with history).
+fn sig_stale(c: &Ctx, idx: &[usize]) -> Vec<Value> {
+    let keps = &c.model.keps;
+    let mut stale: Vec<(i64, Value)> = idx
+        .iter()
+        .filter(|&&i| is_open(&keps[i].meta.status))
+        .filter_map(|&i| {
+            let h = c.history?.keps.get(&keps[i].number()?)?;
+            h.is_stale(c.now, super::STALE_DAYS).then(|| {
+                let days = h.days_since_last_change(c.now);
+                (
+                    days,
+                    json!({ "kep": &c.refs[i], "days": days, "last": h.last.date }),
+                )
+            })
+        })
+        .collect();
+    stale.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+    stale.into_iter().map(|(_, v)| v).collect()
 }
 
 /// Findings grouped by rule: `[{rule, severity, count, items}]`, each item
@@ -254,91 +217,6 @@ fn findings_by_rule<'a>(
             json!({ "rule": rule, "severity": sev[rule], "count": items.len(), "items": items })
         })
         .collect()
-}
-
-/// The PRR reviewer queues: `/prr/` (every approver with their counts) and
-/// `/prr/<handle>/` (the KEPs assigned to them in the release in progress
-/// and after, from `keps/prod-readiness/` and kep.yaml `prr-approvers`).
-pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
-    let mut queues: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for v in views.iter().rev().filter(|v| v.phase != Phase::Out) {
-        let release = v.release.to_string();
-        for e in &v.entries {
-            let kep = &c.model.keps[e.index];
-            let mut who: BTreeSet<String> =
-                kep.meta.prr_approvers.iter().map(|a| handle(a)).collect();
-            if let Some(f) = c.model.prr_for(kep) {
-                who.extend(f.approvals.values().map(|a| handle(&a.approver)));
-            }
-            for h in who.into_iter().filter(|h| is_login(h)) {
-                queues.entry(h).or_default().push(prr_row(c, e, &release));
-            }
-        }
-    }
-    // Every PRR approver named anywhere has a queue page, empty or not, so
-    // that the people pages can link to it.
-    let named = c
-        .model
-        .keps
-        .iter()
-        .flat_map(|k| k.meta.prr_approvers.iter().map(|a| handle(a)))
-        .chain(
-            c.model
-                .prr_files
-                .iter()
-                .flat_map(|f| f.approvals.values().map(|a| handle(&a.approver))),
-        );
-    for h in named {
-        if is_login(&h) {
-            queues.entry(h).or_default();
-        }
-    }
-    let known = |h: &str| {
-        c.model
-            .aliases
-            .is_prr_approver_or_emeritus(&format!("@{h}"))
-    };
-    let mut out: Vec<Listing> = queues
-        .par_iter()
-        .map(|(h, rows)| {
-            let open = rows
-                .iter()
-                .filter(|r| r["questionnaire"]["percent"] != 100 || r["prr_approver"].is_null())
-                .count();
-            (
-                format!("prr/{h}/index.html"),
-                "prr_queue.html",
-                format!("PRR queue: @{h}"),
-                "prr",
-                json!({ "handle": h, "rows": rows, "open": open, "listed": known(h), "cycle": cycle_json(c) }),
-            )
-        })
-        .collect();
-    let index: Vec<Value> = queues
-        .iter()
-        .map(|(h, rows)| {
-            let current = rows
-                .iter()
-                .filter(|r| r["release"] == c.analysis.current.release.to_string())
-                .count();
-            json!({
-                "handle": h,
-                "url": c.urls.page(&format!("prr/{h}/")),
-                "total": rows.len(),
-                "current": current,
-                "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
-                "listed": known(h),
-            })
-        })
-        .collect();
-    out.push((
-        "prr/index.html".into(),
-        "prr_index.html",
-        "PRR reviewers".into(),
-        "prr",
-        json!({ "approvers": index, "cycle": cycle_json(c) }),
-    ));
-    out
 }
 
 /// The roles a person has: author, reviewer, approver, PRR approver.

@@ -1,0 +1,184 @@
+//! The PRR reviewer queues, and each KEP's PRR state for the stage it needs
+//! in a release (also shown on the SIG dashboards).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use super::is_login;
+use crate::analysis::completeness::Completeness;
+use crate::analysis::outcome::{Entry, Phase, ReleaseView};
+use crate::kep::domain::Stage;
+use crate::kep::prr::handle;
+use crate::site::pages::{Ctx, Listing, cycle_json, entry_json};
+
+/// The PRR questionnaire a stage answers.
+fn questionnaire<'a>(c: &'a Ctx, i: usize, stage: &Stage) -> &'a Completeness {
+    c.analysis.keps[i].assessment.prr.at(stage)
+}
+
+/// The unanswered PRR questions of KEP `i` at `stage`, each linked to its
+/// heading on the KEP page, with a source link to the README line.
+pub(super) fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
+    let kep = &c.model.keps[i];
+    let page = &c.refs[i].url;
+    let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+    questionnaire(c, i, stage)
+        .unanswered
+        .iter()
+        .map(|u| {
+            json!({
+                "title": u.title,
+                "url": format!("{page}#{}", crate::site::markdown::slug(&u.title)),
+                "source": u.line.map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
+            })
+        })
+        .collect()
+}
+
+/// The stage whose PRR a KEP needs in a release entry.
+fn prr_stage(c: &Ctx, e: &Entry) -> Stage {
+    match &e.readiness {
+        Some(r) => r.stage.clone(),
+        None if !e.stage.is_unset() => e.stage.clone(),
+        None => c.model.keps[e.index]
+            .meta
+            .stage
+            .nearest()
+            .unwrap_or(Stage::Alpha),
+    }
+}
+
+/// One KEP of a release with its PRR state for the stage it needs there.
+pub(super) fn prr_row(c: &Ctx, e: &Entry, release: &str) -> Value {
+    let kep = &c.model.keps[e.index];
+    let stage = prr_stage(c, e);
+    let file = c.model.prr_for(kep);
+    let approvals: Vec<Value> = [Stage::Alpha, Stage::Beta, Stage::Stable]
+        .iter()
+        .map(|s| {
+            let a = file.and_then(|f| f.approval(s));
+            json!({ "stage": s.as_str(), "approver": a.map(|a| handle(&a.approver)) })
+        })
+        .collect();
+    let q = questionnaire(c, e.index, &stage);
+    let mut row = entry_json(c, e);
+    if let Some(m) = row.as_object_mut() {
+        m.insert("release".into(), json!(release));
+        m.insert("prr_stage".into(), json!(stage.as_str()));
+        m.insert(
+            "prr_approver".into(),
+            json!(
+                file.and_then(|f| f.approval(&stage))
+                    .map(|a| handle(&a.approver))
+            ),
+        );
+        m.insert("approvals".into(), json!(approvals));
+        m.insert(
+            "questionnaire".into(),
+            json!({ "answered": q.answered, "required": q.required, "percent": q.percent }),
+        );
+        m.insert("unanswered".into(), json!(unanswered(c, e.index, &stage)));
+    }
+    row
+}
+
+/// The PRR reviewer queues: `/prr/` (every approver with their counts) and
+/// `/prr/<handle>/` (the KEPs assigned to them in the release in progress
+/// and after, from `keps/prod-readiness/` and kep.yaml `prr-approvers`).
+pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
+    let queues = prr_queues(c, views);
+    let mut out: Vec<Listing> = queues
+        .par_iter()
+        .map(|(h, rows)| {
+            let open = rows
+                .iter()
+                .filter(|r| r["questionnaire"]["percent"] != 100 || r["prr_approver"].is_null())
+                .count();
+            (
+                format!("prr/{h}/index.html"),
+                "prr_queue.html",
+                format!("PRR queue: @{h}"),
+                "prr",
+                json!({ "handle": h, "rows": rows, "open": open, "listed": known_prr(c, h), "cycle": cycle_json(c) }),
+            )
+        })
+        .collect();
+    out.push(prr_index(c, &queues));
+    out
+}
+
+/// Whether `h` is a PRR approver (or emeritus) in OWNERS_ALIASES.
+fn known_prr(c: &Ctx, h: &str) -> bool {
+    c.model
+        .aliases
+        .is_prr_approver_or_emeritus(&format!("@{h}"))
+}
+
+/// PRR approver handle → the rows of the KEPs assigned to them in the
+/// release in progress and after; every approver named anywhere has one.
+fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
+    let mut queues: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for v in views.iter().rev().filter(|v| v.phase != Phase::Out) {
+        let release = v.release.to_string();
+        for e in &v.entries {
+            let kep = &c.model.keps[e.index];
+            let mut who: BTreeSet<String> =
+                kep.meta.prr_approvers.iter().map(|a| handle(a)).collect();
+            if let Some(f) = c.model.prr_for(kep) {
+                who.extend(f.approvals.values().map(|a| handle(&a.approver)));
+            }
+            for h in who.into_iter().filter(|h| is_login(h)) {
+                queues.entry(h).or_default().push(prr_row(c, e, &release));
+            }
+        }
+    }
+    // Every PRR approver named anywhere has a queue page, empty or not, so
+    // that the people pages can link to it.
+    let named = c
+        .model
+        .keps
+        .iter()
+        .flat_map(|k| k.meta.prr_approvers.iter().map(|a| handle(a)))
+        .chain(
+            c.model
+                .prr_files
+                .iter()
+                .flat_map(|f| f.approvals.values().map(|a| handle(&a.approver))),
+        );
+    for h in named {
+        if is_login(&h) {
+            queues.entry(h).or_default();
+        }
+    }
+    queues
+}
+
+/// `/prr/`: every approver with their counts.
+fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
+    let index: Vec<Value> = queues
+        .iter()
+        .map(|(h, rows)| {
+            let current = rows
+                .iter()
+                .filter(|r| r["release"] == c.analysis.current.release.to_string())
+                .count();
+            json!({
+                "handle": h,
+                "url": c.urls.page(&format!("prr/{h}/")),
+                "total": rows.len(),
+                "current": current,
+                "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
+                "listed": known_prr(c, h),
+            })
+        })
+        .collect();
+    (
+        "prr/index.html".into(),
+        "prr_index.html",
+        "PRR reviewers".into(),
+        "prr",
+        json!({ "approvers": index, "cycle": cycle_json(c) }),
+    )
+}
