@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod home;
+
 use super::charts::{self, Series};
 use super::dashboards;
 use super::view::{KepRef, Urls};
@@ -21,6 +23,7 @@ use crate::analysis::outcome::{self, Entry, Phase, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
+use home::home_pages;
 
 /// What the listing pages are built from.
 pub struct Ctx<'a> {
@@ -42,17 +45,6 @@ pub struct Ctx<'a> {
 
 /// `(output path, template, title, nav section, context)`.
 pub type Listing = (String, &'static str, String, &'static str, Value);
-
-/// Labels pages and charts group values by: a valid value, `invalid` or `none`.
-fn counts<'a>(it: impl Iterator<Item = &'a str>) -> Vec<Value> {
-    let mut m: BTreeMap<&str, usize> = BTreeMap::new();
-    for s in it {
-        *m.entry(s).or_insert(0) += 1;
-    }
-    m.into_iter()
-        .map(|(k, v)| json!({ "label": k, "count": v }))
-        .collect()
-}
 
 /// The stage categories in display order: the stages, then `invalid`, `none`.
 fn stage_categories() -> Vec<String> {
@@ -276,113 +268,6 @@ pub(super) fn cycle_json(c: &Ctx) -> Value {
         "dates": cur.cycle,
         "next": next,
     })
-}
-
-/// The home page, the KEP index and the SIG index.
-fn home_pages(
-    c: &Ctx,
-    views: &[ReleaseView],
-    cur: &ReleaseView,
-    sigs: &BTreeMap<&str, Vec<usize>>,
-) -> Vec<Listing> {
-    let mut out: Vec<Listing> = Vec::new();
-    let releases: Vec<String> = views.iter().map(|v| v.release.to_string()).collect();
-    let sig_names: Vec<&str> = sigs.keys().copied().collect();
-    let keps = &c.model.keps;
-
-    let flight: Vec<Value> = c
-        .in_flight(cur, None)
-        .into_iter()
-        .map(|e| entry_json(c, e))
-        .collect();
-    let index = c.urls.page("keps/");
-    let linked = |key: &str, it: Vec<Value>| -> Vec<Value> {
-        it.into_iter()
-            .map(|mut v| {
-                let url = format!("{index}?{key}={}", v["label"].as_str().unwrap_or_default());
-                v["url"] = json!(url);
-                v
-            })
-            .collect()
-    };
-    // Values outside the enums, grouped: which invalid value, on which KEPs.
-    let mut invalid: BTreeMap<(&str, &str), Vec<&KepRef>> = BTreeMap::new();
-    for (k, r) in keps.iter().zip(c.refs) {
-        if k.meta.status.is_invalid() {
-            invalid
-                .entry(("status", k.meta.status.as_str()))
-                .or_default()
-                .push(r);
-        }
-        if k.meta.stage.is_invalid() {
-            invalid
-                .entry(("stage", k.meta.stage.as_str()))
-                .or_default()
-                .push(r);
-        }
-    }
-    let invalid: Vec<Value> = invalid
-        .into_iter()
-        .map(|((field, value), ks)| json!({ "field": field, "value": value, "keps": ks }))
-        .collect();
-    out.push((
-        "index.html".into(),
-        "home.html",
-        "Kubernetes Enhancement Proposals".into(),
-        "home",
-        json!({
-            "total": keps.len(),
-            "by_status": linked("status", counts(keps.iter().map(|k| k.meta.status.category()))),
-            "by_stage": linked("stage", counts(keps.iter().map(|k| k.meta.stage.category()))),
-            "invalid": invalid,
-            "recent": dashboards::recent_changes(c),
-            "recent_days": dashboards::RECENT_DAYS,
-            "history": c.history.is_some(),
-            "newest": c.current().to_string(),
-            "cycle": cycle_json(c),
-            "in_flight": flight,
-            "ready": cur.count("ready"),
-            "at_risk": cur.count("at-risk"),
-            "sigs": sig_names,
-            "releases": releases,
-            "charts": c.charts(views),
-            "findings": c.findings.len(),
-        }),
-    ));
-
-    // The index's Release filter uses the same membership as the release
-    // pages: every release a KEP is in (without history).
-    let rows: Vec<Value> = keps
-        .iter()
-        .zip(c.refs)
-        .map(|(k, r)| {
-            let rels: Vec<String> = views
-                .iter()
-                .filter(|v| outcome::stage_in(k, None, v.release).is_some())
-                .map(|v| v.release.to_string())
-                .collect();
-            json!({ "kep": r, "release": rels.join(" "), "status_category": k.meta.status.category(), "stage_category": k.meta.stage.category() })
-        })
-        .collect();
-    let statuses: BTreeSet<&str> = keps.iter().map(|k| k.meta.status.category()).collect();
-    let stages: BTreeSet<&str> = keps.iter().map(|k| k.meta.stage.category()).collect();
-    out.push(("keps/index.html".into(), "kep_index.html", "All KEPs".into(), "keps", json!({
-        "rows": rows, "sigs": sig_names, "statuses": statuses, "stages": stages, "releases": releases,
-    })));
-
-    let groups = c.model.sigs.as_ref();
-    let sig_list: Vec<Value> = sigs
-        .iter()
-        .map(|(s, idx)| json!({ "dir": s, "name": groups.and_then(|g| g.get(s)).map(|g| g.name.clone()).unwrap_or_default(), "count": idx.len(), "in_flight": c.in_flight(cur, Some(s)).len() }))
-        .collect();
-    out.push((
-        "sigs/index.html".into(),
-        "sig_index.html",
-        "SIGs".into(),
-        "sigs",
-        json!({ "sigs": sig_list, "newest": c.current().to_string() }),
-    ));
-    out
 }
 
 /// One page per release, and the release index.
