@@ -208,17 +208,56 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
         .collect();
     let keys: Vec<String> = norms.iter().map(|n| n.replace(' ', "")).collect();
     let matched = match_sections(doc, &norms, &keys, template);
+    let own = OwnAnswers::new(doc);
+    let sections = section_statuses(doc, template, &matched, &own);
+
+    let applies = |s: &SectionStatus| {
+        s.required
+            && s.prr_stage
+                .is_none_or(|st| target.is_some_and(|t| t.requires(st)))
+    };
+    let missing_sections: Vec<String> = sections
+        .iter()
+        .filter(|s| applies(s) && !s.present)
+        .map(|s| s.title.clone())
+        .collect();
+    let near = nearest_lines(doc, template, &sections);
+    let template_completeness = completeness(
+        sections
+            .iter()
+            .zip(&near)
+            .filter(|(s, _)| applies(s) && !s.in_prr)
+            .map(|(s, &l)| (s, l)),
+    );
+    Assessment {
+        target,
+        follows_template: missing_sections.is_empty(),
+        test_plan_answered: subtree_answered(doc, &keys, "testplan", &own),
+        graduation_criteria_answered: subtree_answered(doc, &keys, "graduationcriteria", &own),
+        missing_sections,
+        template_completeness,
+        prr: prr_questionnaire(template, &sections, &near),
+        sections,
+    }
+}
+
+/// Each template section's status in the README: present (by heading, or
+/// asked inline), answered, and where.
+fn section_statuses(
+    doc: &Document,
+    template: &Template,
+    matched: &[Option<usize>],
+    own: &OwnAnswers,
+) -> Vec<SectionStatus> {
     let mut is_template = vec![false; doc.sections.len()];
     for &di in matched.iter().flatten() {
         is_template[di] = true;
     }
-    let own = OwnAnswers::new(doc);
-    let asked_inline = inline_answers(doc, template, &matched);
-
-    let sections: Vec<SectionStatus> = template
+    let asked_inline = inline_answers(doc, template, matched);
+    template
         .sections
         .iter()
-        .zip(&matched)
+        .zip(matched)
         .zip(&asked_inline)
         .map(|((ts, m), inline)| {
             let (present, answered, line) = match (m, inline) {
@@ -226,7 +265,7 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
                     true,
                     (ts.level == 1 && ts.parent.is_none())
                         || own.get_as(*di, question_reading(ts))
-                        || custom_subsection_answered(doc, *di, &is_template, &own),
+                        || custom_subsection_answered(doc, *di, &is_template, own),
                     Some(doc.sections[*di].line),
                 ),
                 (None, Some((answered, line))) => (true, *answered, Some(*line)),
@@ -243,57 +282,45 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
                 line,
             }
         })
-        .collect();
+        .collect()
+}
 
-    let applies = |s: &SectionStatus| {
-        s.required
-            && s.prr_stage
-                .is_none_or(|st| target.is_some_and(|t| t.requires(st)))
-    };
-    let missing_sections: Vec<String> = sections
-        .iter()
-        .filter(|s| applies(s) && !s.present)
-        .map(|s| s.title.clone())
-        .collect();
-    // A section without a heading of its own is reported at the nearest
-    // heading that encloses it, else at the README's first heading.
+/// The line each section is reported at: its own heading's, else that of
+/// the nearest heading enclosing it, else the README's first heading's.
+fn nearest_lines(doc: &Document, template: &Template, sections: &[SectionStatus]) -> Vec<usize> {
     let first_line = doc.sections.first().map_or(1, |s| s.line);
     let mut near: Vec<usize> = Vec::with_capacity(sections.len());
-    for (ts, s) in template.sections.iter().zip(&sections) {
+    for (ts, s) in template.sections.iter().zip(sections) {
         let parent = ts.parent.map_or(first_line, |p| near[p]);
         near.push(s.line.unwrap_or(parent));
     }
-    let pick = |filter: &dyn Fn(&SectionStatus, usize) -> bool| {
-        completeness(
-            (0..sections.len())
-                .filter(|&i| filter(&sections[i], i))
-                .map(|i| (&sections[i], near[i])),
-        )
-    };
-    let template_completeness = pick(&|s, _| applies(s) && !s.in_prr);
+    near
+}
 
+/// The PRR questionnaire's completeness for each stage.
+fn prr_questionnaire(
+    template: &Template,
+    sections: &[SectionStatus],
+    near: &[usize],
+) -> PrrQuestionnaire {
     let mut is_question = vec![false; sections.len()];
     for i in template.prr_questions() {
         is_question[i] = true;
     }
     let prr_for = |t: PrrTarget| {
-        pick(&|s, i| is_question[i] && s.required && s.prr_stage.is_some_and(|st| t.requires(st)))
+        completeness(
+            (0..sections.len())
+                .filter(|&i| {
+                    let s = &sections[i];
+                    is_question[i] && s.required && s.prr_stage.is_some_and(|st| t.requires(st))
+                })
+                .map(|i| (&sections[i], near[i])),
+        )
     };
-    let prr = PrrQuestionnaire {
+    PrrQuestionnaire {
         alpha: prr_for(PrrTarget::Alpha),
         beta: prr_for(PrrTarget::Beta),
         stable: prr_for(PrrTarget::Stable),
-    };
-
-    Assessment {
-        target,
-        follows_template: missing_sections.is_empty(),
-        test_plan_answered: subtree_answered(doc, &keys, "testplan", &own),
-        graduation_criteria_answered: subtree_answered(doc, &keys, "graduationcriteria", &own),
-        missing_sections,
-        template_completeness,
-        prr,
-        sections,
     }
 }
 

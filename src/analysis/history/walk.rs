@@ -290,19 +290,7 @@ fn apply(state: &mut State, step: &Step) {
     for (key, obs) in units {
         let unit = &obs[0].unit;
         let meta = obs.iter().find(|o| o.unit.meta && !o.deleted);
-        let number = match meta.and_then(|m| m.fields.as_ref()) {
-            // The directory name wins over `kep-number`: copied kep.yaml files
-            // carry other KEPs' numbers (e.g. 2043-... says 1884).
-            Some(f) => {
-                let n = unit.dir_number().or_else(|| f.number());
-                state.units.insert(key.to_string(), n);
-                n
-            }
-            None => *state
-                .units
-                .entry(key.to_string())
-                .or_insert_with(|| unit.dir_number()),
-        };
+        let number = unit_number(state, key, unit, meta.copied());
         if let Some(n) = number
             && let Some(p) = state.pending.remove(key)
         {
@@ -320,26 +308,7 @@ fn apply(state: &mut State, step: &Step) {
         };
         target.last = step.commit.clone();
         if let Some(m) = meta {
-            if !target.paths.contains(&m.path) {
-                target.paths.push(m.path.clone());
-            }
-            let f = m.fields.clone().unwrap_or_default();
-            let values = (
-                f.status.as_deref(),
-                f.stage.as_deref(),
-                f.latest_milestone.as_deref(),
-            );
-            if target.changes.last().map(Change::values) != Some(values) {
-                target.changes.push(Change {
-                    commit: step.commit.id.clone(),
-                    time: step.commit.time,
-                    date: step.commit.date.clone(),
-                    path: m.path.clone(),
-                    status: f.status,
-                    stage: f.stage,
-                    latest_milestone: f.latest_milestone,
-                });
-            }
+            record(target, step, m);
         }
         if let Some(n) = number
             && obs.iter().any(|o| o.added)
@@ -350,8 +319,55 @@ fn apply(state: &mut State, step: &Step) {
             gone_unnumbered.push(unit);
         }
     }
-    // A legacy file without a number that disappears in the same commit as
-    // files of a numbered KEP with the same slug appear was migrated to it.
+    migrate(state, &gone_unnumbered, &arrived);
+}
+
+/// The KEP number of `unit` after this commit, remembered in the state: from
+/// its kep.yaml when the commit has one (`meta`), else as known before.
+fn unit_number(state: &mut State, key: &str, unit: &Unit, meta: Option<&Obs>) -> Option<u32> {
+    match meta.and_then(|m| m.fields.as_ref()) {
+        // The directory name wins over `kep-number`: copied kep.yaml files
+        // carry other KEPs' numbers (e.g. 2043-... says 1884).
+        Some(f) => {
+            let n = unit.dir_number().or_else(|| f.number());
+            state.units.insert(key.to_string(), n);
+            n
+        }
+        None => *state
+            .units
+            .entry(key.to_string())
+            .or_insert_with(|| unit.dir_number()),
+    }
+}
+
+/// Adds the metadata file `m` read at `step` to `target`: its path, and a
+/// change when status, stage or latest-milestone differ from the last.
+fn record(target: &mut KepHistory, step: &Step, m: &Obs) {
+    if !target.paths.contains(&m.path) {
+        target.paths.push(m.path.clone());
+    }
+    let f = m.fields.clone().unwrap_or_default();
+    let values = (
+        f.status.as_deref(),
+        f.stage.as_deref(),
+        f.latest_milestone.as_deref(),
+    );
+    if target.changes.last().map(Change::values) != Some(values) {
+        target.changes.push(Change {
+            commit: step.commit.id.clone(),
+            time: step.commit.time,
+            date: step.commit.date.clone(),
+            path: m.path.clone(),
+            status: f.status,
+            stage: f.stage,
+            latest_milestone: f.latest_milestone,
+        });
+    }
+}
+
+/// A legacy file without a number that disappears in the same commit as
+/// files of a numbered KEP with the same slug appear was migrated to it.
+fn migrate(state: &mut State, gone_unnumbered: &[&Unit], arrived: &[(&str, u32)]) {
     for unit in gone_unnumbered {
         let mut targets: Vec<u32> = arrived
             .iter()
