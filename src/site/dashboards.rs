@@ -61,7 +61,7 @@ fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
         .map(|u| {
             json!({
                 "title": u.title,
-                "url": format!("{page}#{}", super::markdown::slug(&u.title)),
+                "url": format!("{page}#{}", crate::kep::document::slug(&u.title)),
                 "source": u.line.map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
             })
         })

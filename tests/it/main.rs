@@ -3,6 +3,7 @@
 //! when it is missing.
 
 mod analysis;
+mod anchors;
 mod bad_input;
 mod browser;
 mod check;
