@@ -17,6 +17,7 @@ mod cache_file;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
+pub mod escape;
 pub mod finding;
 pub mod kep;
 pub mod model;

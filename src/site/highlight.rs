@@ -30,8 +30,8 @@ const STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
 /// The cache file's first line: format, syntect version and class style.
-const CACHE_MAGIC: &[u8] = b"kepsite highlight cache v1 syntect-5 hl-\n";
-const CACHE_FILE: &str = "highlight-v1.bin";
+const CACHE_MAGIC: &[u8] = b"kepsite highlight cache v2 syntect-5 hl-\n";
+const CACHE_FILE: &str = "highlight-v2.bin";
 
 /// Syntect's syntaxes (loaded on first use) and the block cache.
 #[derive(Default)]
@@ -232,7 +232,7 @@ impl Highlighter {
         }
         format!(
             "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
-            escape(lang),
+            crate::escape::html(lang),
             generator.finalize()
         )
     }
@@ -242,8 +242,8 @@ impl Highlighter {
 fn plain(lang: &str, code: &str) -> String {
     format!(
         "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
-        escape(lang),
-        escape(code)
+        crate::escape::html(lang),
+        crate::escape::text(code)
     )
 }
 
@@ -269,20 +269,6 @@ pub fn stylesheet() -> String {
         css.push_str("}\n");
     }
     css
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -466,7 +466,7 @@ impl<'a> Stream<'a, '_> {
                     // shown as text until then (and without script)
                     let html = format!(
                         "<pre class=\"mermaid\" data-lang=\"mermaid\" tabindex=\"0\">{}</pre>",
-                        escape_text(buf)
+                        crate::escape::text(buf)
                     );
                     self.code = None;
                     return Some(Event::Html(html.into()));
@@ -599,21 +599,6 @@ fn demote(level: HeadingLevel) -> HeadingLevel {
         HeadingLevel::H1 => HeadingLevel::H2,
         l => l,
     }
-}
-
-/// `s` escaped as HTML text.
-fn escape_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The plain text of the whole document and of its `Summary` section, from
