@@ -19,6 +19,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod escape;
 pub mod finding;
+pub mod hash;
 pub mod kep;
 pub mod model;
 pub mod query;

@@ -81,14 +81,6 @@ impl SiteData {
     }
 }
 
-/// 64-bit FNV-1a: a small hash that is stable across Rust releases (unlike
-/// `DefaultHasher`), for cache keys and content-hashed file names.
-pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The file every build writes at its root; only directories holding it are replaced.
 pub const MARKER: &str = ".kepsite-build";
 
@@ -216,7 +208,7 @@ fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<
 fn manifest_file(opts: &SiteOptions) -> Option<PathBuf> {
     let dir = opts.cache_dir.as_ref().filter(|_| opts.reuse_previous)?;
     let out = std::path::absolute(&opts.out).ok()?;
-    let key = fnv1a(out.as_os_str().as_encoded_bytes().iter().copied());
+    let key = crate::hash::hash64(out.as_os_str().as_encoded_bytes());
     Some(dir.join(format!("site-{key:016x}.manifest")))
 }
 

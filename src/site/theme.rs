@@ -123,11 +123,10 @@ impl Theme {
     }
 }
 
-/// `dir/name.ext` → `dir/name.<hash>.ext`, with a 40-bit FNV-1a hash of the
-/// bytes (stable across Rust releases, unlike `DefaultHasher`, so builds stay
-/// byte-identical).
+/// `dir/name.ext` → `dir/name.<hash>.ext`, with 40 bits of the bytes'
+/// [`crate::hash`] (stable, so builds stay byte-identical).
 fn hashed_name(name: &str, bytes: &[u8]) -> String {
-    let h = super::fnv1a(bytes.iter().copied());
+    let h = crate::hash::hash64(bytes);
     let hash = format!("{:010x}", h >> 24);
     let (dir, file) = match name.rsplit_once('/') {
         Some((d, f)) => (format!("{d}/"), f),
