@@ -13,6 +13,7 @@
 //! everything is ordered by KEP number and path so two builds are identical.
 
 pub mod analysis;
+pub mod atomic_write;
 mod cache_file;
 pub mod check;
 pub mod cli;
