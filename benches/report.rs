@@ -29,10 +29,12 @@ fn median(mut f: impl FnMut()) -> Duration {
 
 fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> Request {
     Request {
-        root: repo.to_path_buf(),
-        rev: None,
-        sigs: None,
-        current: None,
+        input: kepsite::project::Input {
+            root: repo.to_path_buf(),
+            rev: None,
+            sigs: None,
+            current: None,
+        },
         release: "v1.35".into(),
         since: since.map(str::to_string),
         issues: None,
@@ -42,8 +44,7 @@ fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> 
         site_url: None,
         repo_url: "https://github.com/kubernetes/enhancements".into(),
         branch: "master".into(),
-        history: true,
-        cache_dir: cache,
+        history: Some(cache),
         theme: None,
     }
 }

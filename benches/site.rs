@@ -399,7 +399,7 @@ fn in_process(root: &Path) -> Result<()> {
     let t = std::time::Instant::now();
     let model = kepsite::model::load(root, None, None)?;
     let keps = model.keps.len();
-    let data = site::SiteData::new(model);
+    let data = kepsite::project::Project::new(model);
     println!("load+analysis+check: {:?} ({keps} KEPs)", t.elapsed());
     let opts = SiteOptions {
         out: tmp.path().join("public"),

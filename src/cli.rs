@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::analysis::analyze;
 use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
 use crate::check;
-use crate::model::{self, Model};
+use crate::project::{Input, Project};
 use crate::query::{self, Filters};
 use crate::repo::EMBEDDED_ROOT;
 
@@ -199,27 +198,21 @@ fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, St
 }
 
 impl InputArgs {
-    /// The repository root to read.
-    pub fn root(&self) -> PathBuf {
-        match &self.repo {
+    /// The input as every command reads it: `--repo` (default `./content`
+    /// when present, else the sample compiled into kepsite), `--rev`,
+    /// `--sigs` and `--current`, normalised here and nowhere else.
+    pub fn input(&self) -> Input {
+        let root = match &self.repo {
             Some(r) => r.clone(),
             None if Path::new("content/keps").is_dir() => PathBuf::from("content"),
             None => PathBuf::from(EMBEDDED_ROOT),
+        };
+        Input {
+            root,
+            rev: self.rev.clone(),
+            sigs: self.sigs.clone(),
+            current: self.current,
         }
-    }
-
-    /// Load the model.
-    pub fn load(&self) -> Result<Model> {
-        let mut m = model::load(&self.root(), self.rev.as_deref(), self.sigs.as_deref())?;
-        m.current_release = self.current;
-        Ok(m)
-    }
-
-    /// The git history of the input, when its root is a git repository
-    /// (`None` for a plain directory or the embedded sample). A walk that
-    /// fails is reported on stderr and treated as no history.
-    pub fn history(&self, cache_dir: &Path) -> Option<crate::analysis::history::History> {
-        crate::analysis::history::walk_if_git(&self.root(), self.rev.as_deref(), cache_dir)
     }
 }
 
@@ -411,29 +404,29 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         rev: None,
         sigs: a.sigs.clone(),
         current: None,
-    };
-    let root = input.root();
-    if root != Path::new(EMBEDDED_ROOT) && !root.is_dir() {
-        bail!("{} is not a directory", root.display());
+    }
+    .input();
+    if !input.is_embedded() && !input.root.is_dir() {
+        bail!("{} is not a directory", input.root.display());
     }
     if let Some(t) = &a.theme
         && !t.is_dir()
     {
         bail!("theme {} is not a directory", t.display());
     }
+    let history = match a.no_history {
+        true => None,
+        false => input.history(&crate::cache_file::dir(a.cache_dir.as_deref())?),
+    };
     crate::serve::run(&crate::serve::ServeOptions {
-        root,
-        sigs: a.sigs.clone(),
+        input,
         theme: a.theme.clone(),
         bind: a.bind,
         port: a.port,
         open: a.open,
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: match a.no_history {
-            true => None,
-            false => input.history(&crate::cache_file::dir(a.cache_dir.as_deref())?),
-        },
+        history,
     })?;
     Ok(0)
 }
@@ -479,10 +472,11 @@ fn check(a: &CheckArgs) -> Result<i32> {
             format!("{b}/")
         }
     });
+    let input = a.input.input();
     let mut opts = check::Options {
-        root: a.input.root(),
-        rev: a.input.rev.clone(),
-        sigs: a.input.sigs.clone(),
+        root: input.root,
+        rev: input.rev,
+        sigs: input.sigs,
         range,
         format: a.format,
         rules: a.rule.clone(),
@@ -518,9 +512,12 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         prr_complete: a.prr_complete.map(|v| v == YesNo::Yes),
         missing: a.missing.clone(),
     };
-    let model = a.input.load()?;
-    let analysis = analyze(&model);
-    let found = findings::check_with(&model, &analysis);
+    let Project {
+        model,
+        analysis,
+        findings: found,
+        ..
+    } = Project::new(a.input.input().model()?);
     let mut by_kep = crate::view::findings_by_kep(&model, &found);
     let views: Vec<_> = model
         .keps
@@ -539,22 +536,8 @@ fn build(a: &BuildArgs) -> Result<i32> {
         true => None,
         false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
     };
-    // The history walk (mostly one thread reading git objects) runs beside
-    // the load and analysis.
-    let (data, history) = rayon::join(
-        || -> Result<crate::site::SiteData> {
-            let model = crate::timing::timed("load", || a.input.load())?;
-            Ok(crate::site::SiteData::new(model))
-        },
-        || match (&cache_dir, a.no_history) {
-            (Some(dir), false) => crate::timing::timed("history", || a.input.history(dir)),
-            _ => None,
-        },
-    );
-    let mut data = data?;
-    if let Some(h) = history {
-        data = data.with_history(h);
-    }
+    let history_cache = cache_dir.as_deref().filter(|_| !a.no_history);
+    let data = Project::load(&a.input.input(), history_cache)?;
     let keps = data.model.keps.len();
     let mut base = a.base_url.clone();
     if !base.ends_with('/') {
@@ -620,12 +603,16 @@ fn preview_command(a: &BuildArgs) -> String {
 }
 
 fn export(a: &ExportArgs) -> Result<i32> {
-    let model = a.input.load()?;
-    let analysis = analyze(&model);
-    let found = findings::check_with(&model, &analysis);
+    let input = a.input.input();
+    let Project {
+        model,
+        analysis,
+        findings: found,
+        ..
+    } = Project::new(input.model()?);
     let walked = if a.history {
-        let root = a.input.root();
-        let rev = a.input.rev.as_deref().unwrap_or("HEAD");
+        let root = input.root;
+        let rev = input.rev.as_deref().unwrap_or("HEAD");
         let opts = crate::analysis::history::HistoryOptions {
             cache_dir: Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
             progress: std::io::stderr().is_terminal(),
@@ -653,10 +640,7 @@ fn export(a: &ExportArgs) -> Result<i32> {
 
 fn report(a: &ReportArgs) -> Result<i32> {
     let req = crate::report::run::Request {
-        root: a.input.root(),
-        rev: a.input.rev.clone(),
-        sigs: a.input.sigs.clone(),
-        current: a.input.current,
+        input: a.input.input(),
         release: a.release.clone(),
         since: a.since.clone(),
         issues: a.issues.clone(),
@@ -666,10 +650,9 @@ fn report(a: &ReportArgs) -> Result<i32> {
         site_url: a.site_url.clone(),
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: !a.no_history,
-        cache_dir: match a.no_history {
-            true => PathBuf::new(),
-            false => crate::cache_file::dir(a.cache_dir.as_deref())?,
+        history: match a.no_history {
+            true => None,
+            false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
         },
         theme: a.theme.clone(),
     };

@@ -186,7 +186,7 @@ pub fn render(input: &Input, links: &Links) -> String {
     } = *input;
     let by_kep = crate::view::findings_by_kep(model, findings);
     let pages = match &links.base_url {
-        Some(base) => crate::site::plan::kep_paths(model, base).dirs,
+        Some(base) => crate::urls::kep_paths(model, base).dirs,
         None => Vec::new(),
     };
     let in_progress = InProgress::of(analysis);

@@ -368,7 +368,7 @@ pub struct Inputs<'a> {
 pub fn kep_urls(model: &Model, opts: &Options) -> Vec<String> {
     match &opts.links {
         Links::Site(base) => {
-            let paths = crate::site::plan::kep_paths(model, base);
+            let paths = crate::urls::kep_paths(model, base);
             paths.dirs.iter().map(|d| format!("{base}{d}")).collect()
         }
         Links::Repository => model

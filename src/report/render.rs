@@ -511,7 +511,7 @@ pub fn context(r: &Report) -> serde_json::Value {
 
 /// The self-contained HTML report (inline CSS, no external resources).
 pub fn html(r: &Report, theme: Option<&Path>) -> Result<String> {
-    let theme = crate::site::theme::load(theme)?;
+    let theme = crate::theme::load(theme)?;
     let mut ctx = context(r);
     if let Some(m) = ctx.as_object_mut() {
         m.insert(

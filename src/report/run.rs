@@ -3,7 +3,7 @@
 //! history (when the input is a git repository), the `--since` baseline and
 //! the issues file, and validates all of it before anything is written.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
@@ -11,21 +11,13 @@ use super::render::{self, Format};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, Links, Options, build, check_release, issues};
 use crate::analysis::analyze;
-use crate::analysis::history;
-use crate::model;
-use crate::repo::EMBEDDED_ROOT;
+use crate::project::{Input, Project};
 
 /// Everything `kepsite report` was asked for.
 #[derive(Debug, Clone)]
 pub struct Request {
-    /// Repository root.
-    pub root: PathBuf,
-    /// `--rev`.
-    pub rev: Option<String>,
-    /// `--sigs`.
-    pub sigs: Option<PathBuf>,
-    /// `--current`: the release in progress.
-    pub current: Option<crate::kep::domain::Release>,
+    /// The repository, revision, sigs.yaml and `--current`.
+    pub input: Input,
     /// `--release`.
     pub release: String,
     /// `--since`.
@@ -44,10 +36,9 @@ pub struct Request {
     pub repo_url: String,
     /// `--branch`.
     pub branch: String,
-    /// Read the stage history from git (when the input is a git repository).
-    pub history: bool,
-    /// `--cache-dir`.
-    pub cache_dir: PathBuf,
+    /// Read the stage history from git (when the input is a git
+    /// repository), keeping the walk in this cache directory.
+    pub history: Option<PathBuf>,
     /// `--theme`.
     pub theme: Option<PathBuf>,
 }
@@ -76,38 +67,37 @@ pub fn run(req: &Request) -> Result<String> {
         }
         None => None,
     };
-    if req.since.is_some() && req.root == Path::new(EMBEDDED_ROOT) {
+    let input = &req.input;
+    if req.since.is_some() && input.is_embedded() {
         bail!("--since needs --repo DIR, a git repository");
     }
-    let mut model = model::load(&req.root, req.rev.as_deref(), req.sigs.as_deref())?;
-    model.current_release = req.current;
-    let analysis = analyze(&model);
-    let current = analysis.current;
-    let release = check_release(&model, &current, &req.release)?;
+    let project = Project::load(input, req.history.as_deref())?;
+    let current = project.analysis.current;
+    let release = check_release(&project.model, &current, &req.release)?;
     let range = req
         .since
         .as_deref()
-        .map(|s| since::range(&req.root, s, req.rev.as_deref()))
+        .map(|s| since::range(&input.root, s, input.rev.as_deref()))
         .transpose()?;
     let old = match &range {
         Some(r) => {
-            let mut m = model::load(&req.root, Some(&r.commit), req.sigs.as_deref())
+            let baseline = Input {
+                rev: Some(r.commit.clone()),
+                current: Some(current.release),
+                ..input.clone()
+            };
+            let m = baseline
+                .model()
                 .with_context(|| format!("loading --since {}", r.rev))?;
-            m.current_release = Some(current.release);
             let a = analyze(&m);
             Some((m, a))
         }
         None => None,
     };
-    let hist = if req.history {
-        history::walk_if_git(&req.root, req.rev.as_deref(), &req.cache_dir)
-    } else {
-        None
-    };
     let inputs = Inputs {
-        model: &model,
-        analysis: &analysis,
-        history: hist.as_ref(),
+        model: &project.model,
+        analysis: &project.analysis,
+        history: project.history.as_ref(),
         since: match (&old, &range) {
             (Some((m, a)), Some(r)) => Some(Baseline {
                 model: m,

@@ -1,4 +1,4 @@
-//! The report on the portal: [`SiteData`] (model, analysis, history) → one
+//! The report on the portal: [`Project`] (model, analysis, history) → one
 //! page context per release, for `releases/vX.Y/report/index.html` (theme
 //! template `report.html`), with KEP links to the portal's own pages.
 
@@ -9,11 +9,11 @@ use super::{Inputs, Links, Options, build_with_urls, kep_urls, render};
 use crate::analysis::calendar::Current;
 use crate::analysis::outcome;
 use crate::kep::domain::Release;
-use crate::site::SiteData;
+use crate::project::Project;
 
 /// `(output path, title, context)` of every release's report page.
 pub fn pages(
-    data: &SiteData,
+    data: &Project,
     base: &str,
     repo_url: &str,
     branch: &str,

@@ -16,13 +16,13 @@ pub mod watch;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::repo::EMBEDDED_ROOT;
+use crate::project::Input;
 use crate::site::SiteOptions;
 use server::{Server, Site};
 use state::{Changed, Config, Problem, State};
@@ -30,10 +30,9 @@ use state::{Changed, Config, Problem, State};
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
-    /// The enhancements checkout (or [`EMBEDDED_ROOT`]: served, not watched).
-    pub root: PathBuf,
-    /// kubernetes/community's sigs.yaml.
-    pub sigs: Option<PathBuf>,
+    /// The enhancements checkout (or [`crate::repo::EMBEDDED_ROOT`]: served, not watched)
+    /// and sigs.yaml.
+    pub input: Input,
     /// A theme directory overriding the default theme.
     pub theme: Option<PathBuf>,
     /// Address to listen on.
@@ -81,8 +80,7 @@ fn print_problems(new: &[Problem], old: &[Problem]) {
 pub fn run(opts: &ServeOptions) -> Result<()> {
     let started = Instant::now();
     let config = Config {
-        root: opts.root.clone(),
-        sigs: opts.sigs.clone(),
+        input: opts.input.clone(),
         theme: opts.theme.clone(),
         site: SiteOptions {
             out: PathBuf::new(),
@@ -125,7 +123,7 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
         let _ = writeln!(
             out,
             "Serving {} at {url} (Ctrl-C to stop)",
-            opts.root.display()
+            opts.input.root.display()
         );
         let _ = out.flush();
     }
@@ -138,14 +136,14 @@ pub fn run(opts: &ServeOptions) -> Result<()> {
         eprintln!("warning: cannot handle Ctrl-C: {e}");
     }
     let (changes_tx, changes_rx) = mpsc::channel::<Changed>();
-    let _watcher = if opts.root == Path::new(EMBEDDED_ROOT) {
+    let _watcher = if opts.input.is_embedded() {
         eprintln!("note: serving the sample compiled into kepsite; nothing to watch");
         None
     } else {
         let w = watch::watch(
-            &opts.root,
+            &opts.input.root,
             opts.theme.as_deref(),
-            opts.sigs.as_deref(),
+            opts.input.sigs.as_deref(),
             changes_tx,
         )?;
         let fwd = tx.clone();

@@ -1,14 +1,16 @@
-//! The in-memory site of `serve`: [`Config`] → [`State`] (model, analysis,
-//! findings, theme, plan cache and the files being served), and
+//! The in-memory site of `serve`: [`Config`] → [`State`] (the [`Project`],
+//! the theme, the plan cache and the files being served), and
 //! [`State::apply`], which takes the paths that changed ([`Changed`]) and
-//! brings the files up to date, doing as little work as it can:
+//! publishes what changed, through the same pipeline as `build`:
 //!
-//! - a KEP's README or kep.yaml is re-parsed on its own, re-analysed, and the
-//!   findings re-derived; every other input change reloads the repository;
-//! - the site is re-planned with a [`PlanCache`] (rendered READMEs are reused
-//!   when their inputs are unchanged, the search index is updated per
-//!   document), and only the pages whose context or template changed are
-//!   rendered again;
+//! - a change to the repository loads the [`Project`] again from its
+//!   [`Input`] (an asset alone is only read again);
+//! - the site is planned by the site's own planner with a [`PlanCache`]
+//!   (rendered READMEs are reused when their inputs are unchanged, the
+//!   search index is updated per document), and only the pages whose context
+//!   or template changed are rendered again;
+//! - before that, a README-only edit re-renders its KEP's page alone
+//!   ([`State::preview`]), so the page being edited reloads at once;
 //! - a KEP that stops parsing, a theme that does not load or a page that does
 //!   not render becomes a [`Problem`]: the last good pages stay served.
 
@@ -22,26 +24,24 @@ use anyhow::Result;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::analysis::findings;
 use crate::analysis::history::History;
-use crate::analysis::tracking;
 use crate::finding::{Finding, Severity};
 use crate::kep::{self, Kep};
-use crate::model::{self, Model, TEMPLATE_README};
-use crate::repo::{self, RepoFile, RepoSnapshot};
+use crate::model::Model;
+use crate::project::{Input, Project};
+use crate::repo;
 use crate::site::highlight::{self, Highlighter};
 use crate::site::markdown::{self, Links};
-use crate::site::plan::{Page, PlanCache, Template, kep_paths, plan_cached};
-use crate::site::theme::{self, Theme};
-use crate::site::{SiteData, SiteOptions, assets, render_page};
+use crate::site::plan::{Page, PlanCache, Template, plan_cached};
+use crate::site::{SiteOptions, assets, render_page};
+use crate::theme::{self, Theme};
+use crate::urls::kep_paths;
 
 /// What to serve.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The enhancements checkout.
-    pub root: PathBuf,
-    /// kubernetes/community's sigs.yaml.
-    pub sigs: Option<PathBuf>,
+    /// The enhancements checkout (its working tree) and sigs.yaml.
+    pub input: Input,
     /// A theme directory overriding the default theme.
     pub theme: Option<PathBuf>,
     /// Site options (`out` is unused: nothing is written).
@@ -119,7 +119,7 @@ impl Outcome {
 pub struct State {
     config: Config,
     /// Model, analysis, findings and history.
-    data: SiteData,
+    data: Project,
     highlighter: Highlighter,
     theme: Theme,
     /// Templates edited since the last complete render.
@@ -183,24 +183,11 @@ fn describe(kep: &Kep) -> String {
     lines.join("\n")
 }
 
-fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
-/// What a set of repository changes needs.
-enum Work {
-    /// Re-parse these KEPs (indices into `model.keps`), re-read these assets.
-    Keps(BTreeSet<usize>, Vec<String>),
-    /// Reload the repository.
-    Full,
-}
-
 impl State {
     /// Load the repository and render the whole site. A theme that does not
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
-        let model = model::load(&config.root, None, config.sigs.as_deref())?;
-        let mut data = SiteData::new(model);
+        let mut data = Project::new(config.input.model()?);
         if let Some(h) = config.history.clone() {
             data = data.with_history(h);
         }
@@ -265,45 +252,17 @@ impl State {
         let before = self.problems.clone();
         let mut out = BTreeSet::new();
         let mut outcome = Outcome::default();
+        let (repo_changed, assets_only) = self.classify(&changed.repo);
         let mut model_changed = false;
-        let mut asset_paths: Vec<String> = Vec::new();
-
-        let work = if changed.sigs {
-            Some(Work::Full)
-        } else {
-            self.classify(&changed.repo)
-        };
-        match work {
-            None => {}
-            Some(Work::Full) => {
-                outcome.full_reload = true;
-                model_changed = self.reload_all();
-            }
-            Some(Work::Keps(keps, assets)) => {
-                asset_paths = assets;
-                for i in keps {
-                    match self.reparse(i) {
-                        Some(changed) => model_changed |= changed,
-                        None => {
-                            outcome.full_reload = true;
-                            model_changed |= self.reload_all();
-                            break;
-                        }
-                    }
-                }
-            }
+        if changed.sigs || (!repo_changed.is_empty() && !assets_only) {
+            outcome.full_reload = true;
+            model_changed = self.reload_all();
         }
-
-        let mut theme_changed = false;
-        if changed.theme {
-            theme_changed = self.reload_theme(&mut out);
-        }
+        let theme_changed = changed.theme && self.reload_theme(&mut out);
         if model_changed || theme_changed || !self.dirty_templates.is_empty() {
-            let repo_changed: BTreeSet<String> = asset_paths.iter().cloned().collect();
             outcome.rendered = self.render(&repo_changed, &mut out);
-        } else if !asset_paths.is_empty() {
-            let set: BTreeSet<String> = asset_paths.into_iter().collect();
-            self.refresh_assets(&set, &mut out);
+        } else if !repo_changed.is_empty() {
+            self.refresh_assets(&repo_changed, &mut out);
         }
         outcome.files = out.into_iter().collect();
         outcome.problems_changed = before != self.problems;
@@ -321,24 +280,31 @@ impl State {
         if changed.theme || changed.sigs {
             return Vec::new();
         }
-        let Some(Work::Keps(keps, _)) = self.classify(&changed.repo) else {
+        let (paths_changed, _) = self.classify(&changed.repo);
+        let readmes: Option<Vec<(usize, String)>> = paths_changed
+            .iter()
+            .map(|path| {
+                let i = self.data.model.keps.iter().position(|k| {
+                    k.readme_path.as_deref() == Some(path.as_str())
+                        && k.format == kep::KepFormat::Directory
+                })?;
+                let bytes = repo::read_asset(&self.data.model.source, path)?;
+                Some((i, String::from_utf8(bytes).ok()?))
+            })
+            .collect();
+        // Anything but READMEs that read as text: the full update handles it.
+        let Some(readmes) = readmes else {
             return Vec::new();
         };
         let base = self.config.site.base_url.clone();
         let paths = kep_paths(&self.data.model, &base);
-        for i in keps {
-            let Some((new, _)) = self.read_kep(i) else {
-                continue;
-            };
+        for (i, readme) in readmes {
             let old = &self.data.model.keps[i];
-            if broken(&new) || &new == old {
+            if broken(old) || old.readme == readme {
                 continue;
             }
-            let mut probe = old.clone();
-            probe.readme.clone_from(&new.readme);
-            if probe != new {
-                continue; // kep.yaml changed too: the full update handles it
-            }
+            let mut new = old.clone();
+            new.readme = readme;
             let key = format!("{}index.html", paths.dirs[i]);
             let Some(mut page) = self.pages.get(&key).cloned() else {
                 continue;
@@ -383,127 +349,26 @@ impl State {
         out.into_iter().collect()
     }
 
-    fn classify(&self, paths: &BTreeSet<String>) -> Option<Work> {
-        let mut keps = BTreeSet::new();
-        let mut assets = Vec::new();
-        for path in paths {
-            if !repo::is_wanted(path) || editor_temp(path) {
-                continue;
-            }
-            let exists = self.config.root.join(path).is_file();
-            if path == TEMPLATE_README || !exists {
-                return Some(Work::Full);
-            }
-            let owner = self.data.model.keps.iter().position(|k| {
-                path == &k.metadata_path
-                    || k.readme_path.as_deref() == Some(path.as_str())
-                    || (k.format == kep::KepFormat::Directory
-                        && parent(path) == k.path
-                        && path
-                            .rsplit('/')
-                            .next()
-                            .is_some_and(|n| n.eq_ignore_ascii_case("readme.md")))
-            });
-            if let Some(i) = owner {
-                keps.insert(i);
-            } else if self.data.model.assets.binary_search(path).is_ok() {
-                assets.push(path.clone());
-            } else {
-                return Some(Work::Full);
-            }
-        }
-        (!keps.is_empty() || !assets.is_empty()).then_some(Work::Keps(keps, assets))
-    }
-
-    /// Read and parse KEP `i` from disk: the KEP and its kep.yaml text.
-    /// `None` when it moved, was renumbered or vanished.
-    fn read_kep(&self, i: usize) -> Option<(Kep, Option<String>)> {
-        let old = &self.data.model.keps[i];
-        let source = &self.data.model.source;
-        let mut files = Vec::new();
-        let mut yaml_text = None;
-        match old.format {
-            kep::KepFormat::Directory => {
-                let yaml_path = format!("{}/kep.yaml", old.path);
-                let bytes = repo::read_asset(source, &yaml_path)?;
-                yaml_text = Some(String::from_utf8_lossy(&bytes).into_owned());
-                files.push(RepoFile {
-                    path: yaml_path,
-                    bytes,
-                });
-                let dir = self.config.root.join(&old.path);
-                let readme = std::fs::read_dir(&dir)
-                    .ok()?
-                    .filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| n.eq_ignore_ascii_case("readme.md"))
-                    .min();
-                if let Some(name) = readme {
-                    let path = format!("{}/{name}", old.path);
-                    let bytes = repo::read_asset(source, &path)?;
-                    files.push(RepoFile { path, bytes });
-                }
-            }
-            kep::KepFormat::SingleFile => {
-                let bytes = repo::read_asset(source, &old.metadata_path)?;
-                files.push(RepoFile {
-                    path: old.metadata_path.clone(),
-                    bytes,
-                });
-            }
-        }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        let snapshot = RepoSnapshot {
-            source: source.clone(),
-            files,
-            assets: Vec::new(),
-            problems: Vec::new(),
-        };
-        let mut found = kep::discover(&snapshot);
-        if found.keps.len() != 1 {
-            return None;
-        }
-        let new = found.keps.pop()?;
-        if new.path != old.path || new.number() != old.number() {
-            return None;
-        }
-        Some((new, yaml_text))
-    }
-
-    /// Re-read one KEP from disk. `Some(changed)`, or `None` when it must be
-    /// handled by a full reload (it moved, was renumbered, or vanished).
-    fn reparse(&mut self, i: usize) -> Option<bool> {
-        let (new, yaml_text) = self.read_kep(i)?;
-        let old = &self.data.model.keps[i];
-        let subject = old.metadata_path.clone();
-        if broken(&new) {
-            self.problems.insert(subject, describe(&new));
-            if !broken(old) {
-                return Some(false); // keep serving the last version that loaded
-            }
-        } else {
-            self.problems.remove(&subject);
-        }
-        if &new == old {
-            return Some(false);
-        }
-        let data = &mut self.data;
-        data.model.replace_kep(i, new, yaml_text);
-        let kep = &data.model.keps[i];
-        data.analysis.keps[i] = tracking::analyze_kep(
-            &data.model,
-            &data.analysis.template,
-            kep,
-            &data.analysis.current,
-        );
-        data.findings = findings::check_with(&data.model, &data.analysis);
-        Some(true)
+    /// The repository paths of `paths` that can change the site (editors'
+    /// temporaries and unwatched files left out), and whether they are all
+    /// assets the site copies (which need no reload, only a read).
+    fn classify(&self, paths: &BTreeSet<String>) -> (BTreeSet<String>, bool) {
+        let wanted: BTreeSet<String> = paths
+            .iter()
+            .filter(|p| repo::is_wanted(p) && !editor_temp(p))
+            .cloned()
+            .collect();
+        let assets_only = wanted.iter().all(|p| {
+            self.data.model.assets.binary_search(p).is_ok()
+                && self.config.input.root.join(p).is_file()
+        });
+        (wanted, assets_only)
     }
 
     /// Reload the whole repository. KEPs that stopped parsing keep their last
     /// good version. Returns whether anything changed.
     fn reload_all(&mut self) -> bool {
-        let mut model = match model::load(&self.config.root, None, self.config.sigs.as_deref()) {
+        let mut model = match self.config.input.model() {
             Ok(m) => m,
             Err(e) => {
                 self.problems.insert("repository".into(), chain(&e));
@@ -545,7 +410,7 @@ impl State {
             return false;
         }
         let history = self.data.history.take();
-        let mut data = SiteData::new(model);
+        let mut data = Project::new(model);
         if let Some(h) = history {
             data = data.with_history(h);
         }

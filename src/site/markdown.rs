@@ -8,7 +8,7 @@
 //! nothing the README author wrote can run script.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -50,9 +50,7 @@ pub struct Rendered {
     pub sections: Vec<Section>,
 }
 
-/// Page URL → the KEP's label (`KEP-753: Sidecar Containers`), for the
-/// title of links to KEP pages and for link text that is only the address.
-pub type Titles = BTreeMap<String, String>;
+use crate::urls::Titles;
 
 /// Whether raw HTML is only comments and whitespace (renders to nothing).
 fn is_comment_only(html: &str) -> bool {
@@ -646,7 +644,7 @@ impl TextOf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
 
     fn render_plain(md: &str) -> String {
         let keps = BTreeMap::from([("keps/sig-a/1-x".to_string(), "/keps/1/".to_string())]);

@@ -23,7 +23,7 @@ pub mod plan;
 mod readme_cache;
 pub mod sanitize;
 pub mod search;
-pub mod theme;
+
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -32,54 +32,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use crate::analysis::history::History;
-use crate::analysis::{Analysis, analyze, findings};
-use crate::finding::Finding;
-use crate::model::Model;
+use crate::project::Project;
+use crate::theme;
 use crate::timing::timed;
 pub use plan::{Page, Plan, Template};
 
 /// Days without a commit after which an open KEP counts as stale.
 pub const STALE_DAYS: i64 = 365;
-
-/// Everything a site is built from: the model, its analysis and findings, and
-/// (when the input is a git repository) each KEP's history.
-#[derive(Debug)]
-pub struct SiteData {
-    /// The repository.
-    pub model: Model,
-    /// README analysis, PRR completeness and release readiness.
-    pub analysis: Analysis,
-    /// Every finding of `check` (metadata, PRR and README rules).
-    pub findings: Vec<Finding>,
-    /// Stage history from git, when available.
-    pub history: Option<History>,
-    /// The clock history is judged against (unix seconds): the newest commit
-    /// in the history, so that builds of one revision are identical.
-    pub now: i64,
-}
-
-impl SiteData {
-    /// Analyse `model` and run every check.
-    pub fn new(model: Model) -> Self {
-        let analysis = timed("analyze", || analyze(&model));
-        let findings = timed("check", || findings::check_with(&model, &analysis));
-        SiteData {
-            model,
-            analysis,
-            findings,
-            history: None,
-            now: 0,
-        }
-    }
-
-    /// Add the git history (stage timelines, stale KEPs, the Atom feed).
-    pub fn with_history(mut self, history: History) -> Self {
-        self.now = history.newest_time();
-        self.history = Some(history);
-        self
-    }
-}
 
 /// The file every build writes at its root; only directories holding it are replaced.
 pub const MARKER: &str = ".kepsite-build";
@@ -145,7 +104,7 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
 }
 
 /// Render the whole site into memory: output path → bytes.
-pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
+pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
     let (
         theme,
         Prepared {
@@ -168,7 +127,7 @@ pub fn render_to_memory(data: &SiteData, opts: &SiteOptions) -> Result<BTreeMap<
 
 /// Read `assets` (output path, repository path) into `files`.
 fn read_assets(
-    data: &SiteData,
+    data: &Project,
     assets: Vec<(String, String)>,
     files: &mut BTreeMap<String, Vec<u8>>,
 ) -> Result<()> {
@@ -227,7 +186,7 @@ fn save_highlights(hl: &highlight::Highlighter) {
 
 /// Plan the site into memory, the theme parsed beside the plan (which never
 /// looks at it).
-fn prepare(data: &SiteData, opts: &SiteOptions) -> Result<(theme::Theme, Prepared)> {
+fn prepare(data: &Project, opts: &SiteOptions) -> Result<(theme::Theme, Prepared)> {
     let opts = normalized(opts);
     let hl = highlighter(&opts);
     let (theme, plan) = rayon::join(
@@ -311,7 +270,7 @@ fn chain(e: &dyn std::error::Error) -> String {
 /// complete (see [`output`]). A non-empty `out` without the [`MARKER`] file is
 /// refused. Each KEP's pages are rendered and written as soon as they are
 /// planned; the rest once the plan is complete.
-pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
+pub fn build(data: &Project, opts: &SiteOptions) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
     let opts = normalized(opts);
     let (theme, hashed) = load_theme(&opts)?;
@@ -330,7 +289,7 @@ pub fn build(data: &SiteData, opts: &SiteOptions) -> Result<BuildReport> {
 /// Plan, render and write the whole site into `stage`.
 fn write_into(
     stage: &output::Stage,
-    data: &SiteData,
+    data: &Project,
     opts: &SiteOptions,
     mut theme: theme::Theme,
     hashed: BTreeMap<String, Vec<u8>>,

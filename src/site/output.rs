@@ -95,6 +95,10 @@ pub(crate) struct Stage {
     reuse: bool,
     /// The live site, when kepsite built it: unchanged files are hard-linked from it.
     previous: Option<PathBuf>,
+    /// The tree was created empty for this build and there is no live site
+    /// to link from (a build from nothing): files are created without
+    /// looking for what is there first.
+    fresh: bool,
     /// Regular files and directories found in the reused tree (relative paths).
     found: Vec<(String, bool)>,
     /// Directories known to exist in the tree.
@@ -127,11 +131,13 @@ impl Stage {
             .filter(|(_, dir)| *dir)
             .map(|(p, _)| p.clone())
             .collect();
+        let previous = marked(out).then(|| out.to_path_buf());
         Ok(Stage {
             tmp,
             out: out.to_path_buf(),
             reuse,
-            previous: marked(out).then(|| out.to_path_buf()),
+            fresh: found.is_empty() && previous.is_none(),
+            previous,
             found,
             dirs: std::sync::Mutex::new(dirs),
             written: std::sync::Mutex::new(BTreeMap::new()),
@@ -152,12 +158,12 @@ impl Stage {
     fn write_hashed(&self, rel: &str, bytes: &[u8]) -> Result<Option<u128>> {
         self.make_parents(rel)?;
         let path = self.tmp.join(rel);
-        let hash = put(
-            &path,
-            bytes,
-            self.previous.as_ref().map(|prev| prev.join(rel)),
-            self.manifest.as_ref(),
-        )
+        let previous = self.previous.as_ref().map(|prev| prev.join(rel));
+        let manifest = self.manifest.as_ref();
+        let hash = match self.fresh {
+            true => create(&path, bytes, manifest),
+            false => put(&path, bytes, previous, manifest),
+        }
         .with_context(|| format!("writing {}", path.display()))?;
         self.lock_written().insert(
             rel.to_string(),
@@ -239,6 +245,11 @@ impl Stage {
                 continue;
             }
             let path = self.tmp.join(&dir);
+            // In a fresh tree nothing is there yet: one mkdir, no look first.
+            if self.fresh && std::fs::create_dir(&path).is_ok() {
+                dirs.insert(dir.clone());
+                continue;
+            }
             match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.is_dir() => {}
                 Ok(_) => {
@@ -519,6 +530,28 @@ fn put(
     Ok(content.hash.get().copied())
 }
 
+/// [`put`] in a tree created empty for this build: the file is created
+/// without looking for one first, unless one is there already (a path
+/// written twice), which [`put`] then replaces.
+fn create(path: &Path, bytes: &[u8], manifest: Option<&Manifest>) -> std::io::Result<Option<u128>> {
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return put(path, bytes, None, manifest);
+        }
+        r => r?,
+    };
+    file.write_all(bytes)?;
+    let content = Content::of(bytes, manifest);
+    if manifest.is_some() {
+        content.record(file.metadata());
+    }
+    Ok(content.hash.get().copied())
+}
+
 /// Make `path` hold `content` without writing it: keep the file there when
 /// it holds it, else hard-link the one at `previous` when that does (what was
 /// at `path` is unlinked first). With a manifest, what the file holds is
@@ -642,6 +675,25 @@ mod tests {
         let vouched = stage.manifest.as_ref().map_or(0, Manifest::vouched);
         stage.finish().unwrap();
         vouched
+    }
+
+    #[test]
+    fn a_build_from_nothing_writes_without_looking_and_a_second_write_wins() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        let stage = Stage::open(&out, true, None).unwrap();
+        assert!(stage.fresh, "a new tree with no live site is fresh");
+        stage.write("keps/1/index.html", b"first").unwrap();
+        stage.write("keps/1/kep.json", b"{}").unwrap();
+        // The same path again (an asset and a page of one name): replaced.
+        stage.write("keps/1/index.html", b"second").unwrap();
+        stage.finish().unwrap();
+        let page = std::fs::read_to_string(out.join("keps/1/index.html")).unwrap();
+        assert_eq!(page, "second");
+        // Once there is a live site, the next tree is not fresh.
+        let stage = Stage::open(&out, true, None).unwrap();
+        assert!(!stage.fresh);
+        stage.abandon();
     }
 
     #[test]

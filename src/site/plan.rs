@@ -8,16 +8,17 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod kep;
+
+use super::SiteOptions;
 use super::highlight::Highlighter;
-use super::markdown::{self, Links, Rendered, normalize};
+use super::markdown::Rendered;
 use super::pages;
 use super::readme_cache::ReadmeCache;
 use super::search::{self, SearchDoc};
-use super::view::{self, LinkView, Urls};
-use super::{SiteData, SiteOptions};
-use crate::finding::Finding;
-use crate::kep::{Kep, KepFormat};
-use crate::model::Model;
+use super::view;
+use crate::project::Project;
+use kep::{Kit, PerKep};
 
 /// How a page is turned into bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,57 +83,6 @@ struct MarkdownInputs {
     links: u128,
 }
 
-/// Where each KEP's page lives, and its old-style alias.
-pub struct KepPaths {
-    /// Per KEP (same order as `model.keps`): page directory relative to the base (`keps/1480/`).
-    pub dirs: Vec<String>,
-    /// Per KEP: the alias directory (`keps/sig-node/1480-foo/`) when it differs.
-    pub aliases: Vec<Option<String>>,
-    /// KEP path → absolute URL, for link rewriting.
-    pub by_path: BTreeMap<String, String>,
-    /// Absolute URL → the KEP's label (`KEP-753: Sidecar Containers`), for
-    /// the links that lead to it.
-    pub titles: markdown::Titles,
-}
-
-/// The directory of a KEP under `keps/`, without `keps/` and `.md`.
-fn kep_rel(kep: &Kep) -> String {
-    let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
-    rel.strip_suffix(".md").unwrap_or(rel).to_string()
-}
-
-/// Assign page directories: `/keps/<n>/` for the first KEP with a number,
-/// `/keps/<sig>/<dir>/` otherwise.
-pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
-    let mut taken = BTreeSet::new();
-    let mut dirs = Vec::with_capacity(model.keps.len());
-    let mut aliases = Vec::with_capacity(model.keps.len());
-    let mut by_path = BTreeMap::new();
-    let mut titles = markdown::Titles::new();
-    for kep in &model.keps {
-        let alias = format!("keps/{}/", kep_rel(kep));
-        let dir = match kep.number() {
-            Some(n) if taken.insert(format!("keps/{n}/")) => format!("keps/{n}/"),
-            _ => alias.clone(),
-        };
-        taken.insert(alias.clone());
-        by_path.insert(kep.path.clone(), format!("{base}{dir}"));
-        let label = match kep.number() {
-            Some(n) => format!("KEP-{n}: {}", kep.title()),
-            None => kep.title().to_string(),
-        };
-        titles.entry(format!("{base}{dir}")).or_insert(label);
-        aliases.push((alias != dir).then_some(alias));
-        dirs.push(dir);
-    }
-    KepPaths {
-        dirs,
-        aliases,
-        by_path,
-        titles,
-    }
-}
-
 /// Common context: the site's name and URLs.
 pub fn site_context(opts: &SiteOptions) -> Value {
     json!({
@@ -177,19 +127,19 @@ enum KepPages {
 }
 
 /// Plan the whole site.
-pub fn plan(data: &SiteData, opts: &SiteOptions, hl: &Highlighter) -> Plan {
+pub fn plan(data: &Project, opts: &SiteOptions, hl: &Highlighter) -> Plan {
     plan_cached(data, opts, hl, &mut PlanCache::default())
 }
 
 /// Plan the whole site, handing the KEP pages (each KEP's page and its alias)
 /// to `sink` instead of keeping them in [`Plan::pages`].
-pub fn plan_streaming(data: &SiteData, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
+pub fn plan_streaming(data: &Project, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
     plan_inner(data, opts, hl, &mut PlanCache::default(), Some(sink))
 }
 
 /// Plan the whole site, reusing what `cache` holds from an earlier plan.
 pub fn plan_cached(
-    data: &SiteData,
+    data: &Project,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
@@ -198,7 +148,7 @@ pub fn plan_cached(
 }
 
 fn plan_inner(
-    data: &SiteData,
+    data: &Project,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
@@ -206,124 +156,11 @@ fn plan_inner(
 ) -> Plan {
     let model = &data.model;
     let findings = &data.findings[..];
-    let base = opts.base_url.as_str();
-    let urls = Urls {
-        base,
-        repo_url: &opts.repo_url,
-        branch: &opts.branch,
+    let kit = Kit::new(data, opts, hl);
+    let mut plan = Plan {
+        assets: kit.assets.clone(),
+        ..Plan::default()
     };
-    let site = site_context(opts);
-    let paths = kep_paths(model, base);
-
-    let mut local_assets: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
-    let mut plan = Plan::default();
-    // Each asset belongs to every directory KEP above it (nested KEP
-    // directories share their children).
-    let mut kep_dirs: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, kep) in model.keps.iter().enumerate() {
-        if kep.format == KepFormat::Directory {
-            kep_dirs.entry(kep.path.as_str()).or_default().push(i);
-        }
-    }
-    for a in &model.assets {
-        let mut dir = a.as_str();
-        while let Some(slash) = dir.rfind('/') {
-            dir = &dir[..slash];
-            for &i in kep_dirs.get(dir).into_iter().flatten() {
-                let rel = &a[dir.len() + 1..];
-                local_assets[i].insert(rel.to_string());
-                plan.assets
-                    .insert(format!("{}{rel}", paths.dirs[i]), a.clone());
-            }
-        }
-    }
-
-    // where links can go, as a hash that stays the same across Rust
-    // releases (it is part of the README cache's persisted keys)
-    let links_key = {
-        let mut h = super::memo::Hasher::default();
-        h.bytes(opts.repo_url.as_bytes());
-        h.bytes(opts.branch.as_bytes());
-        for (k, v) in paths.by_path.iter().chain(&paths.titles) {
-            h.bytes(k.as_bytes());
-            h.bytes(v.as_bytes());
-        }
-        h.digest()
-    };
-    // A README's rendering: from the cache when its inputs are unchanged
-    // (`serve`'s, in memory), or from the one kept between builds.
-    let md_cache = &cache.markdown;
-    let keep_markdown = cache.keep;
-    let kept = sink
-        .and(opts.cache_dir.as_deref())
-        .filter(|_| !opts.render_all)
-        .and_then(ReadmeCache::open);
-    let markdown_of = |kep: &Kep, local: &BTreeSet<String>| -> (Arc<Rendered>, bool) {
-        let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-        if let Some((inputs, r)) = md_cache.get(&kep.path)
-            && inputs.links == links_key
-            && inputs.readme == kep.readme
-            && inputs.from == from
-            && &inputs.local_assets == local
-        {
-            return (r.clone(), true);
-        }
-        let key = kept
-            .as_ref()
-            .map(|c| c.key(&kep.readme, from, links_key, local));
-        if let (Some(c), Some(k)) = (&kept, key)
-            && let Some(r) = c.get(k)
-        {
-            hl.keep(&r.code_keys);
-            return (Arc::new(r), false);
-        }
-        let links = Links {
-            keps: &paths.by_path,
-            local_assets: local,
-            repo_url: &opts.repo_url,
-            branch: &opts.branch,
-        };
-        let mut r = markdown::render_titled(&kep.readme, from, &links, &paths.titles, hl);
-        r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
-        if let (Some(c), Some(k)) = (&kept, key) {
-            c.put(k, &r);
-        }
-        (Arc::new(r), false)
-    };
-
-    let labels: BTreeMap<&str, String> = model
-        .keps
-        .iter()
-        .filter_map(|k| {
-            let url = paths.by_path.get(&k.path)?;
-            let label = match k.number() {
-                Some(n) => format!("KEP-{n}: {}", k.title()),
-                None => k.title().to_string(),
-            };
-            Some((url.as_str(), label))
-        })
-        .collect();
-    let link = |s: &str| -> LinkView {
-        let target = normalize(s.trim().trim_start_matches('/'));
-        let links = Links {
-            keps: &paths.by_path,
-            local_assets: &local_assets[0],
-            repo_url: &opts.repo_url,
-            branch: &opts.branch,
-        };
-        match target.as_deref().and_then(|t| links.kep_url(t)) {
-            Some(u) => LinkView {
-                label: labels.get(u).cloned().unwrap_or_else(|| s.to_string()),
-                url: u.to_string(),
-            },
-            None => LinkView {
-                label: s.to_string(),
-                url: urls.blob(s.trim().trim_start_matches('/')),
-            },
-        }
-    };
-
-    let sig_dirs: BTreeSet<&str> = model.keps.iter().map(|k| k.sig()).collect();
     let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
         history: h,
         now: data.now,
@@ -337,126 +174,28 @@ fn plan_inner(
     });
     plan.files
         .insert("keps.json".into(), join_json(&export_json));
+    // A build keeps the READMEs' renderings between runs (not with --render-all).
+    let kept = sink
+        .and(opts.cache_dir.as_deref())
+        .filter(|_| !opts.render_all)
+        .and_then(ReadmeCache::open);
     // Each KEP's page, alias page, JSON file and search document, in parallel.
-    // pages kept, or the paths of pages handed to the sink
-    // and the rendered README when the cache should keep it
-    type PerKep = (
-        KepPages,
-        (String, Vec<u8>),
-        SearchDoc,
-        Option<Arc<Rendered>>,
-    );
     let by_kep = crate::view::findings_by_kep(model, findings);
     let per_kep: Vec<PerKep> = crate::timing::timed("plan: KEP pages", || {
+        let cache = &*cache;
         model
             .keps
             .par_iter()
-            .zip(local_assets.par_iter())
+            .zip(kit.local_assets.par_iter())
             .zip(export_json.par_iter_mut())
             .zip(by_kep.into_par_iter())
             .enumerate()
             .map(|(i, (((kep, local), json), kf))| {
-                let (r, hit) = markdown_of(kep, local);
-                let for_cache = (keep_markdown && !hit).then(|| r.clone());
+                let (r, hit) = kit.markdown_of(cache, kept.as_ref(), kep, local);
+                let for_cache = (cache.keep && !hit).then(|| r.clone());
                 // Without a cache to share it with, the rendered README is moved, not copied.
                 let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
-                let dir = &paths.dirs[i];
-                let url = urls.page(dir);
-                let kf: Vec<Finding> = kf.into_iter().cloned().collect();
-                let analysis = data.analysis.keps.get(i);
-                let mut v = view::kep_view(model, kep, analysis, &url, kf, &urls, &link);
-                for s in &mut v.participating_sigs {
-                    if !sig_dirs.contains(s.label.as_str()) {
-                        s.url.clear(); // no page: shown as text
-                    }
-                }
-                if let (Some(h), Some(n)) = (&data.history, kep.number())
-                    && let Some(kh) = h.keps.get(&n)
-                {
-                    v.history =
-                        serde_json::to_value(view::history_panel(kep, kh, data.now, &urls)).ok();
-                }
-                let json_file = (format!("{dir}kep.json"), std::mem::take(json));
-                let title = match kep.number() {
-                    Some(n) => format!("KEP-{n}: {}", kep.title()),
-                    None => kep.title().to_string(),
-                };
-                let ctx = Value::Object(serde_json::Map::from_iter([
-                    (
-                        "kep".to_string(),
-                        serde_json::to_value(&v).unwrap_or_default(),
-                    ),
-                    ("body".to_string(), Value::String(r.html)),
-                    (
-                        "toc".to_string(),
-                        serde_json::to_value(&r.toc).unwrap_or_default(),
-                    ),
-                    (
-                        "json_url".to_string(),
-                        Value::String(format!("{url}kep.json")),
-                    ),
-                ]));
-                let mut pages = vec![page(
-                    format!("{dir}index.html"),
-                    "kep.html",
-                    &title,
-                    "keps",
-                    ctx,
-                    &site,
-                )];
-                if let Some(alias) = &paths.aliases[i] {
-                    let ctx = json!({ "target": url });
-                    pages.push(page(
-                        format!("{alias}index.html"),
-                        "redirect.html",
-                        &title,
-                        "keps",
-                        ctx,
-                        &site,
-                    ));
-                }
-                let doc = SearchDoc {
-                    number: kep.number(),
-                    title: kep.title().to_string(),
-                    sig: kep.sig().to_string(),
-                    stage: kep.meta.stage.to_string(),
-                    url: dir.clone(),
-                    summary: r.summary,
-                    body: r.text,
-                    body_terms: r.body_terms,
-                    authors: kep.meta.authors.clone(),
-                    people: kep
-                        .meta
-                        .reviewers
-                        .iter()
-                        .chain(&kep.meta.approvers)
-                        .cloned()
-                        .chain(
-                            model
-                                .prr_for(kep)
-                                .into_iter()
-                                .flat_map(|p| p.approvals.values().map(|a| a.approver.clone())),
-                        )
-                        .collect(),
-                    sections: r.sections,
-                    gates: kep
-                        .meta
-                        .feature_gates
-                        .iter()
-                        .map(|g| g.name.clone())
-                        .collect(),
-                };
-                let pages = match sink {
-                    Some(sink) => {
-                        let handed = pages
-                            .iter()
-                            .map(|p| (p.path.clone(), p.template.clone()))
-                            .collect();
-                        pages.into_iter().for_each(sink);
-                        KepPages::Streamed(handed)
-                    }
-                    None => KepPages::Kept(pages),
-                };
+                let (pages, json_file, doc) = kit.plan_kep(i, r, json, kf, sink);
                 (pages, json_file, doc, for_cache)
             })
             .collect()
@@ -471,20 +210,7 @@ fn plan_inner(
         c.prune();
     }
     if cache.keep {
-        let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
-        cache.markdown.retain(|p, _| live.contains(p.as_str()));
-        for ((kep, local), (_, _, _, fresh)) in model.keps.iter().zip(&local_assets).zip(&per_kep) {
-            if let Some(r) = fresh {
-                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
-                let inputs = MarkdownInputs {
-                    readme: kep.readme.clone(),
-                    from: from.to_string(),
-                    local_assets: local.clone(),
-                    links: links_key,
-                };
-                cache.markdown.insert(kep.path.clone(), (inputs, r.clone()));
-            }
-        }
+        kit.remember(cache, &per_kep);
     }
     let mut docs = Vec::with_capacity(model.keps.len());
     for (pages, (path, json), doc, _) in per_kep {
@@ -498,55 +224,71 @@ fn plan_inner(
     // The search index, then the listing pages. Each is parallel inside; run
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
-    let search_files =
-        crate::timing::timed("plan: search", || match (&mut cache.search, cache.keep) {
-            (Some(index), _) => index.update(&docs).clone(),
-            (slot @ None, true) => {
-                let index = search::Index::new(&docs);
-                let files = index.files().clone();
-                *slot = Some(index);
-                files
-            }
-            (None, false) => search::build(docs),
-        });
+    let search_files = crate::timing::timed("plan: search", || search_files(cache, docs));
+    plan.files.extend(search_files);
+    let listings = listings(&kit);
+    plan.pages.extend(listings);
+    finish(&mut plan, &kit);
+    plan
+}
+
+/// The search index's files, updated in `cache` when it keeps one.
+fn search_files(cache: &mut PlanCache, docs: Vec<SearchDoc>) -> BTreeMap<String, Vec<u8>> {
+    match (&mut cache.search, cache.keep) {
+        (Some(index), _) => index.update(&docs).clone(),
+        (slot @ None, true) => {
+            let index = search::Index::new(&docs);
+            let files = index.files().clone();
+            *slot = Some(index);
+            files
+        }
+        (None, false) => search::build(docs),
+    }
+}
+
+/// The listing pages (home, index, SIGs, releases, people, …) and the
+/// release reports, side by side: neither keeps both cores busy alone.
+fn listings(kit: &Kit) -> Vec<Page> {
+    let data = kit.data;
+    let model = &data.model;
     let refs: Vec<view::KepRef> = model
         .keps
         .iter()
-        .zip(&paths.dirs)
+        .zip(&kit.paths.dirs)
         .zip(&data.analysis.keps)
-        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &urls.page(d)))
+        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &kit.urls.page(d)))
         .collect();
     let ctx = pages::Ctx {
         model,
         analysis: &data.analysis,
         history: data.history.as_ref(),
         now: data.now,
-        findings,
+        findings: &data.findings,
         refs: &refs,
-        urls: &urls,
+        urls: &kit.urls,
     };
-    // The listings and the release reports, side by side: neither keeps
-    // both cores busy alone.
+    let opts = kit.opts;
     let (listings, reports) = crate::timing::timed("plan: listings and reports", || {
         rayon::join(
             || pages::listing_pages(&ctx),
-            || crate::report::site::pages(data, base, &opts.repo_url, &opts.branch),
+            || crate::report::site::pages(data, &opts.base_url, &opts.repo_url, &opts.branch),
         )
     });
-    let mut listings: Vec<Page> = listings
+    let mut out: Vec<Page> = listings
         .into_iter()
         .map(|(path, template, title, section, value)| {
-            page(path, template, &title, section, value, &site)
+            page(path, template, &title, section, value, &kit.site)
         })
         .collect();
-    listings.extend(
-        reports.into_iter().map(|(path, title, value)| {
-            page(path, "report.html", &title, "releases", value, &site)
-        }),
-    );
-    plan.files.extend(search_files);
-    plan.pages.extend(listings);
+    out.extend(reports.into_iter().map(|(path, title, value)| {
+        page(path, "report.html", &title, "releases", value, &kit.site)
+    }));
+    out
+}
 
+/// The sitemap (every page but the redirects) and the 404 page; pages sorted.
+fn finish(plan: &mut Plan, kit: &Kit) {
+    let base = kit.urls.base;
     let mut html: Vec<String> = plan
         .pages
         .iter()
@@ -557,13 +299,14 @@ fn plan_inner(
         .map(|p| format!("{base}{p}"))
         .collect();
     html.sort();
+    let sitemap = json!({ "urls": html });
     plan.pages.push(page(
         "sitemap.xml".into(),
         "sitemap.xml",
         "sitemap",
         "",
-        json!({ "urls": html }),
-        &site,
+        sitemap,
+        &kit.site,
     ));
     plan.pages.push(page(
         "404.html".into(),
@@ -571,10 +314,9 @@ fn plan_inner(
         "Page not found",
         "",
         json!({}),
-        &site,
+        &kit.site,
     ));
     plan.pages.sort_by(|a, b| a.path.cmp(&b.path));
-    plan
 }
 
 /// A JSON array of already-encoded elements (so `keps.json` holds the same

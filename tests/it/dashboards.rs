@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use kepsite::site::{self, SiteData, SiteOptions};
+use kepsite::project::Project;
+use kepsite::site::{self, SiteOptions};
 
 use crate::support::{content, content_copy};
 
-fn render(data: &SiteData) -> BTreeMap<String, Vec<u8>> {
+fn render(data: &Project) -> BTreeMap<String, Vec<u8>> {
     let o = SiteOptions {
         out: "unused".into(),
         ..Default::default()
@@ -18,7 +19,7 @@ fn render(data: &SiteData) -> BTreeMap<String, Vec<u8>> {
 fn pages() -> &'static BTreeMap<String, Vec<u8>> {
     static P: std::sync::OnceLock<BTreeMap<String, Vec<u8>>> = std::sync::OnceLock::new();
     P.get_or_init(|| {
-        render(&SiteData::new(
+        render(&Project::new(
             kepsite::model::load(&content(), None, None).unwrap(),
         ))
     })
@@ -85,7 +86,7 @@ fn people_pages_show_roles_and_link_each_person() {
 
 #[test]
 fn findings_page_lists_every_finding_with_filters() {
-    let data = SiteData::new(kepsite::model::load(&content(), None, None).unwrap());
+    let data = Project::new(kepsite::model::load(&content(), None, None).unwrap());
     let p = page("findings/index.html");
     let rows = p.matches("<tr data-rule=").count();
     assert_eq!(rows, data.findings.len());
@@ -126,7 +127,7 @@ fn hostile_handles_name_no_page() {
         1,
     );
     std::fs::write(&yaml, text).unwrap();
-    let files = render(&SiteData::new(
+    let files = render(&Project::new(
         kepsite::model::load(&root, None, None).unwrap(),
     ));
     for path in files.keys() {

@@ -4,6 +4,7 @@
 
 mod analysis;
 mod anchors;
+mod architecture;
 mod bad_input;
 mod browser;
 mod check;

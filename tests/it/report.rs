@@ -567,7 +567,8 @@ fn out_is_written_atomically_and_equals_stdout() {
 
 #[test]
 fn site_has_a_report_page_per_release() {
-    let data = kepsite::site::SiteData::new(kepsite::model::load(&content(), None, None).unwrap());
+    let data =
+        kepsite::project::Project::new(kepsite::model::load(&content(), None, None).unwrap());
     let files =
         kepsite::site::render_to_memory(&data, &kepsite::site::SiteOptions::default()).unwrap();
     let model = &data.model;

@@ -3,7 +3,8 @@
 
 use kepsite::analysis::findings::check;
 use kepsite::model;
-use kepsite::site::{self, SiteData, SiteOptions};
+use kepsite::project::Project;
+use kepsite::site::{self, SiteOptions};
 
 use crate::support::*;
 
@@ -44,7 +45,7 @@ fn only_inert_attachments_are_published() {
     );
     std::fs::write(&readme, text).unwrap();
     let out = tmp.path().join("public");
-    let data = SiteData::new(model::load(&root, None, None).unwrap());
+    let data = Project::new(model::load(&root, None, None).unwrap());
     site::build(
         &data,
         &SiteOptions {
@@ -140,7 +141,7 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
     assert!(has(&f, "symlink-outside", "20200104-sample.md"), "{f:?}");
     let out = tmp.path().join("public");
     site::build(
-        &SiteData::new(m),
+        &Project::new(m),
         &SiteOptions {
             out: out.clone(),
             ..Default::default()

@@ -390,6 +390,39 @@ fn a_readme_edit_is_served_and_signalled() {
     assert!(v["changed"].is_null(), "{v}");
 }
 
+#[test]
+fn an_edited_attachment_is_served_again_without_reloading_the_repository() {
+    let mut s = start(&[]);
+    let svg = format!("{KEP}/diagram.svg");
+    let before = s.get("/keps/1480/diagram.svg");
+    assert_eq!(before.status, 200);
+    let text = "<svg xmlns=\"http://www.w3.org/2000/svg\"><title>Xylophone edit</title></svg>\n";
+    let signal = s.edit_and_wait(&svg, text);
+    let changed: Vec<&str> = signal["changed"]
+        .as_array()
+        .expect("the changed paths")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(changed, ["keps/1480/diagram.svg"], "{signal}");
+    let after = s.get("/keps/1480/diagram.svg");
+    assert!(after.text().contains("Xylophone edit"), "{}", after.text());
+    let log = s.wait_log(|l| l.contains("rebuilt in"), Duration::from_secs(30));
+    assert!(!log.contains("repository reloaded"), "{log}");
+    // A kep.yaml edit, by contrast, loads the project again.
+    let yaml = format!("{KEP}/kep.yaml");
+    let old = std::fs::read_to_string(s.root.join(&yaml)).unwrap();
+    let new = old.replace("title: ", "title: Zeppelin ");
+    assert_ne!(old, new);
+    s.edit_and_wait(&yaml, &new);
+    let log = s.wait_log(
+        |l| l.contains("repository reloaded"),
+        Duration::from_secs(30),
+    );
+    assert!(log.contains("rebuilt in"), "{log}");
+    assert!(s.get("/keps/1480/").text().contains("Zeppelin "));
+}
+
 /// A served page without what serve injects (overlay and reload script).
 fn uninjected(t: &str) -> &str {
     let cut = [

@@ -3,12 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kepsite::site::{self, SiteData, SiteOptions};
+use kepsite::project::Project;
+use kepsite::site::{self, SiteOptions};
 
 use crate::support::{check_links, content, files, resolve_link};
 
-fn data() -> SiteData {
-    SiteData::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
+fn data() -> Project {
+    Project::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
 }
 
 fn opts(out: &Path) -> SiteOptions {
@@ -408,7 +409,7 @@ fn assets_of_a_git_revision_come_from_the_commit() {
 
     let model = kepsite::model::load(&repo_dir, Some("HEAD"), None).unwrap();
     assert!(model.source.commit.is_some());
-    let files = site::render_to_memory(&SiteData::new(model), &opts(Path::new("unused"))).unwrap();
+    let files = site::render_to_memory(&Project::new(model), &opts(Path::new("unused"))).unwrap();
     assert_eq!(files["keps/1480/diagram.svg"], committed);
 }
 
@@ -422,7 +423,7 @@ fn sig_pages_show_leadership_from_sigs_yaml() {
     )
     .unwrap();
     let model = kepsite::model::load(&content(), None, Some(&sigs)).unwrap();
-    let files = site::render_to_memory(&SiteData::new(model), &opts(Path::new("unused"))).unwrap();
+    let files = site::render_to_memory(&Project::new(model), &opts(Path::new("unused"))).unwrap();
     let page = String::from_utf8_lossy(&files["sigs/sig-node/index.html"]).into_owned();
     assert!(page.contains("Node (sig-node)"), "{page}");
     assert!(page.contains("Ada L (@ada)"));

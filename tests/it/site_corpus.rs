@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kepsite::site::{self, SiteData, SiteOptions};
+use kepsite::project::Project;
+use kepsite::site::{self, SiteOptions};
 
 use crate::support::{check_links, corpus, files, links, resolve_link, unescape};
 
@@ -13,7 +14,7 @@ const BASE: &str = "/enhancements/";
 
 #[test]
 fn corpus_site_links_and_redirects_resolve() {
-    let data = SiteData::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
+    let data = Project::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
     let model = &data.model;
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");

@@ -1,0 +1,113 @@
+//! The one value every renderer reads: a [`Project`] is the repository
+//! ([`Model`]), its analysis (README and PRR completeness, release tracking,
+//! the release in progress), every finding of `check`, and (when the input is
+//! a git repository) each KEP's history. It is built once from an [`Input`],
+//! the command line's input normalised in one place, by [`Project::load`];
+//! the site, the report, `export`/`query` and `serve` all render from it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::analysis::history::History;
+use crate::analysis::{Analysis, analyze, findings};
+use crate::finding::Finding;
+use crate::kep::domain::Release;
+use crate::model::{self, Model};
+use crate::repo::EMBEDDED_ROOT;
+use crate::timing::timed;
+
+/// What to read: the repository (a directory, a git revision of one, or the
+/// sample compiled into kepsite), sigs.yaml, and the release in progress
+/// when the user names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The repository root ([`EMBEDDED_ROOT`] for the compiled-in sample).
+    pub root: PathBuf,
+    /// A commit, branch or tag to read instead of the working tree.
+    pub rev: Option<String>,
+    /// kubernetes/community's sigs.yaml.
+    pub sigs: Option<PathBuf>,
+    /// `--current`: the release in progress, overriding the calendar.
+    pub current: Option<Release>,
+}
+
+impl Input {
+    /// Whether the input is the sample compiled into kepsite.
+    pub fn is_embedded(&self) -> bool {
+        self.root == Path::new(EMBEDDED_ROOT)
+    }
+
+    /// Load the model.
+    pub fn model(&self) -> Result<Model> {
+        let mut m = model::load(&self.root, self.rev.as_deref(), self.sigs.as_deref())?;
+        m.current_release = self.current;
+        Ok(m)
+    }
+
+    /// The git history of the input, when its root is a git repository
+    /// (`None` for a plain directory or the embedded sample). A walk that
+    /// fails is reported and treated as no history.
+    pub fn history(&self, cache_dir: &Path) -> Option<History> {
+        crate::analysis::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
+    }
+}
+
+/// The model, its analysis and findings, and (when the input is a git
+/// repository) each KEP's history.
+#[derive(Debug)]
+pub struct Project {
+    /// The repository.
+    pub model: Model,
+    /// README analysis, PRR completeness and release readiness.
+    pub analysis: Analysis,
+    /// Every finding of `check` (metadata, PRR and README rules).
+    pub findings: Vec<Finding>,
+    /// Stage history from git, when available.
+    pub history: Option<History>,
+    /// The clock history is judged against (unix seconds): the newest commit
+    /// in the history, so that builds of one revision are identical.
+    pub now: i64,
+}
+
+impl Project {
+    /// Analyse `model` and run every check.
+    pub fn new(model: Model) -> Self {
+        let analysis = timed("analyze", || analyze(&model));
+        let findings = timed("check", || findings::check_with(&model, &analysis));
+        Project {
+            model,
+            analysis,
+            findings,
+            history: None,
+            now: 0,
+        }
+    }
+
+    /// Add the git history (stage timelines, stale KEPs, the Atom feed).
+    pub fn with_history(mut self, history: History) -> Self {
+        self.now = history.newest_time();
+        self.history = Some(history);
+        self
+    }
+}
+
+impl Project {
+    /// Load `input` and analyse it; with a cache directory, walk its git
+    /// history too, beside the load and analysis (the walk is mostly one
+    /// thread reading git objects).
+    pub fn load(input: &Input, history_cache: Option<&Path>) -> Result<Project> {
+        let (project, history) = rayon::join(
+            || -> Result<Project> {
+                let model = timed("load", || input.model())?;
+                Ok(Project::new(model))
+            },
+            || history_cache.and_then(|dir| timed("history", || input.history(dir))),
+        );
+        let mut project = project?;
+        if let Some(h) = history {
+            project = project.with_history(h);
+        }
+        Ok(project)
+    }
+}

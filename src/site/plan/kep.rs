@@ -1,0 +1,316 @@
+//! One KEP's share of the plan: its rendered README (from a cache when its
+//! inputs are unchanged), its page and alias page, its JSON file and its
+//! search document. [`Kit`] holds what every KEP's planning reads.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{KepPages, MarkdownInputs, Page, PlanCache, Sink, page, site_context};
+use crate::finding::Finding;
+use crate::kep::{Kep, KepFormat};
+use crate::project::Project;
+use crate::site::SiteOptions;
+use crate::site::highlight::Highlighter;
+use crate::site::markdown::{self, Links, Rendered, normalize};
+use crate::site::readme_cache::ReadmeCache;
+use crate::site::search::{self, SearchDoc};
+use crate::site::view::{self, LinkView, Urls};
+use crate::urls::{KepPaths, kep_paths};
+
+/// What each KEP's planning reads: the project, the options, the URL scheme
+/// and the files beside each README.
+pub(super) struct Kit<'a> {
+    pub data: &'a Project,
+    pub opts: &'a SiteOptions,
+    pub hl: &'a Highlighter,
+    pub paths: KepPaths,
+    pub urls: Urls<'a>,
+    pub site: Value,
+    /// Per KEP: the files beside its README, relative to its directory.
+    pub local_assets: Vec<BTreeSet<String>>,
+    /// Asset copies: output path → repository path.
+    pub assets: BTreeMap<String, String>,
+    /// Where links can go, as a hash that stays the same across Rust
+    /// releases (it is part of the README cache's persisted keys).
+    pub links_key: u128,
+    sig_dirs: BTreeSet<&'a str>,
+}
+
+/// A KEP's planned outputs: its pages, its JSON file and its search document,
+/// and its rendered README when the plan cache should keep it.
+pub(super) type PerKep = (
+    KepPages,
+    (String, Vec<u8>),
+    SearchDoc,
+    Option<Arc<Rendered>>,
+);
+
+impl<'a> Kit<'a> {
+    pub fn new(data: &'a Project, opts: &'a SiteOptions, hl: &'a Highlighter) -> Kit<'a> {
+        let model = &data.model;
+        let paths = kep_paths(model, &opts.base_url);
+        let (local_assets, assets) = local_assets(data, &paths);
+        let links_key = {
+            let mut h = crate::site::memo::Hasher::default();
+            h.bytes(opts.repo_url.as_bytes());
+            h.bytes(opts.branch.as_bytes());
+            for (k, v) in paths.by_path.iter().chain(&paths.titles) {
+                h.bytes(k.as_bytes());
+                h.bytes(v.as_bytes());
+            }
+            h.digest()
+        };
+        Kit {
+            data,
+            opts,
+            hl,
+            urls: Urls {
+                base: &opts.base_url,
+                repo_url: &opts.repo_url,
+                branch: &opts.branch,
+            },
+            site: site_context(opts),
+            paths,
+            local_assets,
+            assets,
+            links_key,
+            sig_dirs: model.keps.iter().map(|k| k.sig()).collect(),
+        }
+    }
+
+    /// A README's rendering: from `cache` (`serve`'s, in memory) when its
+    /// inputs are unchanged, else from the one kept between builds, else
+    /// rendered now. The flag says whether it came from `cache`.
+    pub fn markdown_of(
+        &self,
+        cache: &PlanCache,
+        kept: Option<&ReadmeCache>,
+        kep: &Kep,
+        local: &BTreeSet<String>,
+    ) -> (Arc<Rendered>, bool) {
+        let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+        if let Some((inputs, r)) = cache.markdown.get(&kep.path)
+            && inputs.links == self.links_key
+            && inputs.readme == kep.readme
+            && inputs.from == from
+            && &inputs.local_assets == local
+        {
+            return (r.clone(), true);
+        }
+        let key = kept.map(|c| c.key(&kep.readme, from, self.links_key, local));
+        if let (Some(c), Some(k)) = (kept, key)
+            && let Some(r) = c.get(k)
+        {
+            self.hl.keep(&r.code_keys);
+            return (Arc::new(r), false);
+        }
+        let links = self.links(local);
+        let mut r = markdown::render_titled(&kep.readme, from, &links, &self.paths.titles, self.hl);
+        r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
+        if let (Some(c), Some(k)) = (kept, key) {
+            c.put(k, &r);
+        }
+        (Arc::new(r), false)
+    }
+
+    fn links<'l>(&'l self, local: &'l BTreeSet<String>) -> Links<'l> {
+        Links {
+            keps: &self.paths.by_path,
+            local_assets: local,
+            repo_url: &self.opts.repo_url,
+            branch: &self.opts.branch,
+        }
+    }
+
+    /// A repository path named in kep.yaml (see-also, replaces, …): the
+    /// KEP's portal page with its title, or the file on GitHub.
+    fn link(&self, s: &str) -> LinkView {
+        let target = normalize(s.trim().trim_start_matches('/'));
+        let none = BTreeSet::new();
+        let links = self.links(&none);
+        match target.as_deref().and_then(|t| links.kep_url(t)) {
+            Some(u) => LinkView {
+                label: self
+                    .paths
+                    .titles
+                    .get(u)
+                    .cloned()
+                    .unwrap_or_else(|| s.to_string()),
+                url: u.to_string(),
+            },
+            None => LinkView {
+                label: s.to_string(),
+                url: self.urls.blob(s.trim().trim_start_matches('/')),
+            },
+        }
+    }
+
+    /// KEP `i`'s page (and alias page), JSON file and search document, from
+    /// its rendered README `r` and its findings `kf`; `json` is its export
+    /// record, moved into the JSON file.
+    pub fn plan_kep(
+        &self,
+        i: usize,
+        r: Rendered,
+        json: &mut Vec<u8>,
+        kf: Vec<&Finding>,
+        sink: Option<Sink>,
+    ) -> (KepPages, (String, Vec<u8>), SearchDoc) {
+        let kep = &self.data.model.keps[i];
+        let dir = &self.paths.dirs[i];
+        let url = self.urls.page(dir);
+        let title = match kep.number() {
+            Some(n) => format!("KEP-{n}: {}", kep.title()),
+            None => kep.title().to_string(),
+        };
+        let ctx = Value::Object(serde_json::Map::from_iter([
+            ("kep".to_string(), self.kep_view(i, &url, kf)),
+            ("body".to_string(), Value::String(r.html)),
+            (
+                "toc".to_string(),
+                serde_json::to_value(&r.toc).unwrap_or_default(),
+            ),
+            (
+                "json_url".to_string(),
+                Value::String(format!("{url}kep.json")),
+            ),
+        ]));
+        let mut pages = vec![self.page(format!("{dir}index.html"), "kep.html", &title, ctx)];
+        if let Some(alias) = &self.paths.aliases[i] {
+            let ctx = json!({ "target": url });
+            pages.push(self.page(format!("{alias}index.html"), "redirect.html", &title, ctx));
+        }
+        let doc = SearchDoc {
+            number: kep.number(),
+            title: kep.title().to_string(),
+            sig: kep.sig().to_string(),
+            stage: kep.meta.stage.to_string(),
+            url: dir.clone(),
+            summary: r.summary,
+            body: r.text,
+            body_terms: r.body_terms,
+            authors: kep.meta.authors.clone(),
+            people: self.people(kep),
+            sections: r.sections,
+            gates: kep
+                .meta
+                .feature_gates
+                .iter()
+                .map(|g| g.name.clone())
+                .collect(),
+        };
+        let pages = match sink {
+            Some(sink) => {
+                let handed = pages
+                    .iter()
+                    .map(|p| (p.path.clone(), p.template.clone()))
+                    .collect();
+                pages.into_iter().for_each(sink);
+                KepPages::Streamed(handed)
+            }
+            None => KepPages::Kept(pages),
+        };
+        let json_file = (format!("{dir}kep.json"), std::mem::take(json));
+        (pages, json_file, doc)
+    }
+
+    fn page(&self, path: String, template: &'static str, title: &str, ctx: Value) -> Page {
+        page(path, template, title, "keps", ctx, &self.site)
+    }
+
+    /// The KEP page's view of KEP `i`: metadata, analysis, findings, links
+    /// and its history panel.
+    fn kep_view(&self, i: usize, url: &str, kf: Vec<&Finding>) -> Value {
+        let data = self.data;
+        let model = &data.model;
+        let kep = &model.keps[i];
+        let kf: Vec<Finding> = kf.into_iter().cloned().collect();
+        let analysis = data.analysis.keps.get(i);
+        let link = |s: &str| self.link(s);
+        let mut v = view::kep_view(model, kep, analysis, url, kf, &self.urls, &link);
+        for s in &mut v.participating_sigs {
+            if !self.sig_dirs.contains(s.label.as_str()) {
+                s.url.clear(); // no page: shown as text
+            }
+        }
+        if let (Some(h), Some(n)) = (&data.history, kep.number())
+            && let Some(kh) = h.keps.get(&n)
+        {
+            v.history =
+                serde_json::to_value(view::history_panel(kep, kh, data.now, &self.urls)).ok();
+        }
+        serde_json::to_value(&v).unwrap_or_default()
+    }
+
+    /// Reviewers, approvers and PRR approvers, for the search.
+    fn people(&self, kep: &Kep) -> Vec<String> {
+        kep.meta
+            .reviewers
+            .iter()
+            .chain(&kep.meta.approvers)
+            .cloned()
+            .chain(
+                self.data
+                    .model
+                    .prr_for(kep)
+                    .into_iter()
+                    .flat_map(|p| p.approvals.values().map(|a| a.approver.clone())),
+            )
+            .collect()
+    }
+
+    /// Keep each freshly rendered README in `cache` for the next plan, and
+    /// forget those of KEPs that are gone.
+    pub fn remember(&self, cache: &mut PlanCache, per_kep: &[PerKep]) {
+        let model = &self.data.model;
+        let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
+        cache.markdown.retain(|p, _| live.contains(p.as_str()));
+        for ((kep, local), (_, _, _, fresh)) in
+            model.keps.iter().zip(&self.local_assets).zip(per_kep)
+        {
+            if let Some(r) = fresh {
+                let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+                let inputs = MarkdownInputs {
+                    readme: kep.readme.clone(),
+                    from: from.to_string(),
+                    local_assets: local.clone(),
+                    links: self.links_key,
+                };
+                cache.markdown.insert(kep.path.clone(), (inputs, r.clone()));
+            }
+        }
+    }
+}
+
+/// The files beside each directory KEP's README (relative to its
+/// directory), and the asset copies (output path → repository path). Each
+/// asset belongs to every directory KEP above it (nested KEP directories
+/// share their children).
+fn local_assets(
+    data: &Project,
+    paths: &KepPaths,
+) -> (Vec<BTreeSet<String>>, BTreeMap<String, String>) {
+    let model = &data.model;
+    let mut local: Vec<BTreeSet<String>> = vec![BTreeSet::new(); model.keps.len()];
+    let mut assets = BTreeMap::new();
+    let mut kep_dirs: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, kep) in model.keps.iter().enumerate() {
+        if kep.format == KepFormat::Directory {
+            kep_dirs.entry(kep.path.as_str()).or_default().push(i);
+        }
+    }
+    for a in &model.assets {
+        let mut dir = a.as_str();
+        while let Some(slash) = dir.rfind('/') {
+            dir = &dir[..slash];
+            for &i in kep_dirs.get(dir).into_iter().flatten() {
+                let rel = &a[dir.len() + 1..];
+                local[i].insert(rel.to_string());
+                assets.insert(format!("{}{rel}", paths.dirs[i]), a.clone());
+            }
+        }
+    }
+    (local, assets)
+}

@@ -1,0 +1,64 @@
+//! The portal's URL scheme: where each KEP's page lives (`keps/<n>/`, or
+//! `keps/<sig>/<dir>/` without a unique number), its old-style alias, and the
+//! label links to it carry. Shared by the site, the report's portal links and
+//! `check`'s summary, so every renderer agrees on one address per KEP.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::kep::Kep;
+use crate::model::Model;
+
+/// Page URL → the KEP's label (`KEP-753: Sidecar Containers`), for the
+/// title of links to KEP pages and for link text that is only the address.
+pub type Titles = BTreeMap<String, String>;
+
+/// Where each KEP's page lives, and its old-style alias.
+pub struct KepPaths {
+    /// Per KEP (same order as `model.keps`): page directory relative to the base (`keps/1480/`).
+    pub dirs: Vec<String>,
+    /// Per KEP: the alias directory (`keps/sig-node/1480-foo/`) when it differs.
+    pub aliases: Vec<Option<String>>,
+    /// KEP path → absolute URL, for link rewriting.
+    pub by_path: BTreeMap<String, String>,
+    /// Absolute URL → the KEP's label (`KEP-753: Sidecar Containers`), for
+    /// the links that lead to it.
+    pub titles: Titles,
+}
+
+/// The directory of a KEP under `keps/`, without `keps/` and `.md`.
+fn kep_rel(kep: &Kep) -> String {
+    let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
+    rel.strip_suffix(".md").unwrap_or(rel).to_string()
+}
+
+/// Assign page directories: `/keps/<n>/` for the first KEP with a number,
+/// `/keps/<sig>/<dir>/` otherwise.
+pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
+    let mut taken = BTreeSet::new();
+    let mut dirs = Vec::with_capacity(model.keps.len());
+    let mut aliases = Vec::with_capacity(model.keps.len());
+    let mut by_path = BTreeMap::new();
+    let mut titles = Titles::new();
+    for kep in &model.keps {
+        let alias = format!("keps/{}/", kep_rel(kep));
+        let dir = match kep.number() {
+            Some(n) if taken.insert(format!("keps/{n}/")) => format!("keps/{n}/"),
+            _ => alias.clone(),
+        };
+        taken.insert(alias.clone());
+        by_path.insert(kep.path.clone(), format!("{base}{dir}"));
+        let label = match kep.number() {
+            Some(n) => format!("KEP-{n}: {}", kep.title()),
+            None => kep.title().to_string(),
+        };
+        titles.entry(format!("{base}{dir}")).or_insert(label);
+        aliases.push((alias != dir).then_some(alias));
+        dirs.push(dir);
+    }
+    KepPaths {
+        dirs,
+        aliases,
+        by_path,
+        titles,
+    }
+}

@@ -1,0 +1,117 @@
+//! The shape of the crate: the top-level modules form a graph without
+//! cycles (the domain below the renderers, the renderers below the command
+//! layer), read from the `crate::…` paths in `src/`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Top-level module → the top-level modules its code names (`crate::x`),
+/// comments left out.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(&src).unwrap();
+            let first = rel.components().next().unwrap().as_os_str();
+            let top = first.to_str().unwrap().trim_end_matches(".rs").to_string();
+            if top == "lib" || top == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let uses = graph.entry(top.clone()).or_default();
+            for line in text.lines() {
+                let code = line.split("//").next().unwrap_or("");
+                for (at, _) in code.match_indices("crate::") {
+                    let name: String = code[at + 7..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != top {
+                        uses.insert(name);
+                    }
+                }
+                // `use crate::{a, b::c}`
+                if let Some(rest) = code.trim().strip_prefix("use crate::{") {
+                    for part in rest.split([',', '}']) {
+                        let name = part.trim().split("::").next().unwrap_or("").trim();
+                        if !name.is_empty() && name != top && name != "self" {
+                            uses.insert(name.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle through `start`, if any (depth-first).
+fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut c = path[at..].to_vec();
+            c.push(node.to_string());
+            return Some(c);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn top_level_modules_have_no_cycle() {
+    let g = graph();
+    // The reader sees the modules it must: a wrong reading fails here first.
+    assert!(g["site"].contains("project"), "{g:?}");
+    assert!(g["report"].contains("project"), "{g:?}");
+    assert!(g["cli"].contains("site"), "{g:?}");
+    assert_eq!(cycle(&g), None, "module graph: {g:#?}");
+}
+
+#[test]
+fn the_cycle_finder_finds_a_planted_cycle() {
+    let mut g = graph();
+    g.entry("project".into()).or_default().insert("site".into());
+    let c = cycle(&g).expect("project → site → project is a cycle");
+    assert!(c.contains(&"site".to_string()) && c.contains(&"project".to_string()));
+}
+
+#[test]
+fn nothing_but_main_uses_the_command_layer() {
+    let g = graph();
+    for (module, uses) in &g {
+        assert!(
+            !uses.contains("cli") || module == "cli",
+            "{module} uses crate::cli: {uses:?}"
+        );
+    }
+}
