@@ -18,6 +18,7 @@ mod load;
 mod query;
 mod release;
 mod report;
+mod rules;
 mod sanitize;
 mod security;
 mod serve;
