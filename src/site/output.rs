@@ -295,7 +295,7 @@ impl Stage {
         if let (Ok(_), Some(m)) = (&result, self.manifest.take()) {
             crate::timing::note("files vouched for by the manifest", m.vouched());
             if let Err(e) = m.save() {
-                eprintln!("warning: could not save the site manifest: {e}");
+                crate::timing::warn(format_args!("could not save the site manifest: {e}"));
             }
         }
         result
