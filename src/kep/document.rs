@@ -21,9 +21,10 @@ pub use toc::{Toc, TocEntry, TocMismatch, toc_mismatches};
 pub struct Section {
     /// Heading text with inline markup (emphasis, code, links, tags) stripped.
     pub title: String,
-    /// The heading's GitHub anchor before repeats are numbered ([`slug`]).
+    /// The heading as written (markdown), closing `#`s removed; its anchor
+    /// is [`slug`] of it.
     #[serde(skip)]
-    pub anchor: String,
+    pub raw_title: String,
     /// Heading level, 1 (`#`) to 6 (`######`).
     pub level: u8,
     /// 1-based line of the heading.
@@ -130,7 +131,7 @@ pub fn parse(text: &str) -> Document {
                 stack.push((level, index));
                 sections.push(Section {
                     title: plain_title(raw_title),
-                    anchor: slug(raw_title),
+                    raw_title: raw_title.to_string(),
                     level,
                     line: line_no,
                     end_line: line_no,

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kepsite::kep::document::{Anchors, heading_text, parse, toc_mismatches};
+use kepsite::kep::document::{Anchors, heading_text, parse, slug, toc_mismatches};
 use kepsite::site::highlight::Highlighter;
 use kepsite::site::markdown::{Links, render};
 
@@ -84,7 +84,7 @@ fn rendered_anchors_are_the_toc_rules_anchors() {
     let computed: Vec<String> = doc
         .sections
         .iter()
-        .map(|s| anchors.unique(s.anchor.clone()))
+        .map(|s| anchors.unique(slug(&s.raw_title)))
         .collect();
     assert_eq!(ids, computed);
     let expected: Vec<&str> = ["title", "table-of-contents"]

@@ -4,7 +4,7 @@
 //! `hack/update-toc.sh` regenerates the list with GitHub anchors; KEPs that add
 //! or rename sections by hand often forget to, which leaves dead links.
 
-use super::anchor::{Anchors, lower};
+use super::anchor::{Anchors, lower, slug};
 use super::{Document, plain_title};
 use serde::Serialize;
 
@@ -182,7 +182,7 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
     let keys: Vec<String> = doc
         .sections
         .iter()
-        .map(|s| loose(&anchors.unique(s.anchor.clone())))
+        .map(|s| loose(&anchors.unique(slug(&s.raw_title))))
         .collect();
     let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
     by_key.sort_unstable();
