@@ -322,7 +322,19 @@ fn write_into(
                 .get_or_insert(e);
         }
     };
-    let plan = timed("plan", || plan::plan_streaming(data, opts, &hl, &sink));
+    let file = |path: String, bytes: Vec<u8>| {
+        if let Err(e) = stage.write(&path, &bytes) {
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    };
+    let sink = plan::Sink {
+        page: &sink,
+        file: &file,
+    };
+    let plan = timed("plan", || plan::plan_streaming(data, opts, &hl, sink));
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }

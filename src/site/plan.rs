@@ -115,10 +115,18 @@ fn page(
     }
 }
 
-/// Where a build hands each KEP's pages as soon as they are planned (to be
-/// rendered and written at once), so that the pages of every KEP, with their
-/// READMEs, are never all held in memory.
-pub type Sink<'a> = &'a (dyn Fn(Page) + Sync);
+/// Where a build hands each KEP's pages and files as soon as they are
+/// planned (to be rendered and written at once), so that the pages of every
+/// KEP, with their READMEs, its JSON and its search passages, are never all
+/// held in memory.
+#[derive(Clone, Copy)]
+pub struct Sink<'a> {
+    /// Takes a page to render and write.
+    pub page: &'a (dyn Fn(Page) + Sync),
+    /// Takes a file ready to write (a KEP's JSON, `keps.json`, a KEP's
+    /// search passages): path and bytes.
+    pub file: &'a (dyn Fn(String, Vec<u8>) + Sync),
+}
 
 /// A KEP's pages: kept in the plan, or handed to a [`Sink`] (path and template).
 enum KepPages {
@@ -172,8 +180,13 @@ fn plan_inner(
             .map(|v| serde_json::to_vec(v).unwrap_or_default())
             .collect()
     });
-    plan.files
-        .insert("keps.json".into(), join_json(&export_json));
+    match sink {
+        Some(sink) => (sink.file)("keps.json".into(), join_json(&export_json)),
+        None => drop(
+            plan.files
+                .insert("keps.json".into(), join_json(&export_json)),
+        ),
+    }
     // A build keeps the READMEs' renderings between runs (not with --render-all).
     let kept = sink
         .and(opts.cache_dir.as_deref())
@@ -218,7 +231,9 @@ fn plan_inner(
             KepPages::Kept(pages) => plan.pages.extend(pages),
             KepPages::Streamed(handed) => plan.streamed.extend(handed),
         }
-        plan.files.insert(path, json);
+        if let Some(json) = json {
+            plan.files.insert(path, json);
+        }
         docs.push(doc);
     }
     // The search index, then the listing pages. Each is parallel inside; run

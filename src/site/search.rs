@@ -504,6 +504,20 @@ fn encode_passages(doc: usize, passages: &[Passage]) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// The passage files of doc `doc`, taken out of `d` (for writing at once),
+/// leaving `d` what the index needs: its body terms without the passages'
+/// text, and of its body only what the snippet reads. The index then writes
+/// no passage files for it.
+pub fn take_passages(doc: usize, d: &mut SearchDoc) -> Vec<(String, Vec<u8>)> {
+    let mut terms = body_terms_of(d);
+    let files = encode_passages(doc, terms.passages());
+    std::sync::Arc::make_mut(&mut terms).drop_passages();
+    d.body_terms = Some(terms);
+    d.body.truncate(snippet_source(&d.body).len());
+    d.sections = Vec::new();
+    files
+}
+
 /// A shard: terms in order, each with postings sorted by doc id, as compact
 /// JSON (`{"term":[doc,weight,...],...}`), written directly.
 fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [Posting])>) -> Vec<u8> {
@@ -778,6 +792,30 @@ mod tests {
             body: body.into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn passages_taken_out_early_leave_the_same_index() {
+        let long = "Words about the kubelet and its pods. ".repeat(200);
+        let docs = vec![
+            doc(1, "Kubelet pods", &long),
+            doc(2, "Other", "server pods api with nothing else to say"),
+        ];
+        let whole = build(docs.clone());
+        let mut taken = SearchIndex::new();
+        let mut slim = docs;
+        for (i, d) in slim.iter_mut().enumerate() {
+            taken.extend(take_passages(i, d));
+        }
+        assert!(taken.len() >= 2, "passage files: {:?}", taken.keys());
+        assert!(
+            slim[0].body.len() < long.len() / 10,
+            "only the snippet's source stays"
+        );
+        let mut rebuilt = build(slim);
+        assert!(!rebuilt.keys().any(|k| k.starts_with("search/p/")));
+        rebuilt.extend(taken);
+        assert_eq!(rebuilt, whole);
     }
 
     #[test]

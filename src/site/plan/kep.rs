@@ -42,7 +42,7 @@ pub(super) struct Kit<'a> {
 /// and its rendered README when the plan cache should keep it.
 pub(super) type PerKep = (
     KepPages,
-    (String, Vec<u8>),
+    (String, Option<Vec<u8>>),
     SearchDoc,
     Option<Arc<Rendered>>,
 );
@@ -149,7 +149,10 @@ impl<'a> Kit<'a> {
 
     /// KEP `i`'s page (and alias page), JSON file and search document, from
     /// its rendered README `r` and its findings `kf`; `json` is its export
-    /// record, moved into the JSON file.
+    /// record, moved into the JSON file. With a `sink`, the pages, the JSON
+    /// file and the search passages go to it, and the search document keeps
+    /// only what the index needs of the text (its terms and the snippet's
+    /// source).
     pub fn plan_kep(
         &self,
         i: usize,
@@ -157,7 +160,7 @@ impl<'a> Kit<'a> {
         json: &mut Vec<u8>,
         kf: Vec<&Finding>,
         sink: Option<Sink>,
-    ) -> (KepPages, (String, Vec<u8>), SearchDoc) {
+    ) -> (KepPages, (String, Option<Vec<u8>>), SearchDoc) {
         let kep = &self.data.model.keps[i];
         let dir = &self.paths.dirs[i];
         let url = self.urls.page(dir);
@@ -182,7 +185,7 @@ impl<'a> Kit<'a> {
             let ctx = json!({ "target": url });
             pages.push(self.page(format!("{alias}index.html"), "redirect.html", &title, ctx));
         }
-        let doc = SearchDoc {
+        let mut doc = SearchDoc {
             number: kep.number(),
             title: kep.title().to_string(),
             sig: kep.sig().to_string(),
@@ -201,19 +204,22 @@ impl<'a> Kit<'a> {
                 .map(|g| g.name.clone())
                 .collect(),
         };
-        let pages = match sink {
-            Some(sink) => {
-                let handed = pages
-                    .iter()
-                    .map(|p| (p.path.clone(), p.template.clone()))
-                    .collect();
-                pages.into_iter().for_each(sink);
-                KepPages::Streamed(handed)
-            }
-            None => KepPages::Kept(pages),
+        let json_path = format!("{dir}kep.json");
+        let json = std::mem::take(json);
+        let Some(sink) = sink else {
+            return (KepPages::Kept(pages), (json_path, Some(json)), doc);
         };
-        let json_file = (format!("{dir}kep.json"), std::mem::take(json));
-        (pages, json_file, doc)
+        let handed = pages
+            .iter()
+            .map(|p| (p.path.clone(), p.template.clone()))
+            .collect();
+        pages.into_iter().for_each(sink.page);
+        (sink.file)(json_path.clone(), json);
+        // Doc ids are positions in the model, as the index numbers them.
+        for (path, bytes) in search::take_passages(i, &mut doc) {
+            (sink.file)(path, bytes);
+        }
+        (KepPages::Streamed(handed), (json_path, None), doc)
     }
 
     fn page(&self, path: String, template: &'static str, title: &str, ctx: Value) -> Page {

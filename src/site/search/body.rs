@@ -164,6 +164,12 @@ impl BodyTerms {
         self.counts.len()
     }
 
+    /// Forget the passages' text (once their files are written); the terms
+    /// keep the number of the passage where each occurs most.
+    pub fn drop_passages(&mut self) {
+        self.passages = Vec::new();
+    }
+
     /// The passages.
     pub fn passages(&self) -> &[Passage] {
         &self.passages
