@@ -64,14 +64,9 @@ pub struct ServeArgs {
     #[command(flatten)]
     /// Where links into the repository go.
     pub links: RepoLinks,
-    /// Leave out the git history (stage timelines on KEP pages).
-    #[arg(long)]
-    pub no_history: bool,
-    /// Where the history walk is cached between runs.
-    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
-    /// else `~/.cache`); created 0700, refused if others can write it.
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
+    #[command(flatten)]
+    /// The git history and the cache directory.
+    pub history: HistoryArgs,
 }
 
 /// Arguments of `report`.
@@ -107,14 +102,9 @@ pub struct ReportArgs {
     #[command(flatten)]
     /// Where links into the repository go.
     pub links: RepoLinks,
-    /// Leave out the git history (last change dates).
-    #[arg(long)]
-    pub no_history: bool,
-    /// Where the history walk is cached between runs.
-    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
-    /// else `~/.cache`); created 0700, refused if others can write it.
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
+    #[command(flatten)]
+    /// The git history and the cache directory.
+    pub history: HistoryArgs,
     /// A theme directory overriding themes/default (HTML format).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
@@ -138,15 +128,9 @@ pub struct BuildArgs {
     #[command(flatten)]
     /// Where links into the repository go.
     pub links: RepoLinks,
-    /// Skip the git history (stage timelines, stale KEPs, the Atom feed from commits).
-    #[arg(long)]
-    pub no_history: bool,
-    /// Where the history walk, highlighted code, rendered READMEs and the
-    /// manifest of the output's files are cached between runs.
-    /// Default: `kepsite` in the user cache directory (`$XDG_CACHE_HOME`,
-    /// else `~/.cache`); created 0700, refused if others can write it.
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
+    #[command(flatten)]
+    /// The git history and the cache directory.
+    pub history: HistoryArgs,
     /// Use no cache: neither the code, README and file caches nor the
     /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
     /// deleted.
@@ -172,6 +156,38 @@ pub struct RepoLinks {
     /// Branch for links into the repository.
     #[arg(long, default_value = "master")]
     pub branch: String,
+}
+
+/// The git history, and where it and the build's caches are kept
+/// (`build`, `serve`, `report`).
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// Leave out the git history (stage timelines and last changes, stale
+    /// KEPs, the Atom feed).
+    #[arg(long)]
+    pub no_history: bool,
+    /// Where the history walk (and, for `build`, highlighted code, rendered
+    /// READMEs and the manifest of the output's files) is cached between
+    /// runs. Default: `kepsite` in the user cache directory
+    /// (`$XDG_CACHE_HOME`, else `~/.cache`); created 0700, refused if others
+    /// can write it.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl HistoryArgs {
+    /// The cache directory, created and checked.
+    pub fn dir(&self) -> Result<PathBuf> {
+        crate::cache_file::dir(self.cache_dir.as_deref())
+    }
+
+    /// Where the history walk is cached, or `None` with `--no-history`.
+    pub fn walk_cache(&self) -> Result<Option<PathBuf>> {
+        match self.no_history {
+            true => Ok(None),
+            false => self.dir().map(Some),
+        }
+    }
 }
 
 /// Where to read the enhancements repository from.
@@ -414,9 +430,9 @@ fn serve(a: &ServeArgs) -> Result<i32> {
     {
         bail!("theme {} is not a directory", t.display());
     }
-    let history = match a.no_history {
-        true => None,
-        false => input.history(&crate::cache_file::dir(a.cache_dir.as_deref())?),
+    let history = match a.history.walk_cache()? {
+        Some(dir) => input.history(&dir),
+        None => None,
     };
     crate::serve::run(&crate::serve::ServeOptions {
         input,
@@ -532,11 +548,11 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
-    let cache_dir = match a.no_history && a.no_cache {
+    let cache_dir = match a.history.no_history && a.no_cache {
         true => None,
-        false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
+        false => Some(a.history.dir()?),
     };
-    let history_cache = cache_dir.as_deref().filter(|_| !a.no_history);
+    let history_cache = cache_dir.as_deref().filter(|_| !a.history.no_history);
     let data = Project::load(&a.input.input(), history_cache)?;
     let keps = data.model.keps.len();
     let mut base = a.base_url.clone();
@@ -650,10 +666,7 @@ fn report(a: &ReportArgs) -> Result<i32> {
         site_url: a.site_url.clone(),
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: match a.no_history {
-            true => None,
-            false => Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
-        },
+        history: a.history.walk_cache()?,
         theme: a.theme.clone(),
     };
     let text = crate::report::run::run(&req)?;
