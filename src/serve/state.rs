@@ -15,7 +15,6 @@
 //!   not render becomes a [`Problem`]: the last good pages stay served.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::Hasher;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,10 +63,8 @@ pub struct Entry {
 
 impl Entry {
     fn new(path: &str, bytes: Vec<u8>) -> Entry {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&bytes);
         Entry {
-            hash: h.finish(),
+            hash: crate::hash::hash64(&bytes),
             content_type: content_type(path),
             bytes,
         }

@@ -180,7 +180,7 @@ fn highlighter(opts: &SiteOptions) -> highlight::Highlighter {
 
 fn save_highlights(hl: &highlight::Highlighter) {
     if let Err(e) = hl.save() {
-        eprintln!("warning: could not save the highlight cache: {e}");
+        crate::timing::warn(format_args!("could not save the highlight cache: {e}"));
     }
 }
 
