@@ -10,8 +10,7 @@
 //! exclusively (never through a symlink someone planted), and aged by their
 //! modification time.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -91,48 +90,13 @@ fn create_dir(dir: &Path) -> io::Result<()> {
     b.create(dir)
 }
 
-/// Create `path` for writing; fails if anything (a symlink included) is there.
-fn create_exclusive(path: &Path) -> io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
-    }
-    o.open(path)
-}
-
-/// Put `bytes` in `file`, creating its directory: written beside it as
-/// `<name>.<pid>.<n>.tmp` (created exclusively, so a planted file or symlink
-/// of that name is never written through) and renamed over it, so a reader
-/// sees the old file or the new one, never a part. On failure the temporary
-/// file is removed.
+/// Put `bytes` in `file`, readable by the user alone, creating its
+/// directory: whole or not at all ([`crate::atomic_write`]).
 pub(crate) fn write(file: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(dir) = file.parent() {
         create_dir(dir)?;
     }
-    let name = file.file_name().unwrap_or_default().to_os_string();
-    for n in 0..16 {
-        let mut tmp_name = name.clone();
-        tmp_name.push(format!(".{}.{n}.tmp", std::process::id()));
-        let tmp = file.with_file_name(tmp_name);
-        let mut f = match create_exclusive(&tmp) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        };
-        return f
-            .write_all(bytes)
-            .and_then(|()| std::fs::rename(&tmp, file))
-            .inspect_err(|_| {
-                let _ = std::fs::remove_file(&tmp);
-            });
-    }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        "no free temporary file name",
-    ))
+    crate::atomic_write::write(file, bytes, crate::atomic_write::Access::Private)
 }
 
 /// List the cache subdirectory `dir` for pruning: an error when `dir` is a

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::analysis::findings::{self, RULES};
+use crate::atomic_write::{self, Access};
 use crate::check;
 use crate::project::{Input, Project};
 use crate::query::{self, Filters};
@@ -646,7 +647,8 @@ fn export(a: &ExportArgs) -> Result<i32> {
     });
     let json = query::export(&model, &analysis, &found, ctx)?;
     match &a.out {
-        Some(path) => write_atomic(path, json.as_bytes())?,
+        Some(path) => atomic_write::write(path, json.as_bytes(), Access::Shared)
+            .with_context(|| format!("writing {}", path.display()))?,
         None => write_stdout(&json)?,
     }
     Ok(0)
@@ -669,7 +671,8 @@ fn report(a: &ReportArgs) -> Result<i32> {
     };
     let text = crate::report::run::run(&req)?;
     match &a.out {
-        Some(path) => write_atomic(path, text.as_bytes())?,
+        Some(path) => atomic_write::write(path, text.as_bytes(), Access::Shared)
+            .with_context(|| format!("writing {}", path.display()))?,
         None => write_stdout(&text)?,
     }
     Ok(0)
@@ -682,18 +685,4 @@ fn write_stdout(s: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r.context("writing to standard output"),
     }
-}
-
-/// Write a file through a temporary sibling and a rename, so readers never
-/// see half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(".{}.kepsite-tmp", name.to_string_lossy()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }

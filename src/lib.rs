@@ -13,11 +13,14 @@
 //! everything is ordered by KEP number and path so two builds are identical.
 
 pub mod analysis;
+pub mod atomic_write;
 mod cache_file;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
+pub mod escape;
 pub mod finding;
+pub mod hash;
 pub mod kep;
 pub mod model;
 pub mod project;

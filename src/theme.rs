@@ -77,7 +77,7 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
     let sources: BTreeMap<String, String> = templates.iter().cloned().collect();
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
-    tera.set_escape_fn(escape);
+    tera.set_escape_fn(crate::escape::html);
     tera.add_raw_templates(templates)
         .context("loading theme templates")?;
     Ok(Theme {
@@ -123,11 +123,10 @@ impl Theme {
     }
 }
 
-/// `dir/name.ext` → `dir/name.<hash>.ext`, with 40 bits of the bytes' XXH3
-/// (stable across Rust releases, unlike `DefaultHasher`, so builds stay
-/// byte-identical).
+/// `dir/name.ext` → `dir/name.<hash>.ext`, with 40 bits of the bytes'
+/// [`crate::hash`] (stable, so builds stay byte-identical).
 fn hashed_name(name: &str, bytes: &[u8]) -> String {
-    let h = xxhash_rust::xxh3::xxh3_64(bytes);
+    let h = crate::hash::hash64(bytes);
     let hash = format!("{:010x}", h >> 24);
     let (dir, file) = match name.rsplit_once('/') {
         Some((d, f)) => (format!("{d}/"), f),
@@ -136,49 +135,5 @@ fn hashed_name(name: &str, bytes: &[u8]) -> String {
     match file.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => format!("{dir}{stem}.{hash}.{ext}"),
         _ => format!("{dir}{file}.{hash}"),
-    }
-}
-
-/// HTML escaping for templates: `&<>"'` (not `/`, which tera escapes by default
-/// and which makes every URL unreadable in the source).
-pub(crate) fn escape(input: &str) -> String {
-    let mut out = String::with_capacity(input.len() + 16);
-    // the five characters are ASCII: the runs between them are copied whole
-    let mut copied = 0;
-    for (i, b) in input.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#x27;",
-            _ => continue,
-        };
-        out.push_str(&input[copied..i]);
-        out.push_str(entity);
-        copied = i + 1;
-    }
-    out.push_str(&input[copied..]);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn escape_replaces_the_five_characters_and_keeps_the_rest() {
-        let cases = [
-            ("", ""),
-            ("plain / text", "plain / text"),
-            (
-                r#"<a href="x" title='é'>&amp;</a>"#,
-                "&lt;a href=&quot;x&quot; title=&#x27;é&#x27;&gt;&amp;amp;&lt;/a&gt;",
-            ),
-            ("ü<", "ü&lt;"),
-            (">ü", "&gt;ü"),
-            ("日本&語", "日本&amp;語"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(super::escape(input), want, "{input:?}");
-        }
     }
 }

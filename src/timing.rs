@@ -1,6 +1,9 @@
-//! Phase timings on stderr when `KEPSITE_TIMINGS` is set: `timed("phase", || work)`.
+//! What kepsite tells on stderr besides its output: phase timings when
+//! `KEPSITE_TIMINGS` is set (`timed("phase", || work)`), and warnings about
+//! work it skipped and carried on without ([`warn`]). Library code reports
+//! through here and never prints itself.
 //!
-//! Used to see where a build spends its time without a profiler; silent and
+//! Timings show where a build spends its time without a profiler; silent and
 //! nearly free otherwise.
 
 use std::sync::OnceLock;
@@ -9,6 +12,12 @@ use std::time::Instant;
 fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("KEPSITE_TIMINGS").is_some())
+}
+
+/// A warning: something was skipped (a cache not saved, history not read)
+/// and the run goes on without it.
+pub fn warn(message: impl std::fmt::Display) {
+    eprintln!("warning: {message}");
 }
 
 /// Print a count beside the timings, when they are on.

@@ -7,18 +7,24 @@
 //! one pass over the lines with substring scans, no regex, so the whole corpus
 //! parses in milliseconds.
 
+mod anchor;
 mod toc;
 
 use serde::Serialize;
 use std::borrow::Cow;
 
-pub use toc::{Toc, TocEntry, TocMismatch, slug, toc_mismatches};
+pub use anchor::{Anchors, heading_text, markdown_options, slug, slug_text};
+pub use toc::{Toc, TocEntry, TocMismatch, toc_mismatches};
 
 /// One ATX heading and the text that follows it up to the next heading.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Section {
     /// Heading text with inline markup (emphasis, code, links, tags) stripped.
     pub title: String,
+    /// The heading as written (markdown), closing `#`s removed; its anchor
+    /// is [`slug`] of it.
+    #[serde(skip)]
+    pub raw_title: String,
     /// Heading level, 1 (`#`) to 6 (`######`).
     pub level: u8,
     /// 1-based line of the heading.
@@ -125,6 +131,7 @@ pub fn parse(text: &str) -> Document {
                 stack.push((level, index));
                 sections.push(Section {
                     title: plain_title(raw_title),
+                    raw_title: raw_title.to_string(),
                     level,
                     line: line_no,
                     end_line: line_no,

@@ -15,13 +15,11 @@
 //!   not render becomes a [`Problem`]: the last good pages stay served.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::Hasher;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::analysis::history::History;
@@ -32,10 +30,12 @@ use crate::project::{Input, Project};
 use crate::repo;
 use crate::site::highlight::{self, Highlighter};
 use crate::site::markdown::{self, Links};
-use crate::site::plan::{Page, PlanCache, Template, plan_cached};
-use crate::site::{SiteOptions, assets, render_page};
+use crate::site::plan::{Page, PlanCache};
+use crate::site::{SiteOptions, render_page};
 use crate::theme::{self, Theme};
 use crate::urls::kep_paths;
+
+mod publish;
 
 /// What to serve.
 #[derive(Debug, Clone)]
@@ -63,10 +63,8 @@ pub struct Entry {
 
 impl Entry {
     fn new(path: &str, bytes: Vec<u8>) -> Entry {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&bytes);
         Entry {
-            hash: h.finish(),
+            hash: crate::hash::hash64(&bytes),
             content_type: content_type(path),
             bytes,
         }
@@ -451,206 +449,6 @@ impl State {
         }
         !self.dirty_templates.is_empty()
     }
-
-    fn put(&mut self, path: &str, bytes: Vec<u8>, out: &mut BTreeSet<String>) {
-        if self.files.get(path).is_some_and(|e| e.bytes == bytes) {
-            return;
-        }
-        self.put_entry(path, Entry::new(path, bytes), out);
-    }
-
-    /// Like [`State::put`], for an entry already hashed.
-    fn put_entry(&mut self, path: &str, entry: Entry, out: &mut BTreeSet<String>) {
-        if self
-            .files
-            .get(path)
-            .is_some_and(|e| e.hash == entry.hash && e.bytes == entry.bytes)
-        {
-            return;
-        }
-        self.files.insert(path.to_string(), Arc::new(entry));
-        out.insert(path.to_string());
-    }
-
-    fn remove(&mut self, path: &str, out: &mut BTreeSet<String>) {
-        if self.files.remove(path).is_some() {
-            out.insert(path.to_string());
-        }
-    }
-
-    fn put_statics(&mut self, out: &mut BTreeSet<String>) {
-        let mut statics: BTreeMap<String, Vec<u8>> = self
-            .theme
-            .statics
-            .iter()
-            .map(|(n, b)| (format!("static/{n}"), b.clone()))
-            .collect();
-        statics
-            .entry("static/highlight.css".into())
-            .or_insert_with(|| highlight::stylesheet().into_bytes());
-        let gone: Vec<String> = self
-            .statics
-            .iter()
-            .filter(|p| !statics.contains_key(*p))
-            .cloned()
-            .collect();
-        for p in gone {
-            self.remove(&p, out);
-        }
-        self.statics = statics.keys().cloned().collect();
-        for (p, b) in statics {
-            self.put(&p, b, out);
-        }
-    }
-
-    /// Re-plan the site and render the pages whose context or template
-    /// changed. Pages that fail to render keep their last good version.
-    /// Returns the number of pages rendered.
-    fn render(&mut self, repo_changed: &BTreeSet<String>, out: &mut BTreeSet<String>) -> usize {
-        let plan = plan_cached(
-            &self.data,
-            &self.config.site,
-            &self.highlighter,
-            &mut self.cache,
-        );
-        let dirty = &self.dirty_templates;
-        let pages = &self.pages;
-        let needed: Vec<bool> = plan
-            .pages
-            .par_iter()
-            .map(|p| match pages.get(&p.path) {
-                None => true,
-                Some(old) => {
-                    old.template != p.template
-                        || matches!(p.template, Template::Tera(n) if dirty.contains(n))
-                        || old.context != p.context
-                }
-            })
-            .collect();
-        let tera = &self.theme.tera;
-        // Rendered and hashed in parallel.
-        let rendered: Vec<Option<Result<Entry>>> = plan
-            .pages
-            .par_iter()
-            .zip(needed.par_iter())
-            .map(|(p, need)| {
-                need.then(|| render_page(tera, p.clone()).map(|(path, b)| Entry::new(&path, b)))
-            })
-            .collect();
-        let count = rendered.iter().filter(|r| r.is_some()).count();
-        let live: BTreeSet<String> = plan.pages.iter().map(|p| p.path.clone()).collect();
-        let mut failures = Vec::new();
-        for (page, result) in plan.pages.into_iter().zip(rendered) {
-            match result {
-                None => {}
-                Some(Ok(entry)) => {
-                    self.put_entry(&page.path, entry, out);
-                    self.pages.insert(page.path.clone(), page);
-                }
-                Some(Err(e)) => failures.push(chain(&e)),
-            }
-        }
-        let gone: Vec<String> = self
-            .pages
-            .keys()
-            .filter(|p| !live.contains(*p))
-            .cloned()
-            .collect();
-        for p in gone {
-            self.pages.remove(&p);
-            self.remove(&p, out);
-        }
-        if failures.is_empty() {
-            self.problems.remove("templates");
-            self.dirty_templates.clear();
-        } else {
-            let n = failures.len();
-            failures.truncate(3);
-            let mut msg = failures.join("\n");
-            if n > 3 {
-                msg.push_str(&format!("\n… and {} more pages", n - 3));
-            }
-            msg.push_str("\nthose pages show their last version that rendered");
-            self.problems.insert("templates".into(), msg);
-        }
-
-        let files: BTreeSet<String> = plan.files.keys().cloned().collect();
-        for p in self
-            .plan_files
-            .difference(&files)
-            .cloned()
-            .collect::<Vec<_>>()
-        {
-            self.remove(&p, out);
-        }
-        let current = &self.files;
-        let fresh: Vec<(String, Entry)> = plan
-            .files
-            .into_par_iter()
-            .filter(|(p, b)| current.get(p).is_none_or(|e| &e.bytes != b))
-            .map(|(p, b)| {
-                let e = Entry::new(&p, b);
-                (p, e)
-            })
-            .collect();
-        for (p, e) in fresh {
-            self.put_entry(&p, e, out);
-        }
-        self.plan_files = files;
-
-        let mut read: Vec<String> = Vec::new();
-        for (o, r) in &plan.assets {
-            if self.assets.get(o) != Some(r) || repo_changed.contains(r) {
-                read.push(r.clone());
-            }
-        }
-        let stale: Vec<String> = self
-            .assets
-            .keys()
-            .filter(|o| !plan.assets.contains_key(*o))
-            .cloned()
-            .collect();
-        for o in stale {
-            if !self.pages.contains_key(&o) && !self.plan_files.contains(&o) {
-                self.remove(&o, out);
-            }
-        }
-        self.assets = plan.assets;
-        self.read_assets(&read, out);
-        count
-    }
-
-    fn refresh_assets(&mut self, repo_paths: &BTreeSet<String>, out: &mut BTreeSet<String>) {
-        let read: Vec<String> = self
-            .assets
-            .values()
-            .filter(|r| repo_paths.contains(*r))
-            .cloned()
-            .collect();
-        self.read_assets(&read, out);
-    }
-
-    fn read_assets(&mut self, repo_paths: &[String], out: &mut BTreeSet<String>) {
-        if repo_paths.is_empty() {
-            return;
-        }
-        let bytes = assets::read(&self.data.model.source, repo_paths).unwrap_or_default();
-        let targets: Vec<(String, String)> = self
-            .assets
-            .iter()
-            .filter(|(_, r)| bytes.contains_key(*r))
-            .map(|(o, r)| (o.clone(), r.clone()))
-            .collect();
-        for (o, r) in targets {
-            // Planned pages win over assets of the same name.
-            if self.pages.contains_key(&o) || self.plan_files.contains(&o) {
-                continue;
-            }
-            if let Some(b) = bytes.get(&r) {
-                self.put(&o, b.clone(), out);
-            }
-        }
-    }
 }
 
 /// Load the theme for serving. `static_url(name=...)` gives the plain
@@ -740,53 +538,4 @@ pub fn content_type(path: &str) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dependents_follow_extends_and_imports() {
-        let sources: BTreeMap<String, String> = [
-            (
-                "base.html",
-                "<html>{% block main %}{% endblock main %}</html>",
-            ),
-            ("macros.html", "{% macro x() %}{% endmacro %}"),
-            (
-                "kep.html",
-                r#"{% extends "base.html" %}{% import "macros.html" as m %}"#,
-            ),
-            ("sig.html", r#"{% extends "base.html" %}"#),
-            ("sitemap.xml", "<urlset/>"),
-        ]
-        .into_iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-        let one = |n: &str| BTreeSet::from([n.to_string()]);
-        assert_eq!(
-            dependents(&sources, &one("macros.html")),
-            BTreeSet::from(["macros.html".to_string(), "kep.html".to_string()])
-        );
-        assert_eq!(dependents(&sources, &one("base.html")).len(), 3);
-        assert_eq!(
-            dependents(&sources, &one("sitemap.xml")),
-            one("sitemap.xml")
-        );
-    }
-
-    #[test]
-    fn content_types() {
-        assert_eq!(content_type("a/index.html"), "text/html; charset=utf-8");
-        assert_eq!(content_type("static/site.css"), "text/css; charset=utf-8");
-        assert_eq!(content_type("keps.json"), "application/json");
-        assert_eq!(content_type("x/diagram.PNG"), "image/png");
-        assert_eq!(content_type("x/noext"), "application/octet-stream");
-    }
-
-    #[test]
-    fn editor_temporaries_are_ignored() {
-        assert!(editor_temp("keps/sig-node/1-a/.README.md.swp"));
-        assert!(editor_temp("keps/sig-node/1-a/README.md~"));
-        assert!(editor_temp("keps/sig-node/1-a/4913"));
-        assert!(!editor_temp("keps/sig-node/1-a/README.md"));
-    }
-}
+mod tests;

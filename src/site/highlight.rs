@@ -11,7 +11,7 @@
 //! every thread, so each grammar's regexes are compiled once.
 //!
 //! Highlighting is still the most expensive step of a build, so highlighted blocks
-//! can be kept in a cache file (`highlight-v1.bin` in the cache directory)
+//! can be kept in a cache file (`highlight-v3.bin` in the cache directory)
 //! keyed by a hash of the language and the code: a rebuild highlights only
 //! blocks it has not seen, and syntect's grammars load only when one is needed.
 
@@ -30,8 +30,8 @@ const STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
 /// The cache file's first line: format, syntect version and class style.
-const CACHE_MAGIC: &[u8] = b"kepsite highlight cache v1 syntect-5 hl-\n";
-const CACHE_FILE: &str = "highlight-v1.bin";
+const CACHE_MAGIC: &[u8] = b"kepsite highlight cache v3 syntect-5 hl-\n";
+const CACHE_FILE: &str = "highlight-v3.bin";
 
 /// Syntect's syntaxes (loaded on first use) and the block cache.
 #[derive(Default)]
@@ -55,10 +55,9 @@ struct Used {
     fresh: Vec<(u64, String)>,
 }
 
-/// FNV-1a over the language, a separator and the code.
+/// The hash of the language and the code.
 fn key(lang: &str, code: &str) -> u64 {
-    super::fnv1a(lang.bytes().chain([0u8]).chain(code.bytes()))
-        ^ (code.len() as u64).rotate_left(32)
+    crate::hash::hash64_fields(&[lang.as_bytes(), code.as_bytes()])
 }
 
 fn parse_cache(bytes: &[u8]) -> Option<HashMap<u64, String>> {
@@ -232,7 +231,7 @@ impl Highlighter {
         }
         format!(
             "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
-            escape(lang),
+            crate::escape::html(lang),
             generator.finalize()
         )
     }
@@ -242,8 +241,8 @@ impl Highlighter {
 fn plain(lang: &str, code: &str) -> String {
     format!(
         "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
-        escape(lang),
-        escape(code)
+        crate::escape::html(lang),
+        crate::escape::text(code)
     )
 }
 
@@ -269,20 +268,6 @@ pub fn stylesheet() -> String {
         css.push_str("}\n");
     }
     css
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

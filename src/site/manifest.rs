@@ -147,7 +147,7 @@ fn now_ns() -> i128 {
 
 /// The hash a manifest keeps of a file's bytes.
 pub(crate) fn digest(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    crate::hash::hash128(bytes)
 }
 
 /// The manifest of an output directory: the entries of earlier builds, and

@@ -8,15 +8,16 @@
 //! nothing the README author wrote can run script.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Serialize;
 
 use super::highlight::Highlighter;
 pub use super::links::{Links, normalize};
 use super::sanitize::{self, Budget, ID_PREFIX, Policy, is_image, safe_url};
 use super::search::Section;
+use crate::kep::document::{Anchors, markdown_options, slug_text};
 
 /// One table-of-contents entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,27 +51,6 @@ pub struct Rendered {
 }
 
 use crate::urls::Titles;
-
-/// GitHub's heading anchor: lowercase, punctuation dropped, spaces to `-`.
-pub fn slug(text: &str) -> String {
-    text.trim()
-        .chars()
-        .flat_map(char::to_lowercase)
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-            _ => None,
-        })
-        .collect()
-}
-
-fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_HEADING_ATTRIBUTES
-}
 
 /// Whether raw HTML is only comments and whitespace (renders to nothing).
 fn is_comment_only(html: &str) -> bool {
@@ -174,7 +154,7 @@ fn stream(
     raw_as_text: bool,
 ) -> (String, Done) {
     let mut stream = Stream {
-        parser: Parser::new_ext(markdown, options()),
+        parser: Parser::new_ext(markdown, markdown_options()),
         pending: None,
         out: VecDeque::new(),
         done: false,
@@ -190,8 +170,7 @@ fn stream(
         depth: 0,
         max_depth: 0,
         urls: HashSet::new(),
-        seen: HashSet::new(),
-        suffixes: HashMap::new(),
+        anchors: Anchors::default(),
         toc: Vec::new(),
         text: TextOf::default(),
         code_keys: Vec::new(),
@@ -204,7 +183,7 @@ fn stream(
         raw: stream.raw,
         raw_lt: stream.raw_lt,
         max_depth: stream.max_depth,
-        seen: stream.seen,
+        seen: stream.anchors.into_taken(),
         urls: stream.urls,
         toc: stream.toc,
         summary,
@@ -321,9 +300,7 @@ struct Stream<'a, 'l> {
     /// Link and image destinations written (checked and resolved).
     urls: HashSet<String>,
     /// Heading and footnote ids given so far.
-    seen: HashSet<String>,
-    /// The last number given to each repeated heading id.
-    suffixes: HashMap<String, usize>,
+    anchors: Anchors,
     toc: Vec<TocEntry>,
     text: TextOf,
     code_keys: Vec<u64>,
@@ -414,21 +391,15 @@ impl<'a> Stream<'a, '_> {
             self.text.see(&ev);
             inner.push(ev);
         }
-        let base = given.map(|g| g.to_string()).unwrap_or_else(|| slug(&text));
+        let base = given
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| slug_text(&text));
         // never one of the page's own ids
         let base = match sanitize::is_site_id(&base) {
             true => format!("{ID_PREFIX}{base}"),
             false => base,
         };
-        // GitHub's numbering (`a`, `a-1`, `a-2`, …), resumed from the last
-        // number this base got, so repeated headings cost linear time
-        let mut unique = base.clone();
-        let mut n = self.suffixes.get(&base).copied().unwrap_or(0);
-        while !self.seen.insert(unique.clone()) {
-            n += 1;
-            unique = format!("{base}-{n}");
-        }
-        self.suffixes.insert(base, n);
+        let unique = self.anchors.unique(base);
         if level <= HeadingLevel::H3 && !text.trim().is_empty() {
             self.toc.push(TocEntry {
                 level: level as u8,
@@ -479,7 +450,7 @@ impl<'a> Stream<'a, '_> {
     /// A footnote label as its id: prefixed like an author's id.
     fn footnote(&mut self, label: &str) -> CowStr<'a> {
         let id = format!("{ID_PREFIX}fn-{label}");
-        self.seen.insert(id.clone());
+        self.anchors.take(id.clone());
         id.into()
     }
 
@@ -493,7 +464,7 @@ impl<'a> Stream<'a, '_> {
                     // shown as text until then (and without script)
                     let html = format!(
                         "<pre class=\"mermaid\" data-lang=\"mermaid\" tabindex=\"0\">{}</pre>",
-                        escape_text(buf)
+                        crate::escape::text(buf)
                     );
                     self.code = None;
                     return Some(Event::Html(html.into()));
@@ -628,21 +599,6 @@ fn demote(level: HeadingLevel) -> HeadingLevel {
     }
 }
 
-/// `s` escaped as HTML text.
-fn escape_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The plain text of the whole document and of its `Summary` section, from
 /// the events as they pass.
 #[derive(Default)]
@@ -689,16 +645,6 @@ impl TextOf {
 mod tests {
     use super::*;
     use std::collections::{BTreeMap, BTreeSet};
-
-    #[test]
-    fn slugs_match_github() {
-        assert_eq!(slug("Risks and Mitigations"), "risks-and-mitigations");
-        assert_eq!(
-            slug("Notes/Constraints/Caveats (Optional)"),
-            "notesconstraintscaveats-optional"
-        );
-        assert_eq!(slug("`kubelet` flags"), "kubelet-flags");
-    }
 
     fn render_plain(md: &str) -> String {
         let keps = BTreeMap::from([("keps/sig-a/1-x".to_string(), "/keps/1/".to_string())]);

@@ -13,8 +13,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::hash::hash128;
 use serde_json::Value;
-use xxhash_rust::xxh3::xxh3_128;
 
 use super::plan::{Page, Template};
 
@@ -102,7 +102,7 @@ impl Default for Hasher {
 
 impl Hasher {
     pub(crate) fn digest(&self) -> u128 {
-        xxh3_128(&self.0)
+        hash128(&self.0)
     }
 
     fn count(&mut self, n: usize) {
@@ -117,7 +117,7 @@ impl Hasher {
     /// A field too long to copy (a README's text or HTML): hashed where it
     /// is, and only its hash laid out.
     pub(crate) fn hashed(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(&xxh3_128(b).to_le_bytes());
+        self.0.extend_from_slice(&hash128(b).to_le_bytes());
     }
 
     fn tag(&mut self, t: u8) {

@@ -40,14 +40,6 @@ pub use plan::{Page, Plan, Template};
 /// Days without a commit after which an open KEP counts as stale.
 pub const STALE_DAYS: i64 = 365;
 
-/// 64-bit FNV-1a: a small hash that is stable across Rust releases (unlike
-/// `DefaultHasher`), for cache keys and content-hashed file names.
-pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The file every build writes at its root; only directories holding it are replaced.
 pub const MARKER: &str = ".kepsite-build";
 
@@ -175,7 +167,7 @@ fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<
 fn manifest_file(opts: &SiteOptions) -> Option<PathBuf> {
     let dir = opts.cache_dir.as_ref().filter(|_| opts.reuse_previous)?;
     let out = std::path::absolute(&opts.out).ok()?;
-    let key = fnv1a(out.as_os_str().as_encoded_bytes().iter().copied());
+    let key = crate::hash::hash64(out.as_os_str().as_encoded_bytes());
     Some(dir.join(format!("site-{key:016x}.manifest")))
 }
 
@@ -188,7 +180,7 @@ fn highlighter(opts: &SiteOptions) -> highlight::Highlighter {
 
 fn save_highlights(hl: &highlight::Highlighter) {
     if let Err(e) = hl.save() {
-        eprintln!("warning: could not save the highlight cache: {e}");
+        crate::timing::warn(format_args!("could not save the highlight cache: {e}"));
     }
 }
 

@@ -18,7 +18,6 @@
 //! a hash recorded when it was written, and read back only when they are not.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -27,6 +26,9 @@ use rayon::prelude::*;
 use super::manifest::{self, Manifest};
 use super::{BuildReport, MARKER};
 use crate::timing::timed;
+use file::{Content, create, put, reuse};
+
+mod file;
 
 /// Refuse `out` unless it is missing, empty, or a site kepsite built.
 pub(crate) fn check_replaceable(out: &Path) -> Result<()> {
@@ -295,7 +297,7 @@ impl Stage {
         if let (Ok(_), Some(m)) = (&result, self.manifest.take()) {
             crate::timing::note("files vouched for by the manifest", m.vouched());
             if let Err(e) = m.save() {
-                eprintln!("warning: could not save the site manifest: {e}");
+                crate::timing::warn(format_args!("could not save the site manifest: {e}"));
             }
         }
         result
@@ -443,148 +445,6 @@ fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     )
 }
 
-/// What a file should hold: `bytes`, or only their hash and length (a page
-/// an earlier build rendered), and the hash when a manifest wants it
-/// (computed once).
-struct Content<'a> {
-    bytes: Option<&'a [u8]>,
-    len: u64,
-    manifest: Option<&'a Manifest>,
-    hash: std::cell::OnceCell<u128>,
-}
-
-impl<'a> Content<'a> {
-    fn of(bytes: &'a [u8], manifest: Option<&'a Manifest>) -> Self {
-        Content {
-            bytes: Some(bytes),
-            len: bytes.len() as u64,
-            manifest,
-            hash: std::cell::OnceCell::new(),
-        }
-    }
-
-    /// The bytes hashing to `hash`, `len` long, as far as `manifest` knows.
-    fn known(hash: u128, len: u64, manifest: &'a Manifest) -> Self {
-        Content {
-            bytes: None,
-            len,
-            manifest: Some(manifest),
-            hash: std::cell::OnceCell::from(hash),
-        }
-    }
-
-    fn hash(&self) -> u128 {
-        *self
-            .hash
-            .get_or_init(|| manifest::digest(self.bytes.unwrap_or_default()))
-    }
-
-    /// The metadata of `path` when it is a regular file (not a symlink)
-    /// holding exactly these bytes: vouched for by the manifest, or read.
-    fn found_at(&self, path: &Path) -> Option<std::fs::Metadata> {
-        let m = std::fs::symlink_metadata(path).ok()?;
-        if !m.file_type().is_file() || m.len() != self.len {
-            return None;
-        }
-        let same = match self.manifest.and_then(|man| man.holds(&m, self.hash())) {
-            Some(known) => known,
-            None => std::fs::read(path).is_ok_and(|b| match self.bytes {
-                Some(bytes) => b == bytes,
-                None => manifest::digest(&b) == self.hash(),
-            }),
-        };
-        same.then_some(m)
-    }
-
-    /// Tell the manifest that the file with metadata `m` holds these bytes.
-    fn record(&self, m: std::io::Result<std::fs::Metadata>) {
-        if let (Some(man), Ok(m)) = (self.manifest, m) {
-            man.record(&m, self.hash());
-        }
-    }
-}
-
-/// Make `path` hold `bytes`. A file already there with those bytes is kept;
-/// one identical in the previous build is hard-linked; otherwise a new file is
-/// created. Whatever else is at `path` is unlinked first, never written
-/// through: it may be shared with the live site. With a `manifest`, what the
-/// file holds is recorded in it. Returns the hash of `bytes`, when it was
-/// worked out.
-fn put(
-    path: &Path,
-    bytes: &[u8],
-    previous: Option<PathBuf>,
-    manifest: Option<&Manifest>,
-) -> std::io::Result<Option<u128>> {
-    let content = Content::of(bytes, manifest);
-    if reuse(path, &content, previous)? {
-        return Ok(content.hash.get().copied());
-    }
-    unlink(path)?;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    file.write_all(bytes)?;
-    content.record(file.metadata());
-    Ok(content.hash.get().copied())
-}
-
-/// [`put`] in a tree created empty for this build: the file is created
-/// without looking for one first, unless one is there already (a path
-/// written twice), which [`put`] then replaces.
-fn create(path: &Path, bytes: &[u8], manifest: Option<&Manifest>) -> std::io::Result<Option<u128>> {
-    let mut file = match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return put(path, bytes, None, manifest);
-        }
-        r => r?,
-    };
-    file.write_all(bytes)?;
-    let content = Content::of(bytes, manifest);
-    if manifest.is_some() {
-        content.record(file.metadata());
-    }
-    Ok(content.hash.get().copied())
-}
-
-/// Make `path` hold `content` without writing it: keep the file there when
-/// it holds it, else hard-link the one at `previous` when that does (what was
-/// at `path` is unlinked first). With a manifest, what the file holds is
-/// recorded in it. Returns whether `path` now holds `content`.
-fn reuse(path: &Path, content: &Content<'_>, previous: Option<PathBuf>) -> std::io::Result<bool> {
-    if let Some(m) = content.found_at(path) {
-        content.record(Ok(m));
-        return Ok(true);
-    }
-    if let Some(old) = previous
-        && content.found_at(&old).is_some()
-    {
-        unlink(path)?;
-        if std::fs::hard_link(&old, path).is_ok() {
-            // the link moved the file's ctime
-            content.record(std::fs::symlink_metadata(path));
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// Remove whatever is at `path` (a directory with what is in it), without
-/// following it; nothing there is fine.
-fn unlink(path: &Path) -> std::io::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => remove_tree(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-    }
-}
-
 /// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site
 /// (or does not exist, when there was none).
 fn swap(tmp: &Path, out: &Path) -> Result<()> {
@@ -662,73 +522,4 @@ pub(crate) fn remove_tree(dir: &Path) -> std::io::Result<()> {
 }
 
 #[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-
-    /// One build of `files` into `out` with the manifest in `manifest`:
-    /// how many files the manifest vouched for.
-    fn build(out: &Path, manifest: &Path, files: &[(&str, &str)]) -> usize {
-        let stage = Stage::open(out, true, Some(manifest.to_path_buf())).unwrap();
-        for (rel, text) in files {
-            stage.write(rel, text.as_bytes()).unwrap();
-        }
-        let vouched = stage.manifest.as_ref().map_or(0, Manifest::vouched);
-        stage.finish().unwrap();
-        vouched
-    }
-
-    #[test]
-    fn a_build_from_nothing_writes_without_looking_and_a_second_write_wins() {
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("public");
-        let stage = Stage::open(&out, true, None).unwrap();
-        assert!(stage.fresh, "a new tree with no live site is fresh");
-        stage.write("keps/1/index.html", b"first").unwrap();
-        stage.write("keps/1/kep.json", b"{}").unwrap();
-        // The same path again (an asset and a page of one name): replaced.
-        stage.write("keps/1/index.html", b"second").unwrap();
-        stage.finish().unwrap();
-        let page = std::fs::read_to_string(out.join("keps/1/index.html")).unwrap();
-        assert_eq!(page, "second");
-        // Once there is a live site, the next tree is not fresh.
-        let stage = Stage::open(&out, true, None).unwrap();
-        assert!(!stage.fresh);
-        stage.abandon();
-    }
-
-    #[test]
-    fn the_manifest_vouches_for_unchanged_files_and_not_for_edited_ones() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (out, manifest) = (tmp.path().join("public"), tmp.path().join("m.bin"));
-        let files = [("index.html", "home"), ("keps/1/index.html", "kep one")];
-        assert_eq!(
-            build(&out, &manifest, &files),
-            0,
-            "nothing to vouch for yet"
-        );
-        // the second build links both files from the first
-        assert_eq!(build(&out, &manifest, &files), 2);
-        assert_eq!(build(&out, &manifest, &files), 2, "the reused tree");
-        // An edit of the same length, in place, reaches both trees (they
-        // share the inode): the entry no longer matches, the file is read
-        // and rewritten.
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(out.join("keps/1/index.html"), "KEP ONE").unwrap();
-        assert_eq!(build(&out, &manifest, &files), 1);
-        assert_eq!(
-            std::fs::read_to_string(out.join("keps/1/index.html")).unwrap(),
-            "kep one"
-        );
-        let changed = [("index.html", "HOME"), ("keps/1/index.html", "kep one")];
-        build(&out, &manifest, &changed);
-        assert_eq!(
-            std::fs::read_to_string(out.join("index.html")).unwrap(),
-            "HOME"
-        );
-        assert_eq!(
-            std::fs::read_to_string(stage_path(&out).join("index.html")).unwrap(),
-            "home",
-            "the kept tree is the previous site, untouched"
-        );
-    }
-}
+mod tests;

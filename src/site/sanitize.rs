@@ -475,7 +475,7 @@ fn write_tree(tree: &Html, out: &mut String, mode: &Mode) {
             Edge::Close(node) if skip == Some(node.id()) => skip = None,
             Edge::Close(node) if node.id() == root.id() || skip.is_some() => {}
             Edge::Open(node) => match node.value() {
-                Node::Text(t) => escape_text(out, t),
+                Node::Text(t) => crate::escape::push_text(out, t),
                 Node::Element(e) => {
                     let name = e.name();
                     let html = is_html(e);
@@ -615,39 +615,8 @@ fn push_attr(out: &mut String, name: &str, value: &str) {
     out.push(' ');
     out.push_str(name);
     out.push_str("=\"");
-    escape_with(out, value, |c| match c {
-        '&' => Some("&amp;"),
-        '"' => Some("&quot;"),
-        '<' => Some("&lt;"),
-        '>' => Some("&gt;"),
-        '\u{a0}' => Some("&nbsp;"),
-        _ => None,
-    });
+    crate::escape::push_html(out, value);
     out.push('"');
-}
-
-/// Text between tags.
-fn escape_text(out: &mut String, s: &str) {
-    escape_with(out, s, |c| match c {
-        '&' => Some("&amp;"),
-        '<' => Some("&lt;"),
-        '>' => Some("&gt;"),
-        '\u{a0}' => Some("&nbsp;"),
-        _ => None,
-    });
-}
-
-/// Append `s` to `out` with each character `rep` names replaced.
-fn escape_with(out: &mut String, s: &str, rep: impl Fn(char) -> Option<&'static str>) {
-    let mut last = 0;
-    for (i, c) in s.char_indices() {
-        if let Some(r) = rep(c) {
-            out.push_str(&s[last..i]);
-            out.push_str(r);
-            last = i + c.len_utf8();
-        }
-    }
-    out.push_str(&s[last..]);
 }
 
 #[cfg(test)]

@@ -388,7 +388,7 @@ fn line_links(c: &Completeness, blob: &str) -> Vec<LineLink> {
                 Some(l) => format!("{blob}?plain=1#L{l}"),
                 None => blob.to_string(),
             },
-            anchor: u.line.map(|_| super::markdown::slug(&u.title)),
+            anchor: u.line.map(|_| crate::kep::document::slug(&u.title)),
         })
         .collect()
 }

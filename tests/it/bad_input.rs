@@ -21,7 +21,9 @@ fn findings_after(root: &Path) -> Vec<kepsite::finding::Finding> {
         m.kep(1480).is_some_and(|k| k.meta_ok),
         "the good KEPs still load"
     );
-    check(&m)
+    let f = check(&m);
+    crate::rules::assert_rules_from_table(&f, "bad input");
+    f
 }
 
 fn has(f: &[kepsite::finding::Finding], rule: &str, path: &str) -> bool {

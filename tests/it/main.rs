@@ -3,6 +3,7 @@
 //! when it is missing.
 
 mod analysis;
+mod anchors;
 mod architecture;
 mod bad_input;
 mod browser;
@@ -17,6 +18,7 @@ mod load;
 mod query;
 mod release;
 mod report;
+mod rules;
 mod sanitize;
 mod security;
 mod serve;

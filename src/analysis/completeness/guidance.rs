@@ -40,7 +40,7 @@ fn words(text: &str) -> Vec<u64> {
         .map(|w| {
             lower.clear();
             lower.extend(w.chars().flat_map(char::to_lowercase));
-            xxhash_rust::xxh3::xxh3_64(lower.as_bytes())
+            crate::hash::hash64(lower.as_bytes())
         })
         .collect()
 }
@@ -50,7 +50,7 @@ fn shingle_hash(words: &[u64]) -> u64 {
     for (chunk, w) in bytes.chunks_exact_mut(8).zip(words) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }
-    xxhash_rust::xxh3::xxh3_64(&bytes)
+    crate::hash::hash64(&bytes)
 }
 
 impl Guidance {

@@ -130,7 +130,7 @@ impl KepHistory {
 /// The history of `root` at `rev` (default HEAD) when `root` is the top of a
 /// git repository (a bare one only with a `rev`), with a progress bar on a
 /// terminal; `None` for a plain directory or the embedded sample. A walk that
-/// fails is reported on stderr as a warning and treated as no history.
+/// fails is a warning ([`crate::timing::warn`]) and treated as no history.
 pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: &Path) -> Option<History> {
     use std::io::IsTerminal as _;
     let is_repo = git2::Repository::open(root).is_ok_and(|r| !r.is_bare() || rev.is_some());
@@ -144,7 +144,7 @@ pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: &Path) -> Option<H
     match walk(root, rev.unwrap_or("HEAD"), &opts) {
         Ok(h) => Some(h),
         Err(e) => {
-            eprintln!("warning: no history for {}: {e:#}", root.display());
+            crate::timing::warn(format_args!("no history for {}: {e:#}", root.display()));
             None
         }
     }

@@ -4,6 +4,7 @@
 //! `hack/update-toc.sh` regenerates the list with GitHub anchors; KEPs that add
 //! or rename sections by hand often forget to, which leaves dead links.
 
+use super::anchor::{Anchors, lower, slug};
 use super::{Document, plain_title};
 use serde::Serialize;
 
@@ -157,34 +158,6 @@ fn toc_entry(line: &str, line_no: usize) -> Option<TocEntry> {
     })
 }
 
-/// GitHub's anchor for a heading: markup stripped, lowercased, characters other
-/// than letters, digits, `_`, `-` and spaces removed, spaces turned into `-`.
-pub fn slug(heading: &str) -> String {
-    slug_plain(&plain_title(heading))
-}
-
-/// [`slug`] of text that is already plain.
-fn slug_plain(plain: &str) -> String {
-    lower(plain)
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            '-' | '_' => Some(c),
-            c if c.is_alphanumeric() => Some(c),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Lowercase ASCII quickly, other text fully.
-fn lower(s: &str) -> String {
-    if s.is_ascii() {
-        s.to_ascii_lowercase()
-    } else {
-        s.to_lowercase()
-    }
-}
-
 /// Anchors compared loosely: only letters and digits, so `upgrade--downgrade`
 /// (GitHub) and `upgrade-downgrade` (other generators) agree.
 fn loose(anchor: &str) -> String {
@@ -204,33 +177,13 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
     let Some(toc) = doc.toc.as_ref().filter(|t| !t.entries.is_empty()) else {
         return Vec::new();
     };
-    // Loose heading anchors; GitHub suffixes repeated slugs with -1, -2, ...
-    let mut keys: Vec<String> = doc.sections.iter().map(|s| loose(&s.title)).collect();
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
-    // Within a run of equal loose keys, GitHub numbers equal strict slugs.
-    let mut suffix = vec![0usize; keys.len()];
-    let mut start = 0;
-    while start < order.len() {
-        let end = (start..order.len())
-            .find(|&j| keys[order[j]] != keys[order[start]])
-            .unwrap_or(order.len());
-        if end - start > 1 {
-            let strict: Vec<String> = order[start..end]
-                .iter()
-                .map(|&i| slug_plain(&doc.sections[i].title))
-                .collect();
-            for j in 1..strict.len() {
-                suffix[order[start + j]] = strict[..j].iter().filter(|p| **p == strict[j]).count();
-            }
-        }
-        start = end;
-    }
-    for (key, n) in keys.iter_mut().zip(suffix) {
-        if n > 0 {
-            key.push_str(&n.to_string());
-        }
-    }
+    // Loose heading anchors, numbered as GitHub numbers repeated headings.
+    let mut anchors = Anchors::default();
+    let keys: Vec<String> = doc
+        .sections
+        .iter()
+        .map(|s| loose(&anchors.unique(slug(&s.raw_title))))
+        .collect();
     let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
     by_key.sort_unstable();
     let find = |k: &str| {

@@ -43,8 +43,8 @@ pub fn overlay(problems: &[Problem]) -> String {
     for p in problems {
         s.push_str(&format!(
             "<p style=\"margin:.75rem 0 .25rem;color:#ffd479\">{}</p><pre style=\"margin:0;white-space:pre-wrap;color:inherit;background:none;border:0;padding:0\">{}</pre>",
-            crate::theme::escape(&p.subject),
-            crate::theme::escape(&p.message)
+            crate::escape::html(&p.subject),
+            crate::escape::html(&p.message)
         ));
     }
     s.push_str("</div>\n");

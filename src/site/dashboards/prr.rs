@@ -30,7 +30,7 @@ pub(super) fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
         .map(|u| {
             json!({
                 "title": u.title,
-                "url": format!("{page}#{}", crate::site::markdown::slug(&u.title)),
+                "url": format!("{page}#{}", crate::kep::document::slug(&u.title)),
                 "source": u.line.map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
             })
         })
