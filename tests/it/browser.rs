@@ -4,7 +4,7 @@
 //!
 //! `content/` is copied, a KEP full of hostile markup is added to the copy,
 //! the copy is built with `kepsite build`, and the output directory is served
-//! on 127.0.0.1 by tiny_http. Every test is `#[ignore]`d because a fresh
+//! on 127.0.0.1 by a small server of its own. Every test is `#[ignore]`d because a fresh
 //! machine may lack Chromium; CI runs them with
 //! `cargo test --test it browser:: -- --ignored`, and they fail loudly when
 //! Chromium or chromedriver is missing (see [`tools`] for other locations).
@@ -207,31 +207,42 @@ fn pattern_matches(pattern: &str, path: &str) -> bool {
 
 /// Serve files under `root` (and nothing else) on 127.0.0.1 with the header
 /// rules that match each path; returns the port.
+///
+/// A plain server on std: a thread per connection and one request per
+/// connection (`Connection: close`). tiny_http's connection pool can leave a
+/// browser's new keep-alive connection queued behind idle ones until one of
+/// them closes (a lost wakeup in its task pool), which made a page's fetches
+/// hang for seconds or for good.
 fn serve(root: PathBuf, misses: &'static Mutex<Vec<String>>, rules: HeaderRules) -> u16 {
-    let server = tiny_http::Server::http("127.0.0.1:0").expect("binding 127.0.0.1");
-    let port = server.server_addr().to_ip().expect("an IP address").port();
+    let listener = TcpListener::bind("127.0.0.1:0").expect("binding 127.0.0.1");
+    let port = listener.local_addr().expect("an address").port();
     let root = root.canonicalize().unwrap();
     let rules = std::sync::Arc::new(rules);
     std::thread::spawn(move || {
-        for req in server.incoming_requests() {
-            // One thread per request: a slow or abandoned response never
-            // holds up the next one (a page's fetches run side by side).
+        for stream in listener.incoming().flatten() {
             let root = root.clone();
             let rules = rules.clone();
-            std::thread::spawn(move || respond(req, &root, misses, &rules));
+            std::thread::spawn(move || respond(stream, &root, misses, &rules));
         }
     });
     port
 }
 
-/// Answer one request from the files under `root`.
-fn respond(req: tiny_http::Request, root: &Path, misses: &Mutex<Vec<String>>, rules: &HeaderRules) {
-    let path = req
-        .url()
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("/")
-        .to_string();
+/// Read one request's head from `stream` and answer it from the files under
+/// `root`, then close.
+fn respond(mut stream: TcpStream, root: &Path, misses: &Mutex<Vec<String>>, rules: &HeaderRules) {
+    let _ = stream.set_read_timeout(Some(WAIT));
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65536 {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let target = head.split_whitespace().nth(1).unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
     let (status, file) = match resolve(root, &path) {
         Some(f) => (200, f),
         None => {
@@ -253,16 +264,20 @@ fn respond(req: tiny_http::Request, root: &Path, misses: &Mutex<Vec<String>>, ru
         "xml" => "application/xml",
         _ => "application/octet-stream",
     };
-    let header = tiny_http::Header::from_bytes("Content-Type", ctype).unwrap();
-    let mut resp = tiny_http::Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header);
+    let reason = if status == 200 { "OK" } else { "Not Found" };
+    let mut out = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
     for (_, headers) in rules.iter().filter(|(p, _)| pattern_matches(p, &path)) {
         for (k, v) in headers {
-            resp.add_header(tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap());
+            out.push_str(&format!("{k}: {v}\r\n"));
         }
     }
-    let _ = req.respond(resp);
+    out.push_str("\r\n");
+    let _ = stream.write_all(out.as_bytes());
+    let _ = stream.write_all(&body);
+    let _ = stream.flush();
 }
 
 /// The file a URL path names inside `root`, or None: no `..`, no escaping
