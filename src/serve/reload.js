@@ -14,13 +14,27 @@
       l.href = u.toString();
     });
   }
+  // One long poll at a time, and none while the page is hidden or left
+  // (the back/forward cache keeps a left page alive): browsers allow six
+  // connections to a host, and every parked poll holds one, so polls of
+  // pages nobody looks at would stall the fetches of the page in front.
+  var ctl = null;
+  function stop() {
+    if (ctl) ctl.abort();
+    ctl = null;
+  }
   function poll() {
-    fetch("/__kepsite/events?since=" + gen, { cache: "no-store" })
+    if (document.hidden || ctl) return;
+    var mine = new AbortController();
+    ctl = mine;
+    fetch("/__kepsite/events?since=" + gen, { cache: "no-store", signal: mine.signal })
       .then(function (r) {
         if (!r.ok) throw new Error(String(r.status));
         return r.json();
       })
       .then(function (d) {
+        if (ctl !== mine) return;
+        ctl = null;
         if (d.generation === gen) return poll();
         // Reload when this page changed, the problems changed, a script
         // changed, or what changed is unknown; swap changed stylesheets.
@@ -33,8 +47,16 @@
         poll();
       })
       .catch(function () {
+        if (ctl !== mine) return; // stopped on purpose
+        ctl = null;
         setTimeout(poll, 1000);
       });
   }
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) stop();
+    else poll();
+  });
+  window.addEventListener("pagehide", stop);
+  window.addEventListener("pageshow", function () { poll(); });
   poll();
 })();

@@ -1,11 +1,11 @@
 //! The HTTP side of `serve`: a [`Site`] snapshot in memory → responses, from
-//! tiny_http and a small pool of worker threads.
+//! a small HTTP/1.1 layer of its own ([`http`]) and a pool of worker threads.
 //!
 //! - Files come from the in-memory map, never from disk. Request targets are
 //!   still checked ([`resolve`]): `..` and `.` segments, encoded slashes and
 //!   dots, backslashes, control bytes and NUL, empty segments and
 //!   absolute-form targets are 400; dotfiles are 404.
-//! - `ETag` / `If-None-Match` → 304, `HEAD` (tiny_http omits the body), the
+//! - `ETag` / `If-None-Match` → 304, `HEAD` (no body), the
 //!   site's own 404 page, `Cache-Control: no-cache` so every view revalidates.
 //! - HTML pages get the live-reload script, and the problem overlay when
 //!   there are problems, injected at response time: neither is ever in the
@@ -17,7 +17,6 @@
 //!   changed, or a script did; stylesheets are swapped in place.
 
 use std::collections::HashMap;
-use std::io::Cursor;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
@@ -25,10 +24,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
-use tiny_http::{Header, Method, Request, Response, StatusCode};
+use http::{Listener, Request, Response};
 
 use super::state::{Entry, Problem};
 
+mod http;
 mod inject;
 mod target;
 
@@ -93,19 +93,16 @@ pub struct Server {
     shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
     addr: SocketAddr,
-    _http: Arc<tiny_http::Server>,
+    http: Arc<Listener>,
 }
 
 impl Server {
     /// Listen on `addr` (port 0 picks a free port) and serve `site` with
     /// `workers` threads.
     pub fn start(addr: SocketAddr, mut site: Site, workers: usize) -> Result<Server> {
-        let http = tiny_http::Server::from_listener(listener(addr)?, None)
-            .map_err(|e| anyhow!("listening on {addr}: {e}"))?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| anyhow!("listening on {addr}: not an IP address"))?;
+        let http =
+            Listener::start(listener(addr)?).map_err(|e| anyhow!("listening on {addr}: {e}"))?;
+        let addr = http.addr();
         let http = Arc::new(http);
         site.generation = site.generation.max(1);
         let shared = Arc::new(Shared {
@@ -133,7 +130,7 @@ impl Server {
             shared,
             threads,
             addr,
-            _http: http,
+            http,
         })
     }
 
@@ -191,13 +188,12 @@ impl Server {
         for t in self.threads {
             let _ = t.join();
         }
+        drop(self.http);
     }
 }
 
-/// A listening socket with `TCP_NODELAY`, which the connections accepted
-/// from it inherit (on Linux): tiny_http writes the head and the body of a
-/// response separately, and with Nagle's algorithm the last segment of the
-/// body waits for the client's delayed ACK (~40 ms).
+/// A listening socket (address reuse, a deep backlog, `TCP_NODELAY` for
+/// the connections accepted from it).
 fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
     use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)
@@ -214,9 +210,9 @@ fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
     Ok(socket.into())
 }
 
-fn worker(http: &tiny_http::Server, shared: &Shared) {
+fn worker(http: &Listener, shared: &Shared) {
     while !shared.stop.load(Ordering::SeqCst) {
-        if let Ok(Some(request)) = http.recv_timeout(Duration::from_millis(200)) {
+        if let Some(request) = http.recv(Duration::from_millis(200)) {
             handle(request, shared);
         }
     }
@@ -254,16 +250,13 @@ fn notifier(shared: &Shared) {
     }
 }
 
-/// A header; `None` when `value` cannot be one (never a panic on a request).
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-/// The headers of `pairs` that can be headers.
-fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<Header> {
+/// The headers of `pairs`; a value that could end the header line (CR,
+/// LF) leaves its header out.
+fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<(String, String)> {
     pairs
         .into_iter()
-        .filter_map(|(name, value)| header(name, value))
+        .filter(|(_, value)| !value.contains(['\r', '\n']))
+        .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect()
 }
 
@@ -282,18 +275,11 @@ impl AsRef<[u8]> for Body {
     }
 }
 
-fn response(status: u16, headers: Vec<Header>, body: Body) -> Response<Cursor<Body>> {
-    let len = body.as_ref().len();
-    Response::new(
-        StatusCode(status),
-        headers,
-        Cursor::new(body),
-        Some(len),
-        None,
-    )
+fn response(status: u16, headers: Vec<(String, String)>, body: Body) -> Response {
+    Response::new(status, headers, body)
 }
 
-fn plain(status: u16, text: &str) -> Response<Cursor<Body>> {
+fn plain(status: u16, text: &str) -> Response {
     response(
         status,
         headers([
@@ -306,12 +292,10 @@ fn plain(status: u16, text: &str) -> Response<Cursor<Body>> {
 
 fn handle(request: Request, shared: &Shared) {
     let response = match request.method() {
-        Method::Get | Method::Head => None,
+        "GET" | "HEAD" => None,
         _ => {
             let mut r = plain(405, "method not allowed\n");
-            if let Some(h) = header("Allow", "GET, HEAD") {
-                r.add_header(h);
-            }
+            r.add_header("Allow", "GET, HEAD");
             Some(r)
         }
     };
@@ -339,9 +323,7 @@ fn handle(request: Request, shared: &Shared) {
                     events_response(&now, since)
                 } else {
                     let mut r = plain(503, "too many open pages\n");
-                    if let Some(h) = header("Retry-After", "1") {
-                        r.add_header(h);
-                    }
+                    r.add_header("Retry-After", "1");
                     r
                 };
                 let _ = request.respond(r);
@@ -359,8 +341,9 @@ fn handle(request: Request, shared: &Shared) {
             Some(entry) => file_response(&request, &site, entry, 200),
             None if !dir && site.files.contains_key(&format!("{key}/index.html")) => {
                 let mut r = plain(301, "moved\n");
-                if let Some(h) = header("Location", &location(&key, &query)) {
-                    r.add_header(h);
+                let to = location(&key, &query);
+                if !to.contains(['\r', '\n']) {
+                    r.add_header("Location", &to);
                 }
                 r
             }
@@ -370,7 +353,7 @@ fn handle(request: Request, shared: &Shared) {
     let _ = request.respond(response);
 }
 
-fn not_found(site: &Site) -> Response<Cursor<Body>> {
+fn not_found(site: &Site) -> Response {
     match site.files.get("404.html") {
         Some(entry) => {
             let body = inject(&entry.bytes, site);
@@ -388,12 +371,7 @@ fn not_found(site: &Site) -> Response<Cursor<Body>> {
     }
 }
 
-fn file_response(
-    request: &Request,
-    site: &Site,
-    entry: &Arc<Entry>,
-    status: u16,
-) -> Response<Cursor<Body>> {
+fn file_response(request: &Request, site: &Site, entry: &Arc<Entry>, status: u16) -> Response {
     let html = entry.content_type.starts_with("text/html");
     // Injected pages change with every generation (the script carries it).
     let etag = if html {
@@ -406,21 +384,15 @@ fn file_response(
         ("Cache-Control", "no-cache"),
         ("X-Content-Type-Options", "nosniff"),
     ]);
-    let matched = request
-        .headers()
-        .iter()
-        .filter(|h| h.field.equiv("If-None-Match"))
-        .any(|h| {
-            h.value
-                .as_str()
-                .split(',')
-                .map(|t| t.trim().trim_start_matches("W/"))
-                .any(|t| t == etag || t == "*")
-        });
+    let matched = request.header("If-None-Match").any(|v| {
+        v.split(',')
+            .map(|t| t.trim().trim_start_matches("W/"))
+            .any(|t| t == etag || t == "*")
+    });
     if matched {
         return response(304, headers, Body::Owned(Vec::new()));
     }
-    headers.extend(header("Content-Type", entry.content_type));
+    headers.extend(self::headers([("Content-Type", entry.content_type)]));
     let body = if html {
         Body::Owned(inject(&entry.bytes, site))
     } else {
@@ -432,7 +404,7 @@ fn file_response(
 /// Changed paths listed in a reload signal; past this, pages just reload.
 const MAX_LISTED: usize = 500;
 
-fn events_response(site: &Site, since: u64) -> Response<Cursor<Body>> {
+fn events_response(site: &Site, since: u64) -> Response {
     // What changed is known only for a page one generation behind.
     let next = site.generation == since + 1;
     let css_only = site.css_only && next;

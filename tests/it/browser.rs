@@ -972,6 +972,33 @@ fn pages_log_no_console_errors() {
 
 #[test]
 #[ignore = "needs chromium + chromedriver; CI runs it with --ignored"]
+fn serve_preview_answers_every_search_page_after_page() {
+    // Every page of the preview holds a long poll for live reload; a browser
+    // allows six connections to a host. Page after page in one tab (the
+    // pages left stay alive in the back/forward cache), the fetches of the
+    // page in front must still get through: they hung on every fifth page
+    // while left pages kept their polls, and at random behind tiny_http's
+    // connection pool.
+    let s = crate::serve::start(&[]);
+    let b = Browser::start();
+    for i in 0..12 {
+        b.goto(&format!("http://{}/?q=kubelet&n={i}", s.addr));
+        let deadline = Instant::now() + WAIT;
+        while b.js("return !document.getElementById('ks-results').hidden;") != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "page {i}: no search results; fetched: {}",
+                b.js("return performance.getEntriesByType('resource').map(function (e) { return e.name; }).join(' ');")
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let found = b.js("return document.querySelectorAll('#ks-results a[role=option]').length;");
+        assert!(found.as_u64().unwrap_or(0) > 0, "page {i}: {found}");
+    }
+}
+
+#[test]
+#[ignore = "needs chromium + chromedriver; CI runs it with --ignored"]
 fn content_from_a_kep_never_runs_script() {
     let site = site();
     let b = Browser::start();

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use crate::support::content_copy;
 
 /// A running `kepsite serve`, killed when dropped.
-struct Serve {
+pub(crate) struct Serve {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
     log: mpsc::Receiver<String>,
     /// Lines read but not yet matched by a wait.
     backlog: Vec<String>,
@@ -29,7 +29,7 @@ impl Drop for Serve {
     }
 }
 
-fn start(extra: &[&str]) -> Serve {
+pub(crate) fn start(extra: &[&str]) -> Serve {
     let (dir, root) = content_copy();
     start_in(dir, root, extra)
 }
