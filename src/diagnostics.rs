@@ -106,8 +106,8 @@ pub fn summary_line(s: Summary, since: Option<&str>, color: bool) -> String {
         None => "checked".to_string(),
     };
     let text = format!(
-        "{} KEPs {scope}: {} error{}, {} warning{}",
-        s.keps,
+        "{} {scope}: {} error{}, {} warning{}",
+        crate::view::keps(s.keps),
         s.errors,
         if s.errors == 1 { "" } else { "s" },
         s.warnings,

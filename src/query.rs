@@ -297,7 +297,7 @@ fn table(views: &[KepView<'_>]) -> String {
     for r in rows {
         line(r.to_vec(), &mut out);
     }
-    out.push_str(&format!("{} KEPs\n", views.len()));
+    out.push_str(&format!("{}\n", crate::view::keps(views.len())));
     out
 }
 

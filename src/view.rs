@@ -283,6 +283,14 @@ pub fn all<'a>(
         .collect()
 }
 
+/// `n` KEPs in words: "1 KEP", "2 KEPs".
+pub fn keps(n: usize) -> String {
+    match n {
+        1 => "1 KEP".to_string(),
+        n => format!("{n} KEPs"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,5 +334,12 @@ mod tests {
             "{deep} findings under KEP directories"
         );
         assert!(grouped.iter().flatten().all(|f| f.message != "nobody's"));
+    }
+
+    #[test]
+    fn keps_counts_in_words() {
+        assert_eq!(keps(0), "0 KEPs");
+        assert_eq!(keps(1), "1 KEP");
+        assert_eq!(keps(2), "2 KEPs");
     }
 }

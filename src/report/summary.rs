@@ -45,13 +45,13 @@ pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
         Phase::Out => Health {
             status: "out",
             line: format!(
-                "released{}: {} of {} KEPs shipped, {} slipped, {} with no stage change",
+                "released{}: {} of {} shipped, {} slipped, {} with no stage change",
                 crate::analysis::calendar::cycle(opts.release)
                     .and_then(|c| c.release_date)
                     .map(|d| format!(" on {d}"))
                     .unwrap_or_default(),
                 total.shipped,
-                total.total,
+                crate::view::keps(total.total),
                 total.slipped,
                 total.latest_only
             ),
@@ -61,8 +61,10 @@ pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
         Phase::Planned => Health {
             status: "planned",
             line: format!(
-                "after the release in progress ({}): {} KEPs plan work here",
-                opts.current.release, total.total
+                "after the release in progress ({}): {} plan{} work here",
+                opts.current.release,
+                crate::view::keps(total.total),
+                if total.total == 1 { "s" } else { "" }
             ),
             freeze: None,
             days_to_freeze: None,
@@ -130,8 +132,9 @@ pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
         _ => "yellow",
     };
     let mut line = format!(
-        "{} of {total} KEPs Ready, {at_risk} At risk ({:.0}%)",
+        "{} of {} Ready, {at_risk} At risk ({:.0}%)",
         total - at_risk,
+        crate::view::keps(total),
         share * 100.0
     );
     match (freeze, days) {

@@ -168,7 +168,7 @@ fn a_clean_repository_passes() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(
-        run.stdout.contains("1 KEPs checked: 0 errors, 0 warnings"),
+        run.stdout.contains("1 KEP checked: 0 errors, 0 warnings"),
         "{}",
         run.stdout
     );

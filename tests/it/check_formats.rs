@@ -60,7 +60,7 @@ error[date-invalid]: {DATE}
   |
   = help: {DATE_HELP}
 
-1 KEPs changed since {base}: 2 errors, 1 warning
+1 KEP changed since {base}: 2 errors, 1 warning
 "
     );
     assert_eq!(out, want);
@@ -74,7 +74,7 @@ fn github_format() {
         "::error file=keps/prod-readiness/sig-apps/2000.yaml,line=2,title=kepsite prr-approver-invalid::{APPROVER}%0Ahelp: {APPROVER_HELP}
 ::warning file=keps/sig-node/1000-touched/README.md,line=23,title=kepsite prr-unanswered::PRR question not answered (required at alpha): {QUESTION}%0Ahelp: {UNANSWERED_HELP}
 ::error file=keps/sig-node/1000-touched/kep.yaml,line=7,title=kepsite date-invalid::{DATE}%0Ahelp: {DATE_HELP}
-1 KEPs changed since {base}: 2 errors, 1 warning
+1 KEP changed since {base}: 2 errors, 1 warning
 "
     );
     assert_eq!(out, want);

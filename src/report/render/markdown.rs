@@ -88,8 +88,8 @@ fn heading(o: &mut String, r: &Report) {
         md(&s.health.line)
     );
     let mut facts = vec![format!(
-        "{} KEPs in {}: named by latest-milestone or a stage milestone{}",
-        s.total,
+        "{} in {}: named by latest-milestone or a stage milestone{}",
+        crate::view::keps(s.total),
         r.release,
         if r.history {
             ", or by latest-milestone at some commit of the default branch"
@@ -220,8 +220,12 @@ fn since_entry(o: &mut String, r: &Report, e: &crate::report::since::Entry) {
 fn issues_section(o: &mut String, r: &Report, is: &crate::report::issues::IssueSummary) {
     let _ = writeln!(
         o,
-        "## Issues\n\n{} issues in the file: {} opted in for {}, {} tracked; {} KEPs flagged.\n",
-        is.issues, is.opted_in, r.release, is.tracked, is.flagged
+        "## Issues\n\n{} issues in the file: {} opted in for {}, {} tracked; {} flagged.\n",
+        is.issues,
+        is.opted_in,
+        r.release,
+        is.tracked,
+        crate::view::keps(is.flagged)
     );
     if !is.opted_in_without_kep_change.is_empty() {
         let _ = writeln!(
