@@ -71,6 +71,15 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
                 .with_context(|| format!("theme template {path} is not UTF-8"))?;
             templates.push((name.to_string(), text));
         } else if let Some(name) = path.strip_prefix("static/") {
+            // A stylesheet can also be inlined: `{% include "static/x.css" %}`
+            // (the self-contained report), from the one copy of it; one
+            // with template syntax in it cannot be, and is only linked.
+            if name.ends_with(".css")
+                && let Ok(text) = std::str::from_utf8(&bytes)
+                && !["{{", "{%", "{#"].iter().any(|t| text.contains(t))
+            {
+                templates.push((path.clone(), text.to_string()));
+            }
             statics.insert(name.to_string(), bytes);
         }
     }
