@@ -423,37 +423,34 @@ fn is_placeholder(v: &str) -> bool {
     v.contains('|') || v.eq_ignore_ascii_case("tbd") || v == "yyyy-mm-dd"
 }
 
+/// `field` holds `value`, which is none of `valid`: the finding, with the
+/// nearest valid value as its hint.
+fn not_one_of(
+    kep: &Kep,
+    rule: &'static str,
+    field: &str,
+    value: &str,
+    valid: &[&'static str],
+) -> Finding {
+    let hint = suggestion(value, valid)
+        .map(|s| format!("did you mean `{s}`?"))
+        .unwrap_or_else(|| format!("use one of: {}", valid.join(", ")));
+    at(
+        kep,
+        rule,
+        field,
+        format!("{field} `{value}` is not a valid {field}"),
+    )
+    .hint(hint)
+}
+
 fn enums(kep: &Kep, out: &mut Vec<Finding>) {
     let m = &kep.meta;
     if let Status::Invalid(value) = &m.status {
-        let valid = statuses();
-        let hint = suggestion(value, &valid)
-            .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| format!("use one of: {}", valid.join(", ")));
-        out.push(
-            at(
-                kep,
-                "status-enum",
-                "status",
-                format!("status `{}` is not a valid status", m.status),
-            )
-            .hint(hint),
-        );
+        out.push(not_one_of(kep, "status-enum", "status", value, &statuses()));
     }
     if let Stage::Invalid(value) = &m.stage {
-        let valid = stages();
-        let hint = suggestion(value, &valid)
-            .map(|s| format!("did you mean `{s}`?"))
-            .unwrap_or_else(|| format!("use one of: {}", valid.join(", ")));
-        out.push(
-            at(
-                kep,
-                "stage-enum",
-                "stage",
-                format!("stage `{}` is not a valid stage", m.stage),
-            )
-            .hint(hint),
-        );
+        out.push(not_one_of(kep, "stage-enum", "stage", value, &stages()));
     }
     // The Go tooling's rule is strict: even a deprecation KEP is stable once implemented.
     if m.status == Status::Implemented && m.stage != Stage::Stable {
