@@ -710,13 +710,15 @@ fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
     let second = build(&out, true);
     assert!(page(&second).contains("A sentence added later."));
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count + 1);
-    let two_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+    // A fixed old time (2020-09-13), not one counted back from the clock:
+    // any day after it, the renderings are more than a day old.
+    let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
     for e in std::fs::read_dir(&kept).unwrap() {
         let f = std::fs::OpenOptions::new()
             .write(true)
             .open(e.unwrap().path())
             .unwrap();
-        f.set_modified(two_days_ago).unwrap();
+        f.set_modified(long_ago).unwrap();
     }
     assert_eq!(build(&out, true), second);
     assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count);
