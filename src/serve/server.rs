@@ -275,12 +275,8 @@ impl AsRef<[u8]> for Body {
     }
 }
 
-fn response(status: u16, headers: Vec<(String, String)>, body: Body) -> Response {
-    Response::new(status, headers, body)
-}
-
 fn plain(status: u16, text: &str) -> Response {
-    response(
+    Response::new(
         status,
         headers([
             ("Content-Type", "text/plain; charset=utf-8"),
@@ -357,7 +353,7 @@ fn not_found(site: &Site) -> Response {
     match site.files.get("404.html") {
         Some(entry) => {
             let body = inject(&entry.bytes, site);
-            response(
+            Response::new(
                 404,
                 headers([
                     ("Content-Type", entry.content_type),
@@ -390,7 +386,7 @@ fn file_response(request: &Request, site: &Site, entry: &Arc<Entry>, status: u16
             .any(|t| t == etag || t == "*")
     });
     if matched {
-        return response(304, headers, Body::Owned(Vec::new()));
+        return Response::new(304, headers, Body::Owned(Vec::new()));
     }
     headers.extend(self::headers([("Content-Type", entry.content_type)]));
     let body = if html {
@@ -398,7 +394,7 @@ fn file_response(request: &Request, site: &Site, entry: &Arc<Entry>, status: u16
     } else {
         Body::Shared(entry.clone())
     };
-    response(status, headers, body)
+    Response::new(status, headers, body)
 }
 
 /// Changed paths listed in a reload signal; past this, pages just reload.
@@ -418,7 +414,7 @@ fn events_response(site: &Site, since: u64) -> Response {
             "subject": p.subject, "message": p.message,
         })).collect::<Vec<_>>(),
     });
-    response(
+    Response::new(
         200,
         headers([
             ("Content-Type", "application/json"),

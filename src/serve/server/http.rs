@@ -172,16 +172,11 @@ impl Drop for Listener {
 fn accept_loop(socket: &TcpListener, tx: &SyncSender<Request>, stop: &AtomicBool) {
     let open = Arc::new(AtomicUsize::new(0));
     while !stop.load(Ordering::SeqCst) {
-        let stream = match socket.accept() {
-            Ok((stream, _)) => stream,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
-            Err(_) => {
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
+        // Nothing waiting (the socket is non-blocking, so the stop flag is
+        // seen), or a failed accept: look again shortly.
+        let Ok((stream, _)) = socket.accept() else {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
         };
         if stream.set_nonblocking(false).is_err() {
             continue;
@@ -194,7 +189,8 @@ fn accept_loop(socket: &TcpListener, tx: &SyncSender<Request>, stop: &AtomicBool
         }
         open.fetch_add(1, Ordering::SeqCst);
         let (tx, open) = (tx.clone(), open.clone());
-        let spawned = std::thread::Builder::new()
+        // Without a thread, the stream goes with the closure and is closed.
+        let _ = std::thread::Builder::new()
             .name("kepsite-conn".into())
             .spawn(move || {
                 if let Some(request) = read_request(stream) {
@@ -202,9 +198,6 @@ fn accept_loop(socket: &TcpListener, tx: &SyncSender<Request>, stop: &AtomicBool
                 }
                 open.fetch_sub(1, Ordering::SeqCst);
             });
-        if spawned.is_err() {
-            // no thread: the stream went with the closure and is closed
-        }
     }
 }
 
