@@ -113,10 +113,14 @@ pub fn load_sigs(p: &Path) -> Result<SigList> {
 }
 
 /// Build the model from a snapshot.
-pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+pub fn from_snapshot(mut snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+    // The READMEs' bytes become the KEPs' texts, not copies of them.
+    let readmes = kep::take_readmes(&mut snapshot);
     // KEPs and prod-readiness files are parsed side by side, each in parallel.
-    let (discovered, parsed_prr) =
-        rayon::join(|| kep::discover(&snapshot), || parse_prr_files(&snapshot));
+    let (discovered, parsed_prr) = rayon::join(
+        || kep::discover(&snapshot, readmes),
+        || parse_prr_files(&snapshot),
+    );
     let mut load_findings = discovered.findings;
     load_findings.extend(snapshot.problems.iter().map(problem_finding));
     let yaml_texts = yaml_texts(&snapshot);

@@ -139,22 +139,34 @@ pub fn is_template_dir(dir: &str) -> bool {
 /// Decode bytes as UTF-8; on failure, a finding with the line of the first bad byte
 /// and the lossy text.
 pub fn decode(file: &RepoFile) -> (String, Option<Finding>) {
-    match std::str::from_utf8(&file.bytes) {
-        Ok(s) => (s.strip_prefix('\u{feff}').unwrap_or(s).to_string(), None),
+    decode_bytes(&file.path, file.bytes.clone())
+}
+
+/// [`decode`], taking the bytes: valid UTF-8 becomes the text without a copy.
+fn decode_owned(file: RepoFile) -> (String, Option<Finding>) {
+    decode_bytes(&file.path, file.bytes)
+}
+
+fn decode_bytes(path: &str, bytes: Vec<u8>) -> (String, Option<Finding>) {
+    match String::from_utf8(bytes) {
+        Ok(mut s) => {
+            if s.starts_with('\u{feff}') {
+                s.drain(..'\u{feff}'.len_utf8());
+            }
+            (s, None)
+        }
         Err(e) => {
-            let at = e.valid_up_to();
-            let line = file.bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
             let finding = Finding::error(
                 "file-not-utf8",
-                &file.path,
+                path,
                 format!("file is not valid UTF-8 (byte {at})"),
             )
             .at(Some(line))
             .hint("save the file as UTF-8");
-            (
-                String::from_utf8_lossy(&file.bytes).into_owned(),
-                Some(finding),
-            )
+            (String::from_utf8_lossy(&bytes).into_owned(), Some(finding))
         }
     }
 }
@@ -182,14 +194,44 @@ pub struct Discovered {
     pub findings: Vec<Finding>,
 }
 
-/// Discover and parse every KEP in the snapshot, in parallel.
-pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
-    let files = &snapshot.files;
-    let kep_dirs: BTreeSet<&str> = files
+/// The directories holding a kep.yaml (templates too).
+fn kep_dirs(files: &[RepoFile]) -> BTreeSet<&str> {
+    files
         .iter()
         .filter(|f| file_name(&f.path) == "kep.yaml" && !f.path.starts_with("keps/prod-readiness/"))
         .map(|f| parent(&f.path))
+        .collect()
+}
+
+/// The README of every KEP directory (not the templates'), by directory,
+/// taken out of `snapshot` (its entries stay, empty) so that [`discover`]
+/// makes each one the KEP's text without copying it.
+pub fn take_readmes(snapshot: &mut RepoSnapshot) -> BTreeMap<String, RepoFile> {
+    let dirs: BTreeSet<String> = kep_dirs(&snapshot.files)
+        .into_iter()
+        .filter(|d| !is_template_dir(d))
+        .map(str::to_string)
         .collect();
+    snapshot
+        .files
+        .iter_mut()
+        .filter(|f| file_name(&f.path).eq_ignore_ascii_case("readme.md"))
+        .filter(|f| dirs.contains(parent(&f.path)))
+        .map(|f| {
+            let file = RepoFile {
+                path: f.path.clone(),
+                bytes: std::mem::take(&mut f.bytes),
+            };
+            (parent(&f.path).to_string(), file)
+        })
+        .collect()
+}
+
+/// Discover and parse every KEP in the snapshot, in parallel; `readmes` are
+/// the KEP directories' READMEs ([`take_readmes`]).
+pub fn discover(snapshot: &RepoSnapshot, mut readmes: BTreeMap<String, RepoFile>) -> Discovered {
+    let files = &snapshot.files;
+    let kep_dirs = kep_dirs(files);
     let inside_kep_dir = |path: &str| {
         let mut dir = parent(path);
         while !dir.is_empty() {
@@ -200,12 +242,6 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         }
         false
     };
-    let readmes: BTreeMap<&str, &RepoFile> = files
-        .iter()
-        .filter(|f| file_name(&f.path).eq_ignore_ascii_case("readme.md"))
-        .map(|f| (parent(&f.path), f))
-        .collect();
-
     let mut templates = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
     for dir in &kep_dirs {
@@ -219,7 +255,7 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         jobs.push(Job::Directory {
             dir,
             yaml,
-            readme: readmes.get(dir).copied(),
+            readme: readmes.remove(*dir),
         });
     }
     let mut findings = Vec::new();
@@ -248,7 +284,7 @@ pub fn discover(snapshot: &RepoSnapshot) -> Discovered {
         }
     }
 
-    let mut keps: Vec<Kep> = jobs.par_iter().map(Job::parse).collect();
+    let mut keps: Vec<Kep> = jobs.into_par_iter().map(Job::parse).collect();
     keps.sort_by(|a, b| {
         let key = |k: &Kep| (k.number().is_none(), k.number(), k.path.clone());
         key(a).cmp(&key(b))
@@ -303,7 +339,7 @@ enum Job<'a> {
     Directory {
         dir: &'a str,
         yaml: &'a RepoFile,
-        readme: Option<&'a RepoFile>,
+        readme: Option<RepoFile>,
     },
     SingleFile {
         file: &'a RepoFile,
@@ -311,15 +347,15 @@ enum Job<'a> {
 }
 
 impl Job<'_> {
-    fn parse(&self) -> Kep {
+    fn parse(self) -> Kep {
         match self {
-            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, *readme),
+            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, readme),
             Job::SingleFile { file } => parse_single_file(file),
         }
     }
 }
 
-fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<&RepoFile>) -> Kep {
+fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep {
     let mut findings = Vec::new();
     let (text, bad) = decode(yaml);
     findings.extend(bad);
@@ -327,9 +363,10 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<&RepoFile>) -> Kep
     let (meta, meta_ok, lines) = parse_meta(&yaml.path, &text, 0, dir_number, &mut findings);
     let (readme_text, readme_path) = match readme {
         Some(r) => {
-            let (t, bad) = decode(r);
+            let path = r.path.clone();
+            let (t, bad) = decode_owned(r);
             findings.extend(bad);
-            (t, Some(r.path.clone()))
+            (t, Some(path))
         }
         None => {
             findings.push(

@@ -269,8 +269,9 @@ fn chain(e: &dyn std::error::Error) -> String {
 /// The files are written into a staging tree beside `out` and swapped in when
 /// complete (see [`output`]). A non-empty `out` without the [`MARKER`] file is
 /// refused. Each KEP's pages are rendered and written as soon as they are
-/// planned; the rest once the plan is complete.
-pub fn build(data: &Project, opts: &SiteOptions) -> Result<BuildReport> {
+/// planned; the rest once the plan is complete. The build takes `data`: each
+/// README is freed once rendered.
+pub fn build(data: Project, opts: &SiteOptions) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
     let opts = normalized(opts);
     let (theme, hashed) = load_theme(&opts)?;
@@ -289,11 +290,13 @@ pub fn build(data: &Project, opts: &SiteOptions) -> Result<BuildReport> {
 /// Plan, render and write the whole site into `stage`.
 fn write_into(
     stage: &output::Stage,
-    data: &Project,
+    mut data: Project,
     opts: &SiteOptions,
     mut theme: theme::Theme,
     hashed: BTreeMap<String, Vec<u8>>,
 ) -> Result<()> {
+    let readmes = data.take_readmes();
+    let data = &data;
     let hl = highlighter(opts);
     let statics = std::mem::take(&mut theme.statics);
     // With a manifest, a page whose inputs are unchanged is not rendered again.
@@ -334,7 +337,9 @@ fn write_into(
         page: &sink,
         file: &file,
     };
-    let plan = timed("plan", || plan::plan_streaming(data, opts, &hl, sink));
+    let plan = timed("plan", || {
+        plan::plan_streaming(data, readmes, opts, &hl, sink)
+    });
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }

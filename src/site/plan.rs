@@ -2,6 +2,7 @@
 //! output as data (pages with a template and a JSON context, plain files, and
 //! asset copies). Nothing here writes to disk or renders a template.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -140,9 +141,25 @@ pub fn plan(data: &Project, opts: &SiteOptions, hl: &Highlighter) -> Plan {
 }
 
 /// Plan the whole site, handing the KEP pages (each KEP's page and its alias)
-/// to `sink` instead of keeping them in [`Plan::pages`].
-pub fn plan_streaming(data: &Project, opts: &SiteOptions, hl: &Highlighter, sink: Sink) -> Plan {
-    plan_inner(data, opts, hl, &mut PlanCache::default(), Some(sink))
+/// to `sink` instead of keeping them in [`Plan::pages`]. `readmes` are the
+/// KEPs' README texts taken out of `data` ([`Project::take_readmes`]): each
+/// is freed as soon as it is rendered.
+pub fn plan_streaming(
+    data: &Project,
+    readmes: Vec<String>,
+    opts: &SiteOptions,
+    hl: &Highlighter,
+    sink: Sink,
+) -> Plan {
+    let readmes = readmes.into_iter().map(Cow::Owned).collect();
+    plan_inner(
+        data,
+        readmes,
+        opts,
+        hl,
+        &mut PlanCache::default(),
+        Some(sink),
+    )
 }
 
 /// Plan the whole site, reusing what `cache` holds from an earlier plan.
@@ -152,11 +169,19 @@ pub fn plan_cached(
     hl: &Highlighter,
     cache: &mut PlanCache,
 ) -> Plan {
-    plan_inner(data, opts, hl, cache, None)
+    let readmes = data
+        .model
+        .keps
+        .iter()
+        .map(|k| Cow::Borrowed(k.readme.as_str()))
+        .collect();
+    plan_inner(data, readmes, opts, hl, cache, None)
 }
 
+/// The plan, with each KEP's README text in `readmes` (model order).
 fn plan_inner(
     data: &Project,
+    readmes: Vec<Cow<str>>,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
@@ -202,9 +227,11 @@ fn plan_inner(
             .zip(kit.local_assets.par_iter())
             .zip(export_json.par_iter_mut())
             .zip(by_kep.into_par_iter())
+            .zip(readmes.into_par_iter())
             .enumerate()
-            .map(|(i, (((kep, local), json), kf))| {
-                let (r, hit) = kit.markdown_of(cache, kept.as_ref(), kep, local);
+            .map(|(i, ((((kep, local), json), kf), readme))| {
+                let (r, hit) = kit.markdown_of(cache, kept.as_ref(), kep, &readme, local);
+                drop(readme);
                 let for_cache = (cache.keep && !hit).then(|| r.clone());
                 // Without a cache to share it with, the rendered README is moved, not copied.
                 let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
@@ -240,9 +267,14 @@ fn plan_inner(
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
     let search_files = crate::timing::timed("plan: search", || search_files(cache, docs));
-    plan.files.extend(search_files);
-    let listings = listings(&kit);
-    plan.pages.extend(listings);
+    match sink {
+        // written now, not held while the listings are built (77 MB at 10x)
+        Some(sink) => search_files
+            .into_iter()
+            .for_each(|(path, bytes)| (sink.file)(path, bytes)),
+        None => plan.files.extend(search_files),
+    }
+    listings(&kit, sink, &mut plan);
     finish(&mut plan, &kit);
     plan
 }
@@ -262,8 +294,9 @@ fn search_files(cache: &mut PlanCache, docs: Vec<SearchDoc>) -> BTreeMap<String,
 }
 
 /// The listing pages (home, index, SIGs, releases, people, …) and the
-/// release reports, side by side: neither keeps both cores busy alone.
-fn listings(kit: &Kit) -> Vec<Page> {
+/// release reports, side by side: neither keeps both cores busy alone. With
+/// a `sink`, each kind of page is handed to it as soon as it is built.
+fn listings(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
     let data = kit.data;
     let model = &data.model;
     let refs: Vec<view::KepRef> = model
@@ -283,22 +316,52 @@ fn listings(kit: &Kit) -> Vec<Page> {
         urls: &kit.urls,
     };
     let opts = kit.opts;
-    let (listings, reports) = crate::timing::timed("plan: listings and reports", || {
+    let kept = std::sync::Mutex::new(Vec::new());
+    let streamed = std::sync::Mutex::new(Vec::new());
+    let take = |pages: Vec<Page>| match sink {
+        Some(sink) => {
+            let handed = pages.iter().map(|p| (p.path.clone(), p.template.clone()));
+            lock(&streamed).extend(handed);
+            pages.into_par_iter().for_each(sink.page);
+        }
+        None => lock(&kept).extend(pages),
+    };
+    let listing = |batch: Vec<pages::Listing>| {
+        take(
+            batch
+                .into_iter()
+                .map(|(path, template, title, section, value)| {
+                    page(path, template, &title, section, value, &kit.site)
+                })
+                .collect(),
+        )
+    };
+    crate::timing::timed("plan: listings and reports", || {
         rayon::join(
-            || pages::listing_pages(&ctx),
-            || crate::report::site::pages(data, &opts.base_url, &opts.repo_url, &opts.branch),
+            || pages::listing_pages(&ctx, &listing),
+            || {
+                let reports =
+                    crate::report::site::pages(data, &opts.base_url, &opts.repo_url, &opts.branch);
+                take(
+                    reports
+                        .into_iter()
+                        .map(|(path, title, value)| {
+                            page(path, "report.html", &title, "releases", value, &kit.site)
+                        })
+                        .collect(),
+                )
+            },
         )
     });
-    let mut out: Vec<Page> = listings
-        .into_iter()
-        .map(|(path, template, title, section, value)| {
-            page(path, template, &title, section, value, &kit.site)
-        })
-        .collect();
-    out.extend(reports.into_iter().map(|(path, title, value)| {
-        page(path, "report.html", &title, "releases", value, &kit.site)
-    }));
-    out
+    plan.pages
+        .extend(kept.into_inner().unwrap_or_else(|e| e.into_inner()));
+    plan.streamed
+        .extend(streamed.into_inner().unwrap_or_else(|e| e.into_inner()));
+}
+
+/// The value behind `m`, also after a panic elsewhere.
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The sitemap (every page but the redirects) and the 404 page; pages sorted.

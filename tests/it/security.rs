@@ -47,7 +47,7 @@ fn only_inert_attachments_are_published() {
     let out = tmp.path().join("public");
     let data = Project::new(model::load(&root, None, None).unwrap());
     site::build(
-        &data,
+        data,
         &SiteOptions {
             out: out.clone(),
             ..Default::default()
@@ -141,7 +141,7 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
     assert!(has(&f, "symlink-outside", "20200104-sample.md"), "{f:?}");
     let out = tmp.path().join("public");
     site::build(
-        &Project::new(m),
+        Project::new(m),
         &SiteOptions {
             out: out.clone(),
             ..Default::default()

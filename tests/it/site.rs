@@ -24,7 +24,7 @@ fn built() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
     let d = data();
-    let report = site::build(&d, &opts(&out)).expect("site builds");
+    let report = site::build(d.clone(), &opts(&out)).expect("site builds");
     assert!(report.pages > 50, "{report:?}");
     assert!(report.files > report.pages);
     (tmp, out)
@@ -248,7 +248,7 @@ fn refuses_to_replace_a_foreign_directory() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("precious.txt"), "keep me").unwrap();
     let d = data();
-    let err = site::build(&d, &opts(&out)).unwrap_err();
+    let err = site::build(d.clone(), &opts(&out)).unwrap_err();
     assert!(err.to_string().contains("refusing"), "{err:#}");
     assert_eq!(
         std::fs::read_to_string(out.join("precious.txt")).unwrap(),
@@ -261,9 +261,9 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
     let d = data();
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(d.clone(), &opts(&out)).unwrap();
     std::fs::write(out.join("stale.html"), "old").unwrap();
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(d.clone(), &opts(&out)).unwrap();
     assert!(
         !out.join("stale.html").exists(),
         "a rebuild replaces the site"
@@ -282,7 +282,7 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
         base_url: "/elsewhere/".into(),
         ..opts(&out)
     };
-    assert!(site::build(&d, &broken).is_err());
+    assert!(site::build(d.clone(), &broken).is_err());
     assert_eq!(
         files(&out),
         before,
@@ -303,7 +303,7 @@ fn unchanged_files_are_reused_and_changed_ones_rewritten() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
     let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
-    site::build(&data(), &opts(&out)).unwrap();
+    site::build(data(), &opts(&out)).unwrap();
     let (page, css) = (ino("keps/1480/index.html"), ino("static/site.css"));
     // A page edited in the built site differs from what the build renders,
     // and a symlink planted there must not be carried over.
@@ -312,7 +312,7 @@ fn unchanged_files_are_reused_and_changed_ones_rewritten() {
     std::fs::write(&outside, "secret").unwrap();
     std::fs::remove_file(out.join("static/search.js")).unwrap();
     std::os::unix::fs::symlink(&outside, out.join("static/search.js")).unwrap();
-    site::build(&data(), &opts(&out)).unwrap();
+    site::build(data(), &opts(&out)).unwrap();
     assert_eq!(ino("static/site.css"), css, "unchanged file reused");
     assert_ne!(ino("keps/1480/index.html"), page);
     assert!(read(&out, "keps/1480/index.html").contains("<!DOCTYPE html>"));
@@ -527,11 +527,11 @@ fn rebuilds_reuse_the_replaced_tree() {
     let stage = tmp.path().join(".public.kepsite-stage");
     let d = data();
     let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(d.clone(), &opts(&out)).unwrap();
     assert!(!stage.exists(), "nothing is kept beside a first build");
     let first_dir = std::fs::metadata(out.join("keps/1480")).unwrap().ino();
     let first_page = ino("keps/1480/index.html");
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(d.clone(), &opts(&out)).unwrap();
     assert!(
         stage.join(site::MARKER).is_file(),
         "the replaced site is kept"
@@ -540,7 +540,7 @@ fn rebuilds_reuse_the_replaced_tree() {
         ino("keps"),
         std::fs::metadata(stage.join("keps")).unwrap().ino()
     );
-    site::build(&d, &opts(&out)).unwrap();
+    site::build(d.clone(), &opts(&out)).unwrap();
     // the third build filled the first build's tree: same directories, and
     // the same file for a page that did not change
     assert_eq!(
@@ -563,7 +563,7 @@ fn rebuilds_reuse_the_replaced_tree() {
         reuse_previous: false,
         ..opts(&out)
     };
-    site::build(&d, &no_reuse).unwrap();
+    site::build(d.clone(), &no_reuse).unwrap();
     assert!(!stage.exists());
     assert_ne!(
         std::fs::metadata(out.join("keps/1480")).unwrap().ino(),
@@ -592,7 +592,7 @@ fn tampering_is_undone(cache: bool) {
         cache_dir: cache.then(|| tmp.path().join("cache")),
         ..opts(&out)
     };
-    site::build(&d, &opts).unwrap();
+    site::build(d.clone(), &opts).unwrap();
     let expected = files(&out);
     // Tamper with the live site; the next build moves it aside as the
     // staging tree, and the one after reuses it.
@@ -618,9 +618,9 @@ fn tampering_is_undone(cache: bool) {
     )
     .unwrap();
     std::os::unix::fs::symlink(&outside, out.join("keps/1480/link")).unwrap();
-    site::build(&d, &opts).unwrap();
+    site::build(d.clone(), &opts).unwrap();
     assert_eq!(files(&out), expected, "the build after the tampering");
-    site::build(&d, &opts).unwrap();
+    site::build(d.clone(), &opts).unwrap();
     assert_eq!(files(&out), expected, "the build reusing the tampered tree");
     if cache {
         let manifests = std::fs::read_dir(tmp.path().join("cache"))

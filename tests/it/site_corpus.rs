@@ -23,7 +23,7 @@ fn corpus_site_links_and_redirects_resolve() {
         base_url: BASE.into(),
         ..Default::default()
     };
-    let report = site::build(&data, &opts).expect("the corpus site builds");
+    let report = site::build(data.clone(), &opts).expect("the corpus site builds");
     assert!(report.pages > model.keps.len(), "{report:?}");
     let all = files(&out);
 

@@ -82,24 +82,26 @@ impl<'a> Kit<'a> {
 
     /// A README's rendering: from `cache` (`serve`'s, in memory) when its
     /// inputs are unchanged, else from the one kept between builds, else
-    /// rendered now. The flag says whether it came from `cache`.
+    /// rendered now. The flag says whether it came from `cache`. `readme`
+    /// is the KEP's README text.
     pub fn markdown_of(
         &self,
         cache: &PlanCache,
         kept: Option<&ReadmeCache>,
         kep: &Kep,
+        readme: &str,
         local: &BTreeSet<String>,
     ) -> (Arc<Rendered>, bool) {
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = cache.markdown.get(&kep.path)
             && inputs.links == self.links_key
-            && inputs.readme == kep.readme
+            && inputs.readme == readme
             && inputs.from == from
             && &inputs.local_assets == local
         {
             return (r.clone(), true);
         }
-        let key = kept.map(|c| c.key(&kep.readme, from, self.links_key, local));
+        let key = kept.map(|c| c.key(readme, from, self.links_key, local));
         if let (Some(c), Some(k)) = (kept, key)
             && let Some(r) = c.get(k)
         {
@@ -107,7 +109,7 @@ impl<'a> Kit<'a> {
             return (Arc::new(r), false);
         }
         let links = self.links(local);
-        let mut r = markdown::render_titled(&kep.readme, from, &links, &self.paths.titles, self.hl);
+        let mut r = markdown::render_titled(readme, from, &links, &self.paths.titles, self.hl);
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
         if let (Some(c), Some(k)) = (kept, key) {
             c.put(k, &r);
