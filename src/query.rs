@@ -79,6 +79,15 @@ pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
         .collect()
 }
 
+/// Whether a `--status` or `--stage` filter (`wanted`; empty: any) takes a
+/// value: as written, or by its category (`none`, `invalid`, any case).
+fn any_value(wanted: &[String], value: &str, category: &str) -> bool {
+    wanted.is_empty()
+        || wanted
+            .iter()
+            .any(|s| s == value || s.eq_ignore_ascii_case(category))
+}
+
 fn any_handle(list: &[String], wanted: &[String]) -> bool {
     wanted.iter().any(|w| {
         let w = handle(w);
@@ -149,19 +158,8 @@ impl Filters {
         if !self.sig.is_empty() && !self.sig.iter().any(|r| r.is_match(kep.sig())) {
             return false;
         }
-        if !self.status.is_empty()
-            && !self
-                .status
-                .iter()
-                .any(|s| s == m.status.as_str() || s.eq_ignore_ascii_case(m.status.category()))
-        {
-            return false;
-        }
-        if !self.stage.is_empty()
-            && !self
-                .stage
-                .iter()
-                .any(|s| s == m.stage.as_str() || s.eq_ignore_ascii_case(m.stage.category()))
+        if !any_value(&self.status, m.status.as_str(), m.status.category())
+            || !any_value(&self.stage, m.stage.as_str(), m.stage.category())
         {
             return false;
         }

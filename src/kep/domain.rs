@@ -46,21 +46,6 @@ impl Status {
         Status::Replaced,
     ];
 
-    /// Read a status as written (trimmed, case-sensitive as the Go tool is).
-    pub fn parse(s: &str) -> Status {
-        match s.trim() {
-            "" => Status::Unset,
-            "provisional" => Status::Provisional,
-            "implementable" => Status::Implementable,
-            "implemented" => Status::Implemented,
-            "deferred" => Status::Deferred,
-            "rejected" => Status::Rejected,
-            "withdrawn" => Status::Withdrawn,
-            "replaced" => Status::Replaced,
-            other => Status::Invalid(other.to_string()),
-        }
-    }
-
     /// The name of a valid status; `None` when unset or invalid.
     pub fn name(&self) -> Option<&'static str> {
         Some(match self {
@@ -73,34 +58,6 @@ impl Status {
             Status::Replaced => "replaced",
             Status::Unset | Status::Invalid(_) => return None,
         })
-    }
-
-    /// The value as written ("" when unset).
-    pub fn as_str(&self) -> &str {
-        match self {
-            Status::Invalid(s) => s,
-            s => s.name().unwrap_or(""),
-        }
-    }
-
-    /// Whether no status is written.
-    pub fn is_unset(&self) -> bool {
-        *self == Status::Unset
-    }
-
-    /// Whether the value is outside the enum.
-    pub fn is_invalid(&self) -> bool {
-        matches!(self, Status::Invalid(_))
-    }
-
-    /// The label pages and charts group by: the value, `invalid` for any
-    /// value outside the enum, `none` when unset.
-    pub fn category(&self) -> &str {
-        match self {
-            Status::Unset => "none",
-            Status::Invalid(_) => "invalid",
-            s => s.as_str(),
-        }
     }
 
     /// Whether work on the KEP has ended: implemented, or given up
@@ -146,20 +103,6 @@ impl Stage {
         Stage::Removed,
     ];
 
-    /// Read a stage as written.
-    pub fn parse(s: &str) -> Stage {
-        match s.trim() {
-            "" => Stage::Unset,
-            "alpha" => Stage::Alpha,
-            "beta" => Stage::Beta,
-            "stable" => Stage::Stable,
-            "deprecated" => Stage::Deprecated,
-            "disabled" => Stage::Disabled,
-            "removed" => Stage::Removed,
-            other => Stage::Invalid(other.to_string()),
-        }
-    }
-
     /// The name of a valid stage; `None` when unset or invalid.
     pub fn name(&self) -> Option<&'static str> {
         Some(match self {
@@ -173,24 +116,6 @@ impl Stage {
         })
     }
 
-    /// The value as written ("" when unset).
-    pub fn as_str(&self) -> &str {
-        match self {
-            Stage::Invalid(s) => s,
-            s => s.name().unwrap_or(""),
-        }
-    }
-
-    /// Whether no stage is written.
-    pub fn is_unset(&self) -> bool {
-        *self == Stage::Unset
-    }
-
-    /// Whether the value is outside the enum.
-    pub fn is_invalid(&self) -> bool {
-        matches!(self, Stage::Invalid(_))
-    }
-
     /// A valid stage, or `None` for unset and invalid values.
     pub fn valid(&self) -> Option<&Stage> {
         (!self.is_unset() && !self.is_invalid()).then_some(self)
@@ -199,15 +124,6 @@ impl Stage {
     /// Whether the stage takes a feature away (deprecated, disabled, removed).
     pub fn is_deprecation(&self) -> bool {
         matches!(self, Stage::Deprecated | Stage::Disabled | Stage::Removed)
-    }
-
-    /// The label pages and charts group by (`invalid`, `none` or the stage).
-    pub fn category(&self) -> &str {
-        match self {
-            Stage::Unset => "none",
-            Stage::Invalid(_) => "invalid",
-            s => s.as_str(),
-        }
     }
 
     /// The valid stage an invalid value most likely means, read by words:
@@ -246,8 +162,53 @@ impl Stage {
     }
 }
 
+/// What [`Status`] and [`Stage`] share: reading a value as written against
+/// the names of `ALL`, giving it back as written, and grouping by it.
 macro_rules! as_written {
-    ($t:ty) => {
+    ($t:ident) => {
+        impl $t {
+            /// Read a value as written (trimmed, case-sensitive as the Go
+            /// tool is): one of `ALL` by its name, `Unset` when empty, else
+            /// `Invalid`.
+            pub fn parse(s: &str) -> $t {
+                match s.trim() {
+                    "" => $t::Unset,
+                    s => $t::ALL
+                        .into_iter()
+                        .find(|v| v.name() == Some(s))
+                        .unwrap_or_else(|| $t::Invalid(s.to_string())),
+                }
+            }
+
+            /// The value as written ("" when unset).
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $t::Invalid(s) => s,
+                    s => s.name().unwrap_or(""),
+                }
+            }
+
+            /// Whether no value is written.
+            pub fn is_unset(&self) -> bool {
+                *self == $t::Unset
+            }
+
+            /// Whether the value is outside the enum.
+            pub fn is_invalid(&self) -> bool {
+                matches!(self, $t::Invalid(_))
+            }
+
+            /// The label pages and charts group by: the value, `invalid`
+            /// for any value outside the enum, `none` when unset.
+            pub fn category(&self) -> &str {
+                match self {
+                    $t::Unset => "none",
+                    $t::Invalid(_) => "invalid",
+                    s => s.as_str(),
+                }
+            }
+        }
+
         impl fmt::Display for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.as_str())

@@ -20,22 +20,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde_json::Value;
 
 use crate::analysis::history::History;
 use crate::finding::{Finding, Severity};
-use crate::kep::{self, Kep};
+use crate::kep::Kep;
 use crate::model::Model;
 use crate::project::{Input, Project};
 use crate::repo;
-use crate::site::highlight::{self, Highlighter};
-use crate::site::markdown::{self, Links};
+use crate::site::SiteOptions;
+use crate::site::highlight::Highlighter;
 use crate::site::plan::{Page, PlanCache};
-use crate::site::{SiteOptions, render_page};
-use crate::theme::{self, Theme};
-use crate::urls::kep_paths;
+use crate::theme::Theme;
 
+mod preview;
 mod publish;
+mod theme;
+
+use theme::load_theme;
 
 /// What to serve.
 #[derive(Debug, Clone)]
@@ -268,85 +269,6 @@ impl State {
         outcome
     }
 
-    /// The fast first step for a README-only edit: re-render the edited
-    /// KEP's own page with the new README body, from the page's last
-    /// context, before [`State::apply`] re-plans everything (listings,
-    /// search, analysis panels). Returns the output paths that changed;
-    /// nothing when the batch is not a README-only edit.
-    pub fn preview(&mut self, changed: &Changed) -> Vec<String> {
-        let mut out = BTreeSet::new();
-        if changed.theme || changed.sigs {
-            return Vec::new();
-        }
-        let (paths_changed, _) = self.classify(&changed.repo);
-        let readmes: Option<Vec<(usize, String)>> = paths_changed
-            .iter()
-            .map(|path| {
-                let i = self.data.model.keps.iter().position(|k| {
-                    k.readme_path.as_deref() == Some(path.as_str())
-                        && k.format == kep::KepFormat::Directory
-                })?;
-                let bytes = repo::read_asset(&self.data.model.source, path)?;
-                Some((i, String::from_utf8(bytes).ok()?))
-            })
-            .collect();
-        // Anything but READMEs that read as text: the full update handles it.
-        let Some(readmes) = readmes else {
-            return Vec::new();
-        };
-        let base = self.config.site.base_url.clone();
-        let paths = kep_paths(&self.data.model, &base);
-        for (i, readme) in readmes {
-            let old = &self.data.model.keps[i];
-            if broken(old) || old.readme == readme {
-                continue;
-            }
-            let mut new = old.clone();
-            new.readme = readme;
-            let key = format!("{}index.html", paths.dirs[i]);
-            let Some(mut page) = self.pages.get(&key).cloned() else {
-                continue;
-            };
-            let prefix = format!("{}/", new.path);
-            let local: BTreeSet<String> = if new.format == kep::KepFormat::Directory {
-                self.data
-                    .model
-                    .assets
-                    .iter()
-                    .filter_map(|a| a.strip_prefix(&prefix).map(str::to_string))
-                    .collect()
-            } else {
-                BTreeSet::new()
-            };
-            let links = Links {
-                keps: &paths.by_path,
-                local_assets: &local,
-                repo_url: &self.config.site.repo_url,
-                branch: &self.config.site.branch,
-            };
-            let from = new.readme_path.as_deref().unwrap_or(&new.metadata_path);
-            let r = markdown::render_titled(
-                &new.readme,
-                from,
-                &links,
-                &paths.titles,
-                &self.highlighter,
-            );
-            let Value::Object(ctx) = &mut page.context else {
-                continue;
-            };
-            ctx.insert("body".into(), Value::String(r.html));
-            ctx.insert(
-                "toc".into(),
-                serde_json::to_value(&r.toc).unwrap_or_default(),
-            );
-            if let Ok((_, bytes)) = render_page(&self.theme.tera, page) {
-                self.put(&key, bytes, &mut out);
-            }
-        }
-        out.into_iter().collect()
-    }
-
     /// The repository paths of `paths` that can change the site (editors'
     /// temporaries and unwatched files left out), and whether they are all
     /// assets the site copies (which need no reload, only a read).
@@ -414,98 +336,6 @@ impl State {
         }
         self.data = data;
         true
-    }
-
-    /// Reload the theme; on success mark the templates that changed (and
-    /// those that extend, include or import them) for rendering.
-    fn reload_theme(&mut self, out: &mut BTreeSet<String>) -> bool {
-        let theme = match load_theme(self.config.theme.as_deref(), &self.config.site.base_url) {
-            Ok(t) => t,
-            Err(e) => {
-                self.problems.insert("theme".into(), chain(&e));
-                return false;
-            }
-        };
-        self.problems.remove("theme");
-        let mut edited: BTreeSet<String> = theme
-            .sources
-            .iter()
-            .filter(|(n, s)| self.theme.sources.get(*n) != Some(*s))
-            .map(|(n, _)| n.clone())
-            .collect();
-        edited.extend(
-            self.theme
-                .sources
-                .keys()
-                .filter(|n| !theme.sources.contains_key(*n))
-                .cloned(),
-        );
-        let statics_changed = theme.statics != self.theme.statics;
-        self.theme = theme;
-        self.dirty_templates
-            .extend(dependents(&self.theme.sources, &edited));
-        if statics_changed {
-            self.put_statics(out);
-        }
-        !self.dirty_templates.is_empty()
-    }
-}
-
-/// Load the theme for serving. `static_url(name=...)` gives the plain
-/// `static/<name>` URL rather than the build's content-hashed copy: served
-/// pages are revalidated on every view anyway, and this way a stylesheet
-/// edit changes no page (open pages swap the stylesheet in place).
-fn load_theme(dir: Option<&std::path::Path>, base: &str) -> Result<Theme> {
-    let mut theme = theme::load(dir)?;
-    theme
-        .statics
-        .entry("highlight.css".into())
-        .or_insert_with(|| highlight::stylesheet().into_bytes());
-    let names: BTreeSet<String> = theme.statics.keys().cloned().collect();
-    let base = base.to_string();
-    theme.tera.register_function(
-        "static_url",
-        move |args: &HashMap<String, Value>| -> tera::Result<Value> {
-            let name = args
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| tera::Error::msg("static_url needs name=\"<file in static/>\""))?;
-            if !names.contains(name) {
-                return Err(tera::Error::msg(format!(
-                    "static_url: the theme has no static/{name}"
-                )));
-            }
-            Ok(Value::String(format!("{base}static/{name}")))
-        },
-    );
-    Ok(theme)
-}
-
-/// Templates that use one of `edited`, directly or through others
-/// (`extends`, `include`, `import`), plus `edited` itself.
-fn dependents(sources: &BTreeMap<String, String>, edited: &BTreeSet<String>) -> BTreeSet<String> {
-    let re = regex::Regex::new(r#"\{%-?\s*(?:extends|include|import)\s+"([^"]+)""#)
-        .expect("valid regex");
-    let uses: BTreeMap<&str, Vec<String>> = sources
-        .iter()
-        .map(|(n, s)| {
-            (
-                n.as_str(),
-                re.captures_iter(s).map(|c| c[1].to_string()).collect(),
-            )
-        })
-        .collect();
-    let mut out = edited.clone();
-    loop {
-        let before = out.len();
-        for (n, used) in &uses {
-            if used.iter().any(|u| out.contains(u)) {
-                out.insert(n.to_string());
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
     }
 }
 

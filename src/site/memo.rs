@@ -185,10 +185,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_input_is_in_the_key() {
+    /// The theme of the key tests: one template, one static file.
+    fn theme() -> (BTreeMap<String, String>, BTreeMap<String, Vec<u8>>) {
         let sources = BTreeMap::from([("a.html".to_string(), "{{ x }}".to_string())]);
         let statics = BTreeMap::from([("static/immutable/s.0123.css".to_string(), vec![1u8])]);
+        (sources, statics)
+    }
+
+    #[test]
+    fn the_path_template_and_context_are_in_the_key() {
+        let (sources, statics) = theme();
         let fp = Fingerprint::of(&sources, &statics, "/").unwrap();
         let p = page(
             "a/index.html",
@@ -197,66 +203,33 @@ mod tests {
         );
         let k = fp.key(&p);
         assert_eq!(k, fp.key(&p.clone()));
-        let others = [
-            fp.key(&page(
-                "b/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [1, "y"]}),
-            )),
-            fp.key(&page(
+        let a = || Template::Tera("a.html");
+        let variants = [
+            ("b/index.html", a(), json!({"x": [1, "y"]})),
+            (
                 "a/index.html",
                 Template::Tera("b.html"),
                 json!({"x": [1, "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Json,
-                json!({"x": [1, "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [1, "z"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": ["1", "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [1, "y", null]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [[1], "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"y": [1, "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [1.5, "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [-1, "y"]}),
-            )),
-            fp.key(&page(
-                "a/index.html",
-                Template::Tera("a.html"),
-                json!({"x": [true, "y"]}),
-            )),
+            ),
+            ("a/index.html", Template::Json, json!({"x": [1, "y"]})),
+            ("a/index.html", a(), json!({"x": [1, "z"]})),
+            ("a/index.html", a(), json!({"x": ["1", "y"]})),
+            ("a/index.html", a(), json!({"x": [1, "y", null]})),
+            ("a/index.html", a(), json!({"x": [[1], "y"]})),
+            ("a/index.html", a(), json!({"y": [1, "y"]})),
+            ("a/index.html", a(), json!({"x": [1.5, "y"]})),
+            ("a/index.html", a(), json!({"x": [-1, "y"]})),
+            ("a/index.html", a(), json!({"x": [true, "y"]})),
         ];
-        for (i, o) in others.iter().enumerate() {
-            assert_ne!(k, *o, "variant {i}");
+        for (i, (path, template, context)) in variants.into_iter().enumerate() {
+            assert_ne!(k, fp.key(&page(path, template, context)), "variant {i}");
         }
+    }
+
+    #[test]
+    fn the_key_follows_object_order_and_whole_strings() {
+        let (sources, statics) = theme();
+        let fp = Fingerprint::of(&sources, &statics, "/").unwrap();
         // object order is part of the key: templates iterate in order
         let ab = json!({"a": 1, "b": 2});
         let ba = json!({"b": 2, "a": 1});
@@ -279,6 +252,13 @@ mod tests {
             fp.key(&page("p", Template::Json, json!(["ab", "c"]))),
             fp.key(&page("p", Template::Json, json!(["a", "bc"])))
         );
+    }
+
+    #[test]
+    fn the_theme_and_base_url_are_in_the_key() {
+        let (sources, statics) = theme();
+        let p = page("a/index.html", Template::Tera("a.html"), json!({"x": 1}));
+        let k = Fingerprint::of(&sources, &statics, "/").unwrap().key(&p);
         let fingerprints = [
             Fingerprint::of(&sources, &statics, "/docs/"),
             Fingerprint::of(

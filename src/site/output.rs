@@ -27,8 +27,12 @@ use super::manifest::{self, Manifest};
 use super::{BuildReport, MARKER};
 use crate::timing::timed;
 use file::{Content, create, put, reuse};
+use tree::{claim, remove, scrub, swap, tempdir_in};
 
 mod file;
+mod tree;
+
+pub(crate) use tree::remove_tree;
 
 /// Refuse `out` unless it is missing, empty, or a site kepsite built.
 pub(crate) fn check_replaceable(out: &Path) -> Result<()> {
@@ -329,11 +333,7 @@ impl Stage {
             .filter(|(p, _)| !keep_dirs.contains(p.as_str()) && !written.contains_key(p))
             .try_for_each(|(p, dir)| {
                 let path = self.tmp.join(p);
-                let removed = match dir {
-                    true => remove_tree(&path),
-                    false => std::fs::remove_file(&path),
-                };
-                match removed {
+                match remove(&path, *dir) {
                     // already gone with a directory above it, or that
                     // directory was replaced by a file
                     Err(e)
@@ -363,162 +363,6 @@ impl Stage {
 
 fn is_normal(c: Component<'_>) -> bool {
     matches!(c, Component::Normal(_))
-}
-
-/// Take the staging tree for this build by renaming it to a name of our own
-/// (so two builds never share one). `None` when there is none to take.
-fn claim(stage: &Path, parent: &Path, name: &str) -> Option<PathBuf> {
-    if !marked(stage) {
-        return None;
-    }
-    for i in 0..1000u32 {
-        let p = parent.join(format!(".{name}.kepsite-tmp-{}-{i}", std::process::id()));
-        if std::fs::symlink_metadata(&p).is_ok() {
-            continue;
-        }
-        if std::fs::rename(stage, &p).is_err() {
-            return None;
-        }
-        // until it is complete again, the tree is not a build
-        if std::fs::remove_file(p.join(MARKER)).is_err() {
-            let _ = remove_tree(&p);
-            return None;
-        }
-        return Some(p);
-    }
-    None
-}
-
-/// Remove every symlink and special file from `dir` (below `root`), without
-/// following any, and list the regular files and directories left (relative
-/// to `root`).
-fn scrub(root: &Path, dir: &Path, found: &mut Vec<(String, bool)>) -> Result<()> {
-    let entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .collect::<std::io::Result<_>>()
-        .with_context(|| format!("reading {}", dir.display()))?;
-    let lists: Vec<Vec<(String, bool)>> = entries
-        .par_iter()
-        .map(|e| -> Result<Vec<(String, bool)>> {
-            let path = e.path();
-            let ft = e.file_type()?;
-            let rel = path
-                .strip_prefix(root)
-                .ok()
-                .and_then(Path::to_str)
-                .map(str::to_string);
-            match rel {
-                Some(rel) if ft.is_dir() => {
-                    let mut below = vec![(rel, true)];
-                    scrub(root, &path, &mut below)?;
-                    Ok(below)
-                }
-                Some(rel) if ft.is_file() => Ok(vec![(rel, false)]),
-                // symlinks, special files, names that are not UTF-8
-                _ => {
-                    let removed = match ft.is_dir() {
-                        true => remove_tree(&path),
-                        false => std::fs::remove_file(&path),
-                    };
-                    removed.with_context(|| format!("removing {}", path.display()))?;
-                    Ok(Vec::new())
-                }
-            }
-        })
-        .collect::<Result<_>>()?;
-    found.extend(lists.into_iter().flatten());
-    Ok(())
-}
-
-fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
-    for i in 0..1000u32 {
-        let p = parent.join(format!("{stem}-{}-{i}", std::process::id()));
-        match std::fs::create_dir(&p) {
-            Ok(()) => return Ok(p),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("creating {}", p.display())),
-        }
-    }
-    bail!(
-        "could not create a temporary directory in {}",
-        parent.display()
-    )
-}
-
-/// Put the new site `tmp` at `out`; afterwards `tmp` holds the replaced site
-/// (or does not exist, when there was none).
-fn swap(tmp: &Path, out: &Path) -> Result<()> {
-    if std::fs::symlink_metadata(out).is_err() {
-        return std::fs::rename(tmp, out)
-            .with_context(|| format!("moving the new site to {}", out.display()));
-    }
-    if exchange(tmp, out)? {
-        return Ok(());
-    }
-    let (parent, name) = parent_and_name(out);
-    let old = tempdir_in(&parent, &format!(".{name}.kepsite-old"))?;
-    std::fs::remove_dir(&old)?;
-    std::fs::rename(out, &old)
-        .with_context(|| format!("moving the previous site {} aside", out.display()))?;
-    if let Err(e) = std::fs::rename(tmp, out) {
-        let _ = std::fs::rename(&old, out);
-        return Err(e).with_context(|| format!("moving the new site to {}", out.display()));
-    }
-    std::fs::rename(&old, tmp).with_context(|| format!("moving {}", old.display()))
-}
-
-/// Swap two directories in one step. `Ok(false)`: not supported here.
-#[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> Result<bool> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).context("NUL in a path");
-    let (ca, cb) = (c(a)?, c(b)?);
-    // SAFETY: both are valid NUL-terminated strings that outlive the call.
-    let rc = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            ca.as_ptr(),
-            libc::AT_FDCWD,
-            cb.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        return Ok(true);
-    }
-    let e = std::io::Error::last_os_error();
-    match e.raw_os_error() {
-        Some(libc::EINVAL | libc::ENOSYS | libc::ENOTSUP) => Ok(false),
-        _ => Err(e).with_context(|| format!("swapping {} into {}", a.display(), b.display())),
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exchange(_: &Path, _: &Path) -> Result<bool> {
-    Ok(false)
-}
-
-/// `remove_dir_all`, with the files of each directory removed in parallel
-/// (a site has thousands). Symlinks are removed, never followed.
-pub(crate) fn remove_tree(dir: &Path) -> std::io::Result<()> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let e = e?;
-            if e.file_type()?.is_dir() {
-                stack.push(e.path());
-            } else {
-                files.push(e.path());
-            }
-        }
-    }
-    files
-        .par_iter()
-        .map(std::fs::remove_file)
-        .collect::<std::io::Result<()>>()?;
-    std::fs::remove_dir_all(dir)
 }
 
 #[cfg(all(test, unix))]

@@ -188,23 +188,12 @@ fn plan_inner(
     sink: Option<Sink>,
 ) -> Plan {
     let model = &data.model;
-    let findings = &data.findings[..];
     let kit = Kit::new(data, opts, hl);
     let mut plan = Plan {
         assets: kit.assets.clone(),
         ..Plan::default()
     };
-    let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
-        history: h,
-        now: data.now,
-        stale_days: super::STALE_DAYS,
-    });
-    let mut export_json: Vec<Vec<u8>> = crate::timing::timed("plan: export json", || {
-        crate::view::all(model, &data.analysis, findings, history)
-            .par_iter()
-            .map(|v| serde_json::to_vec(v).unwrap_or_default())
-            .collect()
-    });
+    let mut export_json = export_json(data);
     match sink {
         Some(sink) => (sink.file)("keps.json".into(), join_json(&export_json)),
         None => drop(
@@ -217,28 +206,8 @@ fn plan_inner(
         .and(opts.cache_dir.as_deref())
         .filter(|_| !opts.render_all)
         .and_then(ReadmeCache::open);
-    // Each KEP's page, alias page, JSON file and search document, in parallel.
-    let by_kep = crate::view::findings_by_kep(model, findings);
-    let per_kep: Vec<PerKep> = crate::timing::timed("plan: KEP pages", || {
-        let cache = &*cache;
-        model
-            .keps
-            .par_iter()
-            .zip(kit.local_assets.par_iter())
-            .zip(export_json.par_iter_mut())
-            .zip(by_kep.into_par_iter())
-            .zip(readmes.into_par_iter())
-            .enumerate()
-            .map(|(i, ((((kep, local), json), kf), readme))| {
-                let (r, hit) = kit.markdown_of(cache, kept.as_ref(), kep, &readme, local);
-                drop(readme);
-                let for_cache = (cache.keep && !hit).then(|| r.clone());
-                // Without a cache to share it with, the rendered README is moved, not copied.
-                let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
-                let (pages, json_file, doc) = kit.plan_kep(i, r, json, kf, sink);
-                (pages, json_file, doc, for_cache)
-            })
-            .collect()
+    let per_kep = crate::timing::timed("plan: KEP pages", || {
+        plan_keps(&kit, cache, kept.as_ref(), &mut export_json, readmes, sink)
     });
     if sink.is_some() {
         // A build highlights nothing after the READMEs: its grammars (and
@@ -277,6 +246,54 @@ fn plan_inner(
     listings(&kit, sink, &mut plan);
     finish(&mut plan, &kit);
     plan
+}
+
+/// Each KEP's entry of `keps.json` (the export's JSON), serialized.
+fn export_json(data: &Project) -> Vec<Vec<u8>> {
+    let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
+        history: h,
+        now: data.now,
+        stale_days: super::STALE_DAYS,
+    });
+    crate::timing::timed("plan: export json", || {
+        crate::view::all(&data.model, &data.analysis, &data.findings, history)
+            .par_iter()
+            .map(|v| serde_json::to_vec(v).unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Each KEP's page, alias page, JSON file and search document, in parallel
+/// (`export_json`: each KEP's JSON, taken by its JSON file; `readmes`: each KEP's README text, freed once rendered).
+fn plan_keps(
+    kit: &Kit,
+    cache: &PlanCache,
+    kept: Option<&ReadmeCache>,
+    export_json: &mut [Vec<u8>],
+    readmes: Vec<Cow<str>>,
+    sink: Option<Sink>,
+) -> Vec<PerKep> {
+    let model = &kit.data.model;
+    let by_kep = crate::view::findings_by_kep(model, &kit.data.findings);
+    model
+        .keps
+        .par_iter()
+        .zip(kit.local_assets.par_iter())
+        .zip(export_json.par_iter_mut())
+        .zip(by_kep.into_par_iter())
+        .zip(readmes.into_par_iter())
+        .enumerate()
+        .map(|(i, ((((kep, local), json), kf), readme))| {
+            let (r, hit) = kit.markdown_of(cache, kept, kep, &readme, local);
+            // the README's text goes as soon as it is rendered
+            drop(readme);
+            let for_cache = (cache.keep && !hit).then(|| r.clone());
+            // Without a cache to share it with, the rendered README is moved, not copied.
+            let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
+            let (pages, json_file, doc) = kit.plan_kep(i, r, json, kf, sink);
+            (pages, json_file, doc, for_cache)
+        })
+        .collect()
 }
 
 /// The search index's files, updated in `cache` when it keeps one.

@@ -238,6 +238,11 @@ mod tests {
         }
     }
 
+    fn set_modified(path: &Path, time: std::time::SystemTime) {
+        let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        f.set_modified(time).unwrap();
+    }
+
     #[test]
     fn renderings_round_trip_and_damage_is_a_miss() {
         let plain = sample();
@@ -315,13 +320,9 @@ mod tests {
         c.put(stale, &sample());
         let other = c.key("# other site", "keps/a/1/README.md", 7, &local);
         c.put(other, &sample());
-        // the stale one has not been used for two days
-        let two_days = std::time::SystemTime::now() - 2 * UNUSED_FOR;
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(c.file(stale))
-            .unwrap();
-        f.set_modified(two_days).unwrap();
+        // the stale one was last used long ago (a fixed date: tests read no clock)
+        let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+        set_modified(&c.file(stale), long_ago);
         // a later build that uses only `k`: the stale rendering goes, the
         // other site's (recent) stays
         let c = ReadmeCache::open(dir.path()).unwrap();
@@ -329,11 +330,7 @@ mod tests {
         c.prune();
         assert!(c.get(k).is_some() && c.get(stale).is_none() && c.file(other).exists());
         // a used rendering that is old is kept, and made recent again
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(c.file(k))
-            .unwrap();
-        f.set_modified(two_days).unwrap();
+        set_modified(&c.file(k), long_ago);
         let c = ReadmeCache::open(dir.path()).unwrap();
         assert!(c.get(k).is_some());
         c.prune_unused_for(UNUSED_FOR);

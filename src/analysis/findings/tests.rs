@@ -1,5 +1,6 @@
 //! Table-driven tests: one small repository per case, the rule ids expected.
 
+use super::metadata::suggestion;
 use super::*;
 use crate::model::from_snapshot;
 use crate::repo::{RepoFile, RepoSnapshot, Source};
@@ -74,126 +75,137 @@ fn good_kep_has_no_findings() {
     assert_eq!(rules_for(GOOD, Some(GOOD_PRR)), Vec::<&str>::new());
 }
 
+/// A defect: its name, the text of [`GOOD`] replaced, the replacement, and
+/// the rule it must raise (`None`: no finding at all).
+type Defect = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+);
+
+/// A case per rule, each made by editing [`GOOD`].
+const DEFECTS: &[Defect] = &[
+    (
+        "missing title",
+        "title: Good KEP\n",
+        "",
+        Some("required-field"),
+    ),
+    (
+        "missing approvers",
+        "approvers:\n  - \"@b\"\n",
+        "",
+        Some("required-field"),
+    ),
+    (
+        "bad status",
+        "status: implementable\n",
+        "status: imlpemented\n",
+        Some("status-enum"),
+    ),
+    (
+        "bad stage",
+        "stage: beta\n",
+        "stage: alpha (deprecated)\n",
+        Some("stage-enum"),
+    ),
+    ("no stage", "stage: beta\n", "", Some("stage-required")),
+    (
+        "no latest",
+        "latest-milestone: \"v1.36\"\n",
+        "",
+        Some("latest-milestone-required"),
+    ),
+    (
+        "implemented beta",
+        "status: implementable\n",
+        "status: implemented\n",
+        Some("implemented-not-stable"),
+    ),
+    (
+        "dir mismatch",
+        "kep-number: 100\n",
+        "kep-number: 101\n",
+        Some("dir-number-mismatch"),
+    ),
+    (
+        "impossible date",
+        "creation-date: 2024-02-29\n",
+        "creation-date: 2025-30-01\n",
+        Some("date-invalid"),
+    ),
+    (
+        "placeholder date",
+        "creation-date: 2024-02-29\n",
+        "creation-date: yyyy-mm-dd\n",
+        Some("date-invalid"),
+    ),
+    (
+        "not a leap year",
+        "creation-date: 2024-02-29\n",
+        "creation-date: 2023-02-29\n",
+        Some("date-invalid"),
+    ),
+    (
+        "unpadded",
+        "creation-date: 2024-02-29\n",
+        "creation-date: 2024-2-9\n",
+        Some("date-format"),
+    ),
+    (
+        "order",
+        "  alpha: \"v1.35\"\n",
+        "  alpha: \"v1.37\"\n",
+        Some("milestone-order"),
+    ),
+    (
+        "behind",
+        "latest-milestone: \"v1.36\"\n",
+        "latest-milestone: \"v1.35\"\n",
+        Some("latest-milestone-behind"),
+    ),
+    (
+        "bad milestone",
+        "latest-milestone: \"v1.36\"\n",
+        "latest-milestone: \"next\"\n",
+        Some("milestone-invalid"),
+    ),
+    (
+        "placeholder",
+        "  - \"@r\"\n",
+        "  - TBD\n",
+        Some("template-placeholder"),
+    ),
+    (
+        "jane",
+        "  - \"@a\"\n",
+        "  - \"@jane.doe\"\n",
+        Some("template-placeholder"),
+    ),
+    (
+        "unknown",
+        "stage: beta\n",
+        "stage: beta\nsponsor: someone\n",
+        Some("unknown-field"),
+    ),
+    (
+        "yaml",
+        "stage: beta\n",
+        "stage: [beta\n",
+        Some("yaml-parse"),
+    ),
+    (
+        "provisional needs nothing",
+        "status: implementable\n",
+        "status: provisional\n",
+        None,
+    ),
+];
+
 #[test]
 fn each_rule_fires_on_its_defect() {
-    let cases: &[(&str, &str, &str, Option<&str>)] = &[
-        (
-            "missing title",
-            "title: Good KEP\n",
-            "",
-            Some("required-field"),
-        ),
-        (
-            "missing approvers",
-            "approvers:\n  - \"@b\"\n",
-            "",
-            Some("required-field"),
-        ),
-        (
-            "bad status",
-            "status: implementable\n",
-            "status: imlpemented\n",
-            Some("status-enum"),
-        ),
-        (
-            "bad stage",
-            "stage: beta\n",
-            "stage: alpha (deprecated)\n",
-            Some("stage-enum"),
-        ),
-        ("no stage", "stage: beta\n", "", Some("stage-required")),
-        (
-            "no latest",
-            "latest-milestone: \"v1.36\"\n",
-            "",
-            Some("latest-milestone-required"),
-        ),
-        (
-            "implemented beta",
-            "status: implementable\n",
-            "status: implemented\n",
-            Some("implemented-not-stable"),
-        ),
-        (
-            "dir mismatch",
-            "kep-number: 100\n",
-            "kep-number: 101\n",
-            Some("dir-number-mismatch"),
-        ),
-        (
-            "impossible date",
-            "creation-date: 2024-02-29\n",
-            "creation-date: 2025-30-01\n",
-            Some("date-invalid"),
-        ),
-        (
-            "placeholder date",
-            "creation-date: 2024-02-29\n",
-            "creation-date: yyyy-mm-dd\n",
-            Some("date-invalid"),
-        ),
-        (
-            "not a leap year",
-            "creation-date: 2024-02-29\n",
-            "creation-date: 2023-02-29\n",
-            Some("date-invalid"),
-        ),
-        (
-            "unpadded",
-            "creation-date: 2024-02-29\n",
-            "creation-date: 2024-2-9\n",
-            Some("date-format"),
-        ),
-        (
-            "order",
-            "  alpha: \"v1.35\"\n",
-            "  alpha: \"v1.37\"\n",
-            Some("milestone-order"),
-        ),
-        (
-            "behind",
-            "latest-milestone: \"v1.36\"\n",
-            "latest-milestone: \"v1.35\"\n",
-            Some("latest-milestone-behind"),
-        ),
-        (
-            "bad milestone",
-            "latest-milestone: \"v1.36\"\n",
-            "latest-milestone: \"next\"\n",
-            Some("milestone-invalid"),
-        ),
-        (
-            "placeholder",
-            "  - \"@r\"\n",
-            "  - TBD\n",
-            Some("template-placeholder"),
-        ),
-        (
-            "jane",
-            "  - \"@a\"\n",
-            "  - \"@jane.doe\"\n",
-            Some("template-placeholder"),
-        ),
-        (
-            "unknown",
-            "stage: beta\n",
-            "stage: beta\nsponsor: someone\n",
-            Some("unknown-field"),
-        ),
-        (
-            "yaml",
-            "stage: beta\n",
-            "stage: [beta\n",
-            Some("yaml-parse"),
-        ),
-        (
-            "provisional needs nothing",
-            "status: implementable\n",
-            "status: provisional\n",
-            None,
-        ),
-    ];
-    for (name, from, to, want) in cases {
+    for (name, from, to, want) in DEFECTS {
         assert!(GOOD.contains(from), "{name}: bad case");
         let yaml = GOOD.replacen(from, to, 1);
         let got = rules_for(&yaml, Some(GOOD_PRR));

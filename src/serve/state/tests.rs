@@ -1,3 +1,4 @@
+use super::theme::dependents;
 use super::*;
 
 #[test]

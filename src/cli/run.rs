@@ -1,0 +1,298 @@
+//! What each subcommand does: its parsed arguments to the library's calls,
+//! the output written and the exit code returned.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use super::{
+    BuildArgs, CheckArgs, Cli, Command, Deny, ExportArgs, InputArgs, QueryArgs, ReportArgs,
+    ServeArgs, YesNo,
+};
+use crate::analysis::findings::{self, RULES};
+use crate::atomic_write::{self, Access};
+use crate::check;
+use crate::project::Project;
+use crate::query::{self, Filters};
+
+/// Run the parsed command; returns the process exit code.
+pub fn run(cli: &Cli) -> Result<i32> {
+    match &cli.command {
+        Command::Check(a) => check(a),
+        Command::Query(a) => query_cmd(a),
+        Command::Export(a) => export(a),
+        Command::Build(a) => build(a),
+        Command::Report(a) => report(a),
+        Command::Serve(a) => serve(a),
+    }
+}
+
+fn serve(a: &ServeArgs) -> Result<i32> {
+    let input = InputArgs {
+        repo: a.repo.clone(),
+        rev: None,
+        sigs: a.sigs.clone(),
+        current: None,
+    }
+    .input();
+    if !input.is_embedded() && !input.root.is_dir() {
+        bail!("{} is not a directory", input.root.display());
+    }
+    if let Some(t) = &a.theme
+        && !t.is_dir()
+    {
+        bail!("theme {} is not a directory", t.display());
+    }
+    let history = match a.history.walk_cache()? {
+        Some(dir) => input.history(&dir),
+        None => None,
+    };
+    crate::serve::run(&crate::serve::ServeOptions {
+        input,
+        theme: a.theme.clone(),
+        bind: a.bind,
+        port: a.port,
+        open: a.open,
+        repo_url: a.links.repo_url.clone(),
+        branch: a.links.branch.clone(),
+        history,
+    })?;
+    Ok(0)
+}
+
+fn check(a: &CheckArgs) -> Result<i32> {
+    if a.list_rules {
+        let mut out = String::new();
+        for r in RULES {
+            out.push_str(&format!(
+                "{:<28} {:<8} {:<8} {}\n",
+                r.id,
+                r.severity.as_str(),
+                r.origin,
+                r.summary
+            ));
+        }
+        write_stdout(&out)?;
+        return Ok(0);
+    }
+    for r in &a.rule {
+        if findings::rule_by_id(r).is_none() {
+            bail!("unknown rule {r:?}; `kepsite check --list-rules` lists them");
+        }
+    }
+    let sig = a
+        .sig
+        .as_ref()
+        .map(|s| query::compile_patterns(std::slice::from_ref(s)))
+        .transpose()?
+        .map(|mut v| v.remove(0));
+    let range = match (&a.changed_since, &a.changed_in) {
+        (Some(base), _) => Some(crate::repo::Range::Since {
+            base: base.clone(),
+            head: None,
+        }),
+        (None, Some(spec)) => Some(crate::repo::Range::parse_in(spec)?),
+        (None, None) => None,
+    };
+    let base_url = a.base_url.as_deref().map(with_slash);
+    let input = a.input.input();
+    let mut opts = check::Options {
+        root: input.root,
+        rev: input.rev,
+        sigs: input.sigs,
+        range,
+        format: a.format,
+        rules: a.rule.clone(),
+        sig,
+        deny_warnings: a.deny == Some(Deny::Warnings),
+        color: a.color.enabled(),
+        links: check::summary::Links {
+            base_url,
+            repo_url: a.repo_url.clone(),
+            tree: a.branch.clone(),
+        },
+    };
+    let checked = check::collect(&opts)?;
+    if let Some(head) = checked.changes.as_ref().and_then(|c| c.head.as_ref()) {
+        opts.links.tree = head.clone();
+    }
+    write_stdout(&check::render(&checked, &opts))?;
+    Ok(check::exit_code(&checked.findings, opts.deny_warnings))
+}
+
+fn query_cmd(a: &QueryArgs) -> Result<i32> {
+    let filters = Filters {
+        sig: query::compile_patterns(&a.sig)?,
+        status: a.status.clone(),
+        stage: a.stage.clone(),
+        author: a.author.clone(),
+        approver: a.approver.clone(),
+        participating_sig: query::compile_patterns(&a.participating_sig)?,
+        prr_approver: a.prr_approver.clone(),
+        release: query::parse_releases(&a.release)?,
+        feature_gate: a.feature_gate.clone(),
+        text: a.text.clone(),
+        prr_complete: a.prr_complete.map(|v| v == YesNo::Yes),
+        missing: a.missing.clone(),
+    };
+    let Project {
+        model,
+        analysis,
+        findings: found,
+        ..
+    } = Project::new(a.input.input().model()?);
+    let mut by_kep = crate::view::findings_by_kep(&model, &found);
+    let views: Vec<_> = model
+        .keps
+        .iter()
+        .zip(by_kep.iter_mut())
+        .filter(|(k, _)| filters.matches(&model, &analysis, k))
+        .map(|(k, f)| crate::view::kep_view(&model, &analysis, k, std::mem::take(f)))
+        .collect();
+    write_stdout(&query::render(&views, a.format)?)?;
+    Ok(0)
+}
+
+fn build(a: &BuildArgs) -> Result<i32> {
+    let started = std::time::Instant::now();
+    let cache_dir = match a.history.no_history && a.no_cache {
+        true => None,
+        false => Some(a.history.dir()?),
+    };
+    let history_cache = cache_dir.as_deref().filter(|_| !a.history.no_history);
+    let data = Project::load(&a.input.input(), history_cache)?;
+    let keps = data.model.keps.len();
+    let opts = crate::site::SiteOptions {
+        out: a.out.clone(),
+        base_url: with_slash(&a.base_url),
+        theme: a.theme.clone(),
+        repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
+        branch: a.links.branch.clone(),
+        cache_dir: cache_dir.filter(|_| !a.no_cache),
+        reuse_previous: !a.no_cache,
+        render_all: a.render_all,
+    };
+    let report = crate::site::build(data, &opts)?;
+    eprintln!(
+        "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s",
+        report.pages,
+        report.files,
+        report.bytes / 1024,
+        keps,
+        a.out.display(),
+        started.elapsed().as_secs_f64(),
+    );
+    eprintln!(
+        "preview it (with its 404 page, live-reloading): {}",
+        preview_command(a)
+    );
+    Ok(0)
+}
+
+/// The `kepsite serve` command that previews what `a` built: the same
+/// repository, sigs.yaml and theme, served at `/` (`serve` reads the working
+/// tree; it has no `--rev`).
+fn preview_command(a: &BuildArgs) -> String {
+    let mut cmd = String::from("kepsite serve");
+    let mut arg = |flag: &str, value: &std::ffi::OsStr| {
+        let value = value.to_string_lossy();
+        let plain = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:@~+,=".contains(c));
+        let quoted = match plain {
+            true => value.into_owned(),
+            false => format!("'{}'", value.replace('\'', r"'\''")),
+        };
+        cmd.push_str(&format!(" {flag} {quoted}"));
+    };
+    if let Some(repo) = &a.input.repo {
+        arg("--repo", repo.as_os_str());
+    }
+    if let Some(sigs) = &a.input.sigs {
+        arg("--sigs", sigs.as_os_str());
+    }
+    if let Some(theme) = &a.theme {
+        arg("--theme", theme.as_os_str());
+    }
+    cmd
+}
+
+fn export(a: &ExportArgs) -> Result<i32> {
+    let input = a.input.input();
+    let Project {
+        model,
+        analysis,
+        findings: found,
+        ..
+    } = Project::new(input.model()?);
+    let walked = if a.history {
+        let root = input.root;
+        let rev = input.rev.as_deref().unwrap_or("HEAD");
+        let opts = crate::analysis::history::HistoryOptions {
+            cache_dir: Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
+            progress: std::io::stderr().is_terminal(),
+        };
+        let h = crate::analysis::history::walk(&root, rev, &opts)
+            .with_context(|| format!("walking the history of {}", root.display()))?;
+        let now = h.newest_time();
+        Some((h, now))
+    } else {
+        None
+    };
+    let ctx = walked.as_ref().map(|(h, now)| crate::view::HistoryContext {
+        history: h,
+        now: *now,
+        stale_days: a.stale_days,
+    });
+    let json = query::export(&model, &analysis, &found, ctx)?;
+    write_out(a.out.as_deref(), &json)?;
+    Ok(0)
+}
+
+fn report(a: &ReportArgs) -> Result<i32> {
+    let req = crate::report::run::Request {
+        input: a.input.input(),
+        release: a.release.clone(),
+        since: a.since.clone(),
+        issues: a.issues.clone(),
+        format: a.format,
+        freeze: a.freeze.clone(),
+        today: a.today.clone(),
+        site_url: a.site_url.clone(),
+        repo_url: a.links.repo_url.clone(),
+        branch: a.links.branch.clone(),
+        history: a.history.walk_cache()?,
+        theme: a.theme.clone(),
+    };
+    let text = crate::report::run::run(&req)?;
+    write_out(a.out.as_deref(), &text)?;
+    Ok(0)
+}
+
+/// Write to stdout; a closed pipe (`| head`) is not an error.
+fn write_stdout(s: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("writing to standard output"),
+    }
+}
+
+/// `text` to the file `out` (written atomically), or to stdout.
+fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
+    match out {
+        Some(path) => atomic_write::write(path, text.as_bytes(), Access::Shared)
+            .with_context(|| format!("writing {}", path.display())),
+        None => write_stdout(text),
+    }
+}
+
+/// A URL prefix ending in `/`.
+fn with_slash(url: &str) -> String {
+    match url.ends_with('/') {
+        true => url.to_string(),
+        false => format!("{url}/"),
+    }
+}
