@@ -52,7 +52,8 @@ pub struct Highlighter {
 #[derive(Default)]
 struct Used {
     keys: HashSet<u64>,
-    fresh: Vec<(u64, String)>,
+    /// (A block written twice is kept once.)
+    fresh: HashMap<u64, String>,
 }
 
 /// The hash of the language and the code.
@@ -204,7 +205,7 @@ impl Highlighter {
         if self.cache_dir.is_some() {
             let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
             used.keys.insert(k);
-            used.fresh.push((k, html.clone()));
+            used.fresh.entry(k).or_insert_with(|| html.clone());
         }
         html
     }

@@ -325,8 +325,8 @@ fn write_into(
                 .get_or_insert(e);
         }
     };
-    let file = |path: String, bytes: Vec<u8>| {
-        if let Err(e) = stage.write(&path, &bytes) {
+    let file = |path: &str, bytes: &[u8]| {
+        if let Err(e) = stage.write(path, bytes) {
             failed
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())

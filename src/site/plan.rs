@@ -126,7 +126,7 @@ pub struct Sink<'a> {
     pub page: &'a (dyn Fn(Page) + Sync),
     /// Takes a file ready to write (a KEP's JSON, `keps.json`, a KEP's
     /// search passages): path and bytes.
-    pub file: &'a (dyn Fn(String, Vec<u8>) + Sync),
+    pub file: &'a (dyn Fn(&str, &[u8]) + Sync),
 }
 
 /// A KEP's pages: kept in the plan, or handed to a [`Sink`] (path and template).
@@ -193,21 +193,14 @@ fn plan_inner(
         assets: kit.assets.clone(),
         ..Plan::default()
     };
-    let mut export_json = export_json(data);
-    match sink {
-        Some(sink) => (sink.file)("keps.json".into(), join_json(&export_json)),
-        None => drop(
-            plan.files
-                .insert("keps.json".into(), join_json(&export_json)),
-        ),
-    }
+    json_files(&kit, sink, &mut plan);
     // A build keeps the READMEs' renderings between runs (not with --render-all).
     let kept = sink
         .and(opts.cache_dir.as_deref())
         .filter(|_| !opts.render_all)
         .and_then(ReadmeCache::open);
     let per_kep = crate::timing::timed("plan: KEP pages", || {
-        plan_keps(&kit, cache, kept.as_ref(), &mut export_json, readmes, sink)
+        plan_keps(&kit, cache, kept.as_ref(), readmes, sink)
     });
     if sink.is_some() {
         // A build highlights nothing after the READMEs: its grammars (and
@@ -222,13 +215,10 @@ fn plan_inner(
         kit.remember(cache, &per_kep);
     }
     let mut docs = Vec::with_capacity(model.keps.len());
-    for (pages, (path, json), doc, _) in per_kep {
+    for (pages, doc, _) in per_kep {
         match pages {
             KepPages::Kept(pages) => plan.pages.extend(pages),
             KepPages::Streamed(handed) => plan.streamed.extend(handed),
-        }
-        if let Some(json) = json {
-            plan.files.insert(path, json);
         }
         docs.push(doc);
     }
@@ -240,7 +230,7 @@ fn plan_inner(
         // written now, not held while the listings are built (77 MB at 10x)
         Some(sink) => search_files
             .into_iter()
-            .for_each(|(path, bytes)| (sink.file)(path, bytes)),
+            .for_each(|(path, bytes)| (sink.file)(&path, &bytes)),
         None => plan.files.extend(search_files),
     }
     listings(&kit, sink, &mut plan);
@@ -249,6 +239,35 @@ fn plan_inner(
 }
 
 /// Each KEP's entry of `keps.json` (the export's JSON), serialized.
+/// `keps.json` and each KEP's `kep.json` (the records of `kepsite export`),
+/// to the `sink` or into the plan. With a sink they are written before the
+/// KEP pages, so that the records (107 MB on the 10x corpus) are not held
+/// while the READMEs are rendered.
+fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
+    let records = export_json(kit.data);
+    let paths: Vec<String> = kit
+        .paths
+        .dirs
+        .iter()
+        .map(|d| format!("{d}kep.json"))
+        .collect();
+    match sink {
+        Some(sink) => {
+            paths
+                .par_iter()
+                .zip(&records)
+                .for_each(|(path, bytes)| (sink.file)(path, bytes));
+            // the records go as they are joined: never two copies of them
+            (sink.file)("keps.json", &join_json(records));
+        }
+        None => {
+            let all = join_json(records.iter().collect());
+            plan.files.insert("keps.json".into(), all);
+            plan.files.extend(paths.into_iter().zip(records));
+        }
+    }
+}
+
 fn export_json(data: &Project) -> Vec<Vec<u8>> {
     let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
         history: h,
@@ -263,13 +282,12 @@ fn export_json(data: &Project) -> Vec<Vec<u8>> {
     })
 }
 
-/// Each KEP's page, alias page, JSON file and search document, in parallel
-/// (`export_json`: each KEP's JSON, taken by its JSON file; `readmes`: each KEP's README text, freed once rendered).
+/// Each KEP's page, alias page and search document, in parallel (`readmes`:
+/// each KEP's README text, freed once rendered).
 fn plan_keps(
     kit: &Kit,
     cache: &PlanCache,
     kept: Option<&ReadmeCache>,
-    export_json: &mut [Vec<u8>],
     readmes: Vec<Cow<str>>,
     sink: Option<Sink>,
 ) -> Vec<PerKep> {
@@ -279,19 +297,18 @@ fn plan_keps(
         .keps
         .par_iter()
         .zip(kit.local_assets.par_iter())
-        .zip(export_json.par_iter_mut())
         .zip(by_kep.into_par_iter())
         .zip(readmes.into_par_iter())
         .enumerate()
-        .map(|(i, ((((kep, local), json), kf), readme))| {
+        .map(|(i, (((kep, local), kf), readme))| {
             let (r, hit) = kit.markdown_of(cache, kept, kep, &readme, local);
             // the README's text goes as soon as it is rendered
             drop(readme);
             let for_cache = (cache.keep && !hit).then(|| r.clone());
             // Without a cache to share it with, the rendered README is moved, not copied.
             let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
-            let (pages, json_file, doc) = kit.plan_kep(i, r, json, kf, sink);
-            (pages, json_file, doc, for_cache)
+            let (pages, doc) = kit.plan_kep(i, r, kf, sink);
+            (pages, doc, for_cache)
         })
         .collect()
 }
@@ -415,15 +432,16 @@ fn finish(plan: &mut Plan, kit: &Kit) {
 }
 
 /// A JSON array of already-encoded elements (so `keps.json` holds the same
-/// values as `kepsite export`, compactly).
-fn join_json(items: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
+/// values as `kepsite export`, compactly), freeing each once copied.
+fn join_json<T: AsRef<[u8]>>(items: Vec<T>) -> Vec<u8> {
+    let size = items.iter().map(|i| i.as_ref().len() + 2).sum::<usize>();
+    let mut out = Vec::with_capacity(size + 4);
     out.push(b'[');
-    for (n, item) in items.iter().enumerate() {
+    for (n, item) in items.into_iter().enumerate() {
         if n > 0 {
             out.extend_from_slice(b",\n");
         }
-        out.extend_from_slice(item);
+        out.extend_from_slice(item.as_ref());
     }
     out.extend_from_slice(b"]\n");
     out

@@ -38,14 +38,9 @@ pub(super) struct Kit<'a> {
     sig_dirs: BTreeSet<&'a str>,
 }
 
-/// A KEP's planned outputs: its pages, its JSON file and its search document,
-/// and its rendered README when the plan cache should keep it.
-pub(super) type PerKep = (
-    KepPages,
-    (String, Option<Vec<u8>>),
-    SearchDoc,
-    Option<Arc<Rendered>>,
-);
+/// A KEP's planned outputs: its pages and its search document, and its
+/// rendered README when the plan cache should keep it.
+pub(super) type PerKep = (KepPages, SearchDoc, Option<Arc<Rendered>>);
 
 impl<'a> Kit<'a> {
     pub fn new(data: &'a Project, opts: &'a SiteOptions, hl: &'a Highlighter) -> Kit<'a> {
@@ -149,20 +144,17 @@ impl<'a> Kit<'a> {
         }
     }
 
-    /// KEP `i`'s page (and alias page), JSON file and search document, from
-    /// its rendered README `r` and its findings `kf`; `json` is its export
-    /// record, moved into the JSON file. With a `sink`, the pages, the JSON
-    /// file and the search passages go to it, and the search document keeps
-    /// only what the index needs of the text (its terms and the snippet's
-    /// source).
+    /// KEP `i`'s page (and alias page) and search document, from its
+    /// rendered README `r` and its findings `kf`. With a `sink`, the pages
+    /// and the search passages go to it, and the search document keeps only
+    /// what the index needs of the text (its terms and the snippet's source).
     pub fn plan_kep(
         &self,
         i: usize,
         r: Rendered,
-        json: &mut Vec<u8>,
         kf: Vec<&Finding>,
         sink: Option<Sink>,
-    ) -> (KepPages, (String, Option<Vec<u8>>), SearchDoc) {
+    ) -> (KepPages, SearchDoc) {
         let kep = &self.data.model.keps[i];
         let dir = &self.paths.dirs[i];
         let url = self.urls.page(dir);
@@ -206,22 +198,19 @@ impl<'a> Kit<'a> {
                 .map(|g| g.name.clone())
                 .collect(),
         };
-        let json_path = format!("{dir}kep.json");
-        let json = std::mem::take(json);
         let Some(sink) = sink else {
-            return (KepPages::Kept(pages), (json_path, Some(json)), doc);
+            return (KepPages::Kept(pages), doc);
         };
         let handed = pages
             .iter()
             .map(|p| (p.path.clone(), p.template.clone()))
             .collect();
         pages.into_iter().for_each(sink.page);
-        (sink.file)(json_path.clone(), json);
         // Doc ids are positions in the model, as the index numbers them.
         for (path, bytes) in search::take_passages(i, &mut doc) {
-            (sink.file)(path, bytes);
+            (sink.file)(&path, &bytes);
         }
-        (KepPages::Streamed(handed), (json_path, None), doc)
+        (KepPages::Streamed(handed), doc)
     }
 
     fn page(&self, path: String, template: &'static str, title: &str, ctx: Value) -> Page {
@@ -275,8 +264,7 @@ impl<'a> Kit<'a> {
         let model = &self.data.model;
         let live: BTreeSet<&str> = model.keps.iter().map(|k| k.path.as_str()).collect();
         cache.markdown.retain(|p, _| live.contains(p.as_str()));
-        for ((kep, local), (_, _, _, fresh)) in
-            model.keps.iter().zip(&self.local_assets).zip(per_kep)
+        for ((kep, local), (_, _, fresh)) in model.keps.iter().zip(&self.local_assets).zip(per_kep)
         {
             if let Some(r) = fresh {
                 let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
