@@ -79,9 +79,14 @@ pub(super) fn encode_passages(doc: usize, passages: &[Passage]) -> Vec<(String, 
         .chunks(PASSAGE_BUCKET)
         .enumerate()
         .map(|(k, chunk)| {
-            let rows: Vec<[&str; 3]> = chunk
+            // a passage in the same section as the one before it is its text alone
+            let rows: Vec<serde_json::Value> = chunk
                 .iter()
-                .map(|p| [p.id.as_str(), p.heading.as_str(), p.text.as_str()])
+                .enumerate()
+                .map(|(i, p)| match i.checked_sub(1).map(|j| &chunk[j]) {
+                    Some(b) if b.id == p.id && b.heading == p.heading => p.text.as_str().into(),
+                    _ => serde_json::json!([p.id, p.heading, p.text]),
+                })
                 .collect();
             (passage_path(doc, k), to_bytes(&rows))
         })

@@ -133,9 +133,9 @@ fn people_and_gates_are_terms_and_passages_are_files() {
     // "restartpolicy" is in the second passage, under #design-details
     let re: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/re.json"]).unwrap();
     assert_eq!(re["restartpolicy"], vec![0, 1, 2]);
-    let rows: Vec<[String; 3]> = serde_json::from_slice(&idx["search/p/0-0.json"]).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&idx["search/p/0-0.json"]).unwrap();
     assert_eq!(rows[1][0], "design-details");
-    assert!(rows[1][2].contains("restartPolicy"));
+    assert!(rows[1][2].as_str().unwrap().contains("restartPolicy"));
     assert!(query_files(&idx, "restartpolicy", 5).contains(&"search/p/0-0.json".to_string()));
     let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
     assert_eq!(meta["docs"][0], json!([753, "Sidecar Containers", 0, 0]));
@@ -200,4 +200,58 @@ fn incremental_updates_match_a_full_build() {
     // A new document rebuilds.
     docs.push(doc(99, "New", "fresh"));
     assert_eq!(ix.update(&docs), &build(docs.clone()));
+}
+
+#[test]
+fn a_passage_file_names_each_section_once_and_buckets_hold_twelve() {
+    // "Summary" is one short passage, "Design" runs over more than two files
+    let long: String = (0..29 * 40).map(|i| format!("w{i} ")).collect();
+    let mut d = doc(1, "Long", "");
+    d.body = format!("Summary\nShort.\nDesign\n{long}\n");
+    d.sections = vec![
+        Section {
+            start: 0,
+            id: "summary".into(),
+            title: "Summary".into(),
+        },
+        Section {
+            start: d.body.find("Design").unwrap(),
+            id: "design".into(),
+            title: "Design".into(),
+        },
+    ];
+    let expected = passages(&d.body, &d.sections).len();
+    assert!(
+        expected > 2 * PASSAGE_BUCKET,
+        "{expected} passages: three files"
+    );
+    let idx = build(vec![d]);
+    let rows = |k: usize| -> Vec<serde_json::Value> {
+        serde_json::from_slice(&idx[&format!("search/p/0-{k}.json")]).unwrap()
+    };
+    let first = rows(0);
+    assert_eq!(first.len(), PASSAGE_BUCKET);
+    assert_eq!(first[0], json!(["summary", "Summary", "Short."]));
+    assert_eq!(first[1][0], "design", "a new section is written whole");
+    assert!(
+        first[2].as_str().unwrap().starts_with('w'),
+        "{:?}",
+        first[2]
+    );
+    // each file opens with the section's anchor and heading again
+    let second = rows(1);
+    assert_eq!(
+        (&second[0][0], &second[0][1]),
+        (&json!("design"), &json!("Design"))
+    );
+    assert!(second[1..].iter().all(|r| r.is_string()));
+    let passages: usize = (0..)
+        .map_while(|k| idx.get(&format!("search/p/0-{k}.json")))
+        .map(|b| {
+            serde_json::from_slice::<Vec<serde_json::Value>>(b)
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert_eq!(passages, expected, "every passage is in a file, once");
 }

@@ -140,8 +140,13 @@
           if (r.p) {
             var k = Math.floor((r.p - 1) / m.pbucket);
             return get("search/p/" + r.id + "-" + k + ".json").then(function (rows) {
-              var row = rows[(r.p - 1) % m.pbucket] || ["", "", ""];
-              r.anchor = row[0]; r.heading = row[1]; r.text = row[2];
+              // a row is [anchor, heading, text], or the text alone in the section of the row before
+              var want = (r.p - 1) % m.pbucket;
+              r.anchor = ""; r.heading = ""; r.text = "";
+              for (var j = 0; j <= want && j < rows.length; j++) {
+                if (typeof rows[j] === "string") { r.text = rows[j]; }
+                else { r.anchor = rows[j][0]; r.heading = rows[j][1]; r.text = rows[j][2]; }
+              }
             });
           }
           return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
