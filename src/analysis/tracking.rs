@@ -163,7 +163,8 @@ fn effective_stage(kep: &Kep) -> Option<Stage> {
     }
 }
 
-fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
+/// Whether the KEP has a PRR approval for `stage` by a PRR approver.
+pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
     model
         .prr_for(kep)
         .and_then(|p| p.approval(stage))

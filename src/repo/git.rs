@@ -58,16 +58,7 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
         assets,
         problems,
     } = out;
-    Ok(finish(
-        Source {
-            root: root.to_path_buf(),
-            commit: Some(commit.id().to_string()),
-            time: Some(commit.time().seconds()),
-        },
-        files,
-        assets,
-        problems,
-    ))
+    Ok(finish(source_at(root, &commit), files, assets, problems))
 }
 
 /// Files, assets and problems read from a tree, as the loader sorts them.
@@ -136,6 +127,15 @@ impl Read {
     }
 }
 
+/// The source of a snapshot read from `commit` of the repository at `root`.
+fn source_at(root: &Path, commit: &git2::Commit) -> Source {
+    Source {
+        root: root.to_path_buf(),
+        commit: Some(commit.id().to_string()),
+        time: Some(commit.time().seconds()),
+    }
+}
+
 /// The tree of `commit` at `prefix` (the snapshot root inside the work tree).
 fn root_tree<'r>(
     repo: &'r Repository,
@@ -200,11 +200,7 @@ pub(super) fn with_paths_from(
         out.read(&repo, &tree, path.clone(), entry.id(), entry.filemode())?;
     }
     Ok(finish(
-        Source {
-            root: root.to_path_buf(),
-            commit: Some(commit.id().to_string()),
-            time: Some(commit.time().seconds()),
-        },
+        source_at(root, &commit),
         out.files,
         out.assets,
         out.problems,

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::{Options, Row, Selected, kep_key, select};
 use crate::analysis::Analysis;
 use crate::analysis::history::format_date;
+use crate::analysis::tracking::approved;
 use crate::kep::Kep;
 use crate::kep::domain::Stage;
 use crate::model::Model;
@@ -252,14 +253,6 @@ fn touching(range: &Range, kep: &Kep) -> Vec<RangeCommit> {
         })
         .cloned()
         .collect()
-}
-
-/// Whether the KEP has a PRR approval for `stage` by a PRR approver.
-fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
-    model
-        .prr_for(kep)
-        .and_then(|p| p.approval(stage))
-        .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
 }
 
 /// Compare the release now (`selected`, `rows`) with the release at the baseline.

@@ -28,6 +28,8 @@ pub mod view;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -302,47 +304,23 @@ fn write_into(
     // With a manifest, a page whose inputs are unchanged is not rendered again.
     let memo =
         memo::Fingerprint::of(&theme.sources, &hashed, &opts.base_url).filter(|_| !opts.render_all);
-    let kept = std::sync::atomic::AtomicUsize::new(0);
-    let emit = |page: Page| -> Result<()> {
-        let Some(fp) = memo else {
-            let (path, bytes) = render_page(&theme.tera, page)?;
-            return stage.write(&path, &bytes);
-        };
-        let key = fp.key(&page);
-        if stage.keep_rendered(&page.path, key)? {
-            kept.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return Ok(());
-        }
-        let (path, bytes) = render_page(&theme.tera, page)?;
-        stage.write_rendered(&path, &bytes, key)
+    let writer = PageWriter {
+        stage,
+        tera: &theme.tera,
+        memo,
+        kept: AtomicUsize::new(0),
     };
-    let failed: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
-    let sink = |page: Page| {
-        if let Err(e) = emit(page) {
-            failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    };
-    let file = |path: &str, bytes: &[u8]| {
-        if let Err(e) = stage.write(path, bytes) {
-            failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    };
+    let failed = FirstError::default();
+    let page = |page: Page| failed.keep(writer.write(page));
+    let file = |path: &str, bytes: &[u8]| failed.keep(stage.write(path, bytes));
     let sink = plan::Sink {
-        page: &sink,
+        page: &page,
         file: &file,
     };
     let plan = timed("plan", || {
         plan::plan_streaming(data, readmes, opts, &hl, sink)
     });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+    failed.into_result()?;
     let Prepared {
         pages,
         mut files,
@@ -358,7 +336,7 @@ fn write_into(
         }
     };
     timed("render and write", || {
-        pages.into_par_iter().try_for_each(emit)?;
+        pages.into_par_iter().try_for_each(|p| writer.write(p))?;
         files.par_iter().try_for_each(|(p, b)| stage.write(p, b))?;
         stage.copy(&output::Copies {
             root: &data.model.source.root,
@@ -367,7 +345,57 @@ fn write_into(
     })?;
     crate::timing::note(
         "pages kept without rendering (inputs unchanged)",
-        kept.into_inner(),
+        writer.kept.into_inner(),
     );
     Ok(())
+}
+
+/// Renders pages into the staging tree; with a fingerprint (a manifest),
+/// keeps those whose inputs are unchanged instead.
+struct PageWriter<'a> {
+    stage: &'a output::Stage,
+    tera: &'a tera::Tera,
+    memo: Option<memo::Fingerprint>,
+    /// Pages kept without rendering.
+    kept: AtomicUsize,
+}
+
+impl PageWriter<'_> {
+    fn write(&self, page: Page) -> Result<()> {
+        let Some(fp) = self.memo else {
+            let (path, bytes) = render_page(self.tera, page)?;
+            return self.stage.write(&path, &bytes);
+        };
+        let key = fp.key(&page);
+        if self.stage.keep_rendered(&page.path, key)? {
+            self.kept.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        let (path, bytes) = render_page(self.tera, page)?;
+        self.stage.write_rendered(&path, &bytes, key)
+    }
+}
+
+/// The first error of writers working in parallel; the others go on.
+#[derive(Default)]
+struct FirstError(Mutex<Option<anyhow::Error>>);
+
+impl FirstError {
+    /// Keep `result`'s error unless one was kept before.
+    fn keep(&self, result: Result<()>) {
+        if let Err(e) = result {
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    }
+
+    /// The error kept, if any.
+    fn into_result(self) -> Result<()> {
+        match self.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }

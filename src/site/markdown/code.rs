@@ -1,0 +1,87 @@
+//! Code blocks: their text gathered and highlighted into CSS classes
+//! (mermaid diagrams kept as text for the browser to draw), and fences
+//! followed by a tab closed as GitHub closes them.
+
+use std::borrow::Cow;
+
+use pulldown_cmark::{CodeBlockKind, Event, TagEnd};
+
+use super::Stream;
+use crate::site::highlight;
+
+impl<'a> Stream<'a, '_> {
+    /// A code block opens: its language is noted and its text gathered
+    /// from now on.
+    pub(super) fn code_start(&mut self, kind: CodeBlockKind) {
+        let lang = match kind {
+            CodeBlockKind::Fenced(l) => l.split([' ', ',', '{']).next().unwrap_or("").to_string(),
+            CodeBlockKind::Indented => String::new(),
+        };
+        self.code = Some((lang, String::new()));
+    }
+
+    /// An event inside a code block: its text gathered; at the block's end,
+    /// the block as HTML.
+    pub(super) fn code_event(&mut self, ev: Event<'a>) -> Option<Event<'a>> {
+        match ev {
+            Event::Text(t) => {
+                if let Some((_, buf)) = self.code.as_mut() {
+                    buf.push_str(&t);
+                }
+                None
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                let (lang, buf) = self.code.take()?;
+                Some(Event::Html(self.code_block(&lang, &buf).into()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The HTML of a whole code block.
+    fn code_block(&mut self, lang: &str, buf: &str) -> String {
+        if lang.eq_ignore_ascii_case("mermaid") {
+            // drawn in the browser by the theme's mermaid script,
+            // shown as text until then (and without script)
+            return format!(
+                "<pre class=\"mermaid\" data-lang=\"mermaid\" tabindex=\"0\">{}</pre>",
+                crate::escape::text(buf)
+            );
+        }
+        self.code_keys.extend(highlight::cache_key(lang, buf));
+        // a block wider than the page scrolls: keyboard users
+        // reach it with Tab (axe scrollable-region-focusable)
+        self.hl
+            .block(lang, buf)
+            .replacen("<pre ", "<pre tabindex=\"0\" ", 1)
+    }
+}
+
+/// `markdown` with the trailing spaces and tabs of its fence-only lines
+/// removed. CommonMark (since 0.30) and GitHub close a code block at a fence
+/// followed by a tab; pulldown-cmark does not, and renders the rest of the
+/// README as code. The whitespace after a fence means nothing otherwise.
+pub(super) fn fence_tabs(markdown: &str) -> Cow<'_, str> {
+    if !markdown.contains("```\t") && !markdown.contains("~~~\t") {
+        return Cow::Borrowed(markdown);
+    }
+    let fence_only = |line: &str| {
+        let t = line.trim_start_matches([' ', '\t']);
+        let Some(ch) = t.chars().next().filter(|c| *c == '`' || *c == '~') else {
+            return false;
+        };
+        let run = t.len() - t.trim_start_matches(ch).len();
+        run >= 3 && t[run..].bytes().all(|b| b == b' ' || b == b'\t') && t[run..].contains('\t')
+    };
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if fence_only(body) {
+            out.push_str(body.trim_end_matches([' ', '\t']));
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
+}

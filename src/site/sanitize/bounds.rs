@@ -1,0 +1,167 @@
+//! The bounds on the work html5ever is given (see [`Budget`]): the number
+//! of tokens times the nesting depth, and the attributes of any one tag,
+//! counted in one pass as an HTML tokenizer would read them.
+
+use super::Budget;
+
+/// At most this many attributes in any tag (by [`max_attributes`]).
+const MAX_ATTRIBUTES: usize = 256;
+
+/// At most this many tree-builder steps: tokens times nesting depth.
+const MAX_STEPS: usize = 400_000_000;
+
+/// Whether html5ever's work on `html` stays within bounds: no tag with more
+/// than [`MAX_ATTRIBUTES`] attributes, and tokens times depth at most
+/// [`MAX_STEPS`].
+pub(super) fn within_budget(html: &str, budget: &Budget) -> bool {
+    let tokens = 1 + html
+        .bytes()
+        .filter(|b| matches!(b, b'<' | b'&' | b'\n'))
+        .count();
+    tokens.saturating_mul(budget.depth + 1) <= MAX_STEPS
+        && max_attributes(html.as_bytes(), MAX_ATTRIBUTES) <= MAX_ATTRIBUTES
+}
+
+/// The states of the HTML tokenizer inside a tag (WHATWG 13.2.5.8–13.2.5.40).
+#[derive(Clone, Copy)]
+enum In {
+    TagName,
+    BeforeName,
+    Name,
+    AfterName,
+    BeforeValue,
+    Double,
+    Single,
+    Unquoted,
+    AfterQuoted,
+    SelfClosing,
+}
+
+const STATES: usize = 10;
+
+/// An upper bound on the number of attributes of any tag as an HTML
+/// tokenizer reads `s`, in one pass (stops counting once past `limit`).
+///
+/// The tokenizer may be outside any tag (text, comments, raw text), so every
+/// `<` followed by a letter may start one: each such start is followed as a
+/// hypothesis through the tag states, and hypotheses in the same state are
+/// merged keeping the larger count. The real tokenizer's tag is always one of
+/// the hypotheses, so its count is never more than the one returned.
+fn max_attributes(s: &[u8], limit: usize) -> usize {
+    let mut live: [Option<usize>; STATES] = [None; STATES];
+    let mut max = 0;
+    let mut i = 0;
+    while i < s.len() {
+        if live.iter().all(Option::is_none) {
+            match s[i..].iter().position(|&b| b == b'<') {
+                Some(at) => i += at,
+                None => break,
+            }
+        }
+        let c = s[i];
+        let mut next: [Option<usize>; STATES] = [None; STATES];
+        for (state, count) in live.iter().enumerate() {
+            let Some(count) = *count else { continue };
+            if let Some((to, n)) = step(state_of(state), c, count) {
+                let slot = &mut next[to as usize];
+                *slot = Some(slot.map_or(n, |m| m.max(n)));
+                max = max.max(n);
+            }
+        }
+        // a tag name starts after `<` or `</` when a letter follows
+        let opens = match c {
+            b'<' => true,
+            b'/' => i > 0 && s[i - 1] == b'<',
+            _ => false,
+        };
+        if opens && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            next[In::TagName as usize].get_or_insert(0);
+        }
+        live = next;
+        if max > limit {
+            return max;
+        }
+        i += 1;
+    }
+    max
+}
+
+fn state_of(i: usize) -> In {
+    [
+        In::TagName,
+        In::BeforeName,
+        In::Name,
+        In::AfterName,
+        In::BeforeValue,
+        In::Double,
+        In::Single,
+        In::Unquoted,
+        In::AfterQuoted,
+        In::SelfClosing,
+    ][i]
+}
+
+/// One character in a tag: the next state and attribute count, `None` when
+/// the tag ends.
+fn step(state: In, c: u8, n: usize) -> Option<(In, usize)> {
+    let ws = matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+    Some(match state {
+        In::TagName | In::Unquoted if ws => (In::BeforeName, n),
+        In::TagName if c == b'/' => (In::SelfClosing, n),
+        In::TagName | In::Unquoted => match c {
+            b'>' => return None,
+            _ => (state, n),
+        },
+        In::BeforeName | In::AfterName if ws => (state, n),
+        In::BeforeName | In::AfterName | In::Name | In::AfterQuoted | In::SelfClosing
+            if c == b'/' =>
+        {
+            (In::SelfClosing, n)
+        }
+        In::BeforeName
+        | In::AfterName
+        | In::Name
+        | In::BeforeValue
+        | In::AfterQuoted
+        | In::SelfClosing
+            if c == b'>' =>
+        {
+            return None;
+        }
+        In::Name if ws => (In::AfterName, n),
+        In::Name | In::AfterName if c == b'=' => (In::BeforeValue, n),
+        In::Name => (In::Name, n),
+        In::BeforeName | In::AfterName | In::SelfClosing => (In::Name, n + 1),
+        In::AfterQuoted if ws => (In::BeforeName, n),
+        In::AfterQuoted => (In::Name, n + 1),
+        In::BeforeValue if ws => (In::BeforeValue, n),
+        In::BeforeValue => match c {
+            b'"' => (In::Double, n),
+            b'\'' => (In::Single, n),
+            _ => (In::Unquoted, n),
+        },
+        In::Double if c == b'"' => (In::AfterQuoted, n),
+        In::Single if c == b'\'' => (In::AfterQuoted, n),
+        In::Double | In::Single => (state, n),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_bound_follows_the_tokenizer() {
+        assert_eq!(max_attributes(b"<a b c d>", 99), 3);
+        assert_eq!(max_attributes(b"<a b='x y z' c=\"1 2\"d>", 99), 3);
+        assert_eq!(max_attributes(b"text <b>x</b> more", 99), 0);
+        // a quoted `>` does not end the tag
+        assert_eq!(max_attributes(b"<a x='>' y='>' z>", 99), 3);
+        // `<` inside a tag may start another: both are followed
+        assert!(max_attributes(b"<!-- <a b c d -->", 99) >= 3);
+        let many = "<div ".to_string() + &"a1 ".repeat(1000) + ">";
+        assert!(max_attributes(many.as_bytes(), 256) > 256);
+        // utf-8 everywhere, never a panic
+        assert_eq!(max_attributes("<a title=\"&aaaaé\" é=1>".as_bytes(), 99), 2);
+    }
+}
