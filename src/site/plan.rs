@@ -9,6 +9,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod json;
 mod kep;
 
 use super::SiteOptions;
@@ -19,6 +20,7 @@ use super::readme_cache::ReadmeCache;
 use super::search::{self, SearchDoc};
 use super::view;
 use crate::project::Project;
+use json::json_files;
 use kep::{Kit, PerKep};
 
 /// How a page is turned into bytes.
@@ -238,50 +240,6 @@ fn plan_inner(
     plan
 }
 
-/// Each KEP's entry of `keps.json` (the export's JSON), serialized.
-/// `keps.json` and each KEP's `kep.json` (the records of `kepsite export`),
-/// to the `sink` or into the plan. With a sink they are written before the
-/// KEP pages, so that the records (107 MB on the 10x corpus) are not held
-/// while the READMEs are rendered.
-fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
-    let records = export_json(kit.data);
-    let paths: Vec<String> = kit
-        .paths
-        .dirs
-        .iter()
-        .map(|d| format!("{d}kep.json"))
-        .collect();
-    match sink {
-        Some(sink) => {
-            paths
-                .par_iter()
-                .zip(&records)
-                .for_each(|(path, bytes)| (sink.file)(path, bytes));
-            // the records go as they are joined: never two copies of them
-            (sink.file)("keps.json", &join_json(records));
-        }
-        None => {
-            let all = join_json(records.iter().collect());
-            plan.files.insert("keps.json".into(), all);
-            plan.files.extend(paths.into_iter().zip(records));
-        }
-    }
-}
-
-fn export_json(data: &Project) -> Vec<Vec<u8>> {
-    let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
-        history: h,
-        now: data.now,
-        stale_days: super::STALE_DAYS,
-    });
-    crate::timing::timed("plan: export json", || {
-        crate::view::all(&data.model, &data.analysis, &data.findings, history)
-            .par_iter()
-            .map(|v| serde_json::to_vec(v).unwrap_or_default())
-            .collect()
-    })
-}
-
 /// Each KEP's page, alias page and search document, in parallel (`readmes`:
 /// each KEP's README text, freed once rendered).
 fn plan_keps(
@@ -429,20 +387,4 @@ fn finish(plan: &mut Plan, kit: &Kit) {
         &kit.site,
     ));
     plan.pages.sort_by(|a, b| a.path.cmp(&b.path));
-}
-
-/// A JSON array of already-encoded elements (so `keps.json` holds the same
-/// values as `kepsite export`, compactly), freeing each once copied.
-fn join_json<T: AsRef<[u8]>>(items: Vec<T>) -> Vec<u8> {
-    let size = items.iter().map(|i| i.as_ref().len() + 2).sum::<usize>();
-    let mut out = Vec::with_capacity(size + 4);
-    out.push(b'[');
-    for (n, item) in items.into_iter().enumerate() {
-        if n > 0 {
-            out.extend_from_slice(b",\n");
-        }
-        out.extend_from_slice(item.as_ref());
-    }
-    out.extend_from_slice(b"]\n");
-    out
 }
