@@ -25,6 +25,24 @@ fn titles_outweigh_bodies_and_numbers_are_terms() {
     assert!(query_cost(&idx, "kubelet", 10) > 0);
 }
 
+/// Give `d` a body of a "Summary" section ("Short.") and a "Design" section
+/// (anchor `design_id`) holding `design`.
+fn summary_and_design(d: &mut SearchDoc, design: &str, design_id: &str) {
+    d.body = format!("Summary\nShort.\nDesign\n{design}\n");
+    d.sections = vec![
+        Section {
+            start: 0,
+            id: "summary".into(),
+            title: "Summary".into(),
+        },
+        Section {
+            start: d.body.find("Design").unwrap(),
+            id: design_id.into(),
+            title: "Design".into(),
+        },
+    ];
+}
+
 fn doc(n: u32, title: &str, body: &str) -> SearchDoc {
     SearchDoc {
         number: Some(n),
@@ -103,19 +121,11 @@ fn people_and_gates_are_terms_and_passages_are_files() {
         "SidecarContainers".into(),
         "InPlacePodVerticalScaling".into(),
     ];
-    d.body = "Summary\nShort.\nDesign\nThe restartPolicy of an init container.\n".into();
-    d.sections = vec![
-        Section {
-            start: 0,
-            id: "summary".into(),
-            title: "Summary".into(),
-        },
-        Section {
-            start: d.body.find("Design").unwrap(),
-            id: "design-details".into(),
-            title: "Design".into(),
-        },
-    ];
+    summary_and_design(
+        &mut d,
+        "The restartPolicy of an init container.",
+        "design-details",
+    );
     let other = doc(2, "Other", "thockin wrote this");
     let idx = build(vec![d, other]);
     let at: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/@t.json"]).unwrap();
@@ -207,19 +217,7 @@ fn a_passage_file_names_each_section_once_and_buckets_hold_twelve() {
     // "Summary" is one short passage, "Design" runs over more than two files
     let long: String = (0..29 * 40).map(|i| format!("w{i} ")).collect();
     let mut d = doc(1, "Long", "");
-    d.body = format!("Summary\nShort.\nDesign\n{long}\n");
-    d.sections = vec![
-        Section {
-            start: 0,
-            id: "summary".into(),
-            title: "Summary".into(),
-        },
-        Section {
-            start: d.body.find("Design").unwrap(),
-            id: "design".into(),
-            title: "Design".into(),
-        },
-    ];
+    summary_and_design(&mut d, &long, "design");
     let expected = passages(&d.body, &d.sections).len();
     assert!(
         expected > 2 * PASSAGE_BUCKET,
