@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let cli = kepsite::cli::Cli::parse();
     no_huge_pages();
+    report_to_stderr();
     match kepsite::cli::run(&cli) {
         Ok(code) => exit_now(code),
         Err(err) => {
@@ -23,6 +24,28 @@ fn main() {
             std::process::exit(2);
         }
     }
+}
+
+/// Write what the library reports (`tracing` events: warnings, and phase
+/// timings when `KEPSITE_TIMINGS` is set) to stderr, one plain line each.
+fn report_to_stderr() {
+    use tracing::level_filters::LevelFilter;
+    use tracing_subscriber::layer::SubscriberExt;
+    let timings = match std::env::var_os("KEPSITE_TIMINGS") {
+        Some(_) => LevelFilter::INFO,
+        None => LevelFilter::OFF,
+    };
+    let filter = tracing_subscriber::filter::Targets::new()
+        .with_target(kepsite::timing::TARGET, timings)
+        .with_default(LevelFilter::WARN);
+    let lines = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_level(false)
+        .with_target(false)
+        .with_ansi(false)
+        .finish();
+    let _ = tracing::subscriber::set_global_default(lines.with(filter));
 }
 
 /// Turn transparent huge pages off for this process (from here on: the few

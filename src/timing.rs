@@ -1,30 +1,31 @@
-//! What kepsite tells on stderr besides its output: phase timings when
-//! `KEPSITE_TIMINGS` is set (`timed("phase", || work)`), and warnings about
-//! work it skipped and carried on without ([`warn`]). Library code reports
-//! through here and never prints itself.
+//! What kepsite tells besides its output, as `tracing` events: phase timings
+//! (`timed("phase", || work)`, target `kepsite::timing`, level info) and
+//! warnings about work it skipped and carried on without ([`warn`]). Library
+//! code reports through here and never prints; the binary's subscriber
+//! (`main.rs`) writes the events to stderr, timings only when
+//! `KEPSITE_TIMINGS` is set.
 //!
 //! Timings show where a build spends its time without a profiler; silent and
-//! nearly free otherwise.
+//! nearly free otherwise (nothing is measured unless a subscriber wants them).
 
-use std::sync::OnceLock;
 use std::time::Instant;
 
+/// The target of timing events.
+pub const TARGET: &str = "kepsite::timing";
+
 fn enabled() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("KEPSITE_TIMINGS").is_some())
+    tracing::enabled!(target: TARGET, tracing::Level::INFO)
 }
 
 /// A warning: something was skipped (a cache not saved, history not read)
 /// and the run goes on without it.
 pub fn warn(message: impl std::fmt::Display) {
-    eprintln!("warning: {message}");
+    tracing::warn!("warning: {message}");
 }
 
-/// Print a count beside the timings, when they are on.
+/// Report a count beside the timings, when they are on.
 pub fn note(what: &str, n: usize) {
-    if enabled() {
-        eprintln!("timing: {what}: {n}");
-    }
+    tracing::info!(target: TARGET, "timing: {what}: {n}");
 }
 
 /// Run `f`, printing how long it took as `phase` when timings are on.
@@ -36,7 +37,8 @@ pub fn timed<T>(phase: &str, f: impl FnOnce() -> T) -> T {
     let cpu = cpu_ms();
     let out = f();
     let (rss, peak) = memory_mb();
-    eprintln!(
+    tracing::info!(
+        target: TARGET,
         "timing: {phase:<24} {:>8.1} ms wall {:>7.1} ms cpu {rss:>6} MB rss {peak:>6} MB peak",
         t.elapsed().as_secs_f64() * 1e3,
         cpu_ms() - cpu
