@@ -1,5 +1,5 @@
 //! What kepsite tells besides its output, as `tracing` events: phase timings
-//! (`timed("phase", || work)`, target `kepsite::timing`, level info) and
+//! (`timed("phase", || work)`, target `timing`, level info) and
 //! warnings about work it skipped and carried on without ([`warn`]). Library
 //! code reports through here and never prints; the binary's subscriber
 //! (`main.rs`) writes the events to stderr, timings only when
@@ -10,8 +10,9 @@
 
 use std::time::Instant;
 
-/// The target of timing events.
-pub const TARGET: &str = "kepsite::timing";
+/// The target of timing events (not a module path: a filter on it must not
+/// also catch the warnings this module reports, whose target is `kepsite`).
+pub const TARGET: &str = "timing";
 
 fn enabled() -> bool {
     tracing::enabled!(target: TARGET, tracing::Level::INFO)
@@ -20,7 +21,7 @@ fn enabled() -> bool {
 /// A warning: something was skipped (a cache not saved, history not read)
 /// and the run goes on without it.
 pub fn warn(message: impl std::fmt::Display) {
-    tracing::warn!("warning: {message}");
+    tracing::warn!(target: "kepsite", "warning: {message}");
 }
 
 /// Report a count beside the timings, when they are on.

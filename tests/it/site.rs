@@ -928,3 +928,56 @@ fn the_report_stylesheet_has_one_copy_inlined_in_the_standalone_report() {
         "the standalone report inlines static/report.css"
     );
 }
+
+/// The binary reports through `tracing`: a warning shows on stderr whether
+/// or not timings are asked for, and timing lines only when they are.
+#[test]
+fn the_binary_prints_warnings_always_and_timings_on_request() {
+    let (_repo, root) = crate::support::content_copy();
+    // a git repository whose HEAD names a commit that is not there: the
+    // history walk fails, which is a warning, and the build goes on
+    let git = root.join(".git");
+    std::fs::create_dir_all(git.join("refs/heads")).unwrap();
+    std::fs::create_dir_all(git.join("objects")).unwrap();
+    std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        git.join("refs/heads/main"),
+        format!("{}\n", "12".repeat(20)),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |timings: bool, out: &str| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"));
+        cmd.args(["build", "--repo", root.to_str().unwrap(), "--out"])
+            .arg(tmp.path().join(out))
+            .arg("--cache-dir")
+            .arg(tmp.path().join("cache"))
+            .env_remove("KEPSITE_TIMINGS");
+        if timings {
+            cmd.env("KEPSITE_TIMINGS", "1");
+        }
+        let r = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
+        assert!(r.status.success(), "{stderr}");
+        stderr
+    };
+    let quiet = run(false, "a");
+    assert!(
+        quiet
+            .lines()
+            .any(|l| l.starts_with("warning: no history for ")),
+        "{quiet}"
+    );
+    assert!(!quiet.contains("timing:"), "{quiet}");
+    let timed = run(true, "b");
+    assert!(
+        timed
+            .lines()
+            .any(|l| l.starts_with("warning: no history for ")),
+        "{timed}"
+    );
+    assert!(
+        timed.lines().any(|l| l.starts_with("timing: load ")),
+        "{timed}"
+    );
+}
