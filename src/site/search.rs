@@ -38,8 +38,8 @@ pub use body::{BodyTerms, PASSAGE_CHARS, Passage, Section, passages};
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
 /// Passages per passage file: 12 of ~240 characters, with each section's
-/// anchor and heading written once per file, make ~3 KB files (6,634 on the
-/// corpus, where 8 with the heading on every passage made 9,422).
+/// anchor and heading written once per file, make ~2.6 KB files (6,395 on
+/// the corpus, where 8 with the heading on every passage made 9,422).
 pub const PASSAGE_BUCKET: usize = 12;
 const SNIPPET_CHARS: usize = 320;
 

@@ -26,6 +26,10 @@ pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         views.par_iter().zip(slots).for_each(|(v, mut slot)| {
             // the same value, so the same length: it fills its slot exactly
             let _ = serde_json::to_writer(&mut slot, v);
+            debug_assert!(
+                slot.is_empty(),
+                "a record serialized shorter the second time"
+            );
         });
         (all, ranges)
     });
