@@ -76,8 +76,8 @@ pub struct ReportArgs {
     /// The release, vX.Y: KEPs whose latest-milestone or a stage milestone is in it.
     #[arg(long, value_name = "vX.Y")]
     pub release: String,
-    /// Also report what changed since this earlier revision (an ancestor of --rev, or of HEAD).
-    #[arg(long, value_name = "REV", requires = "repo")]
+    /// Also report what changed since this earlier revision (an ancestor of --rev, or of HEAD), or since a date (YYYY-MM-DD, UTC: the first-parent commit that day began with).
+    #[arg(long, value_name = "REV|DATE", requires = "repo")]
     pub since: Option<String>,
     /// Enhancement issues: `gh issue list --json number,title,labels,milestone,state,url` output.
     #[arg(long, value_name = "FILE")]

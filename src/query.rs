@@ -284,7 +284,15 @@ fn table(views: &[KepView<'_>]) -> String {
     let line = |cells: Vec<String>, out: &mut String| {
         let mut parts = Vec::new();
         for (i, c) in cells.iter().enumerate() {
-            let c: String = c.chars().take(widths[i]).collect();
+            // A cell cut to its column's width ends in `…`, so a cut title
+            // never reads as a whole one.
+            let c: String = if c.chars().count() > widths[i] {
+                let mut cut: String = c.chars().take(widths[i] - 1).collect();
+                cut.push('…');
+                cut
+            } else {
+                c.clone()
+            };
             let pad = widths[i] - c.chars().count();
             parts.push(format!("{c}{}", " ".repeat(pad)));
         }

@@ -285,13 +285,14 @@ pub fn for_repository(readme: Option<&str>) -> (Template, &'static str) {
 mod tests {
     use super::*;
 
+    /// Our own KEP template (the sample repository's): the upstream
+    /// template's sections and DIRECTIVE markers, in our words.
     fn seed_template() -> String {
-        let path = concat!(
+        include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/seeds/kep-template-with-directives.md"
-        );
-        std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("seed file {path} is required by this test: {e}"))
+            "/content/keps/NNNN-kep-template/README.md"
+        ))
+        .to_string()
     }
 
     #[test]

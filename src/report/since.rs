@@ -65,8 +65,20 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
                 )
             })
     };
-    let from = resolve(since, "--since")?;
     let to = resolve(head_name, "revision")?;
+    let from = match since_date(since) {
+        Some(cutoff) => before_on_first_parent(&to, cutoff).with_context(|| {
+            format!("--since {since}: no commit of {head_name}'s first-parent line is older")
+        })?,
+        None => resolve(since, "--since")?,
+    };
+    if since.contains("@{") && from.id() == to.id() {
+        tracing::warn!(
+            "--since {since} resolved to {head_name} itself: the reflog has no entry that old \
+             (a fresh clone's reflog starts at the clone), so nothing is reported as changed; \
+             give a date (--since 2026-07-17) or a commit instead"
+        );
+    }
     if from.id() != to.id() && !repo.graph_descendant_of(to.id(), from.id())? {
         bail!(
             "--since {since:?} ({}) is not an ancestor of {head_name} ({}): a report compares a revision with an earlier one",
@@ -81,6 +93,29 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
         date: format_date(from.time().seconds()),
         commits: commits_touching(&repo, &keps, &from, &to)?,
     })
+}
+
+/// `--since YYYY-MM-DD`: the first second of that day, UTC (never the
+/// local zone, so a report reads the same everywhere).
+fn since_date(since: &str) -> Option<i64> {
+    if since.len() != 10 {
+        return None;
+    }
+    let date: jiff::civil::Date = since.parse().ok()?;
+    let zoned = date.to_zoned(jiff::tz::TimeZone::UTC).ok()?;
+    Some(zoned.timestamp().as_second())
+}
+
+/// The newest commit on `head`'s first-parent line committed before
+/// `cutoff` (seconds since the epoch): what the branch was when that day began.
+fn before_on_first_parent<'r>(head: &git2::Commit<'r>, cutoff: i64) -> Result<git2::Commit<'r>> {
+    let mut commit = head.clone();
+    while commit.time().seconds() >= cutoff {
+        commit = commit
+            .parent(0)
+            .context("the first-parent line ends before that date")?;
+    }
+    Ok(commit)
 }
 
 /// The commits after `from` up to `to` that changed the `keps` subtree, newest first.

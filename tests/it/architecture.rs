@@ -115,3 +115,44 @@ fn nothing_but_main_uses_the_command_layer() {
         );
     }
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A plain `cargo test` needs nothing outside the repository: no unit test
+/// and no test of this target names the shared folder (the corpus, the
+/// seeds). Those tests belong to the `corpus` target.
+#[test]
+fn plain_cargo_test_reads_nothing_from_the_shared_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("tests/it"), &mut files);
+    assert!(files.len() > 50, "found {} files", files.len());
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|p| !p.ends_with("tests/it/architecture.rs"))
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            [
+                "../shared",
+                "KEPSITE_SHARED",
+                "shared/corpus",
+                "shared/seeds",
+            ]
+            .iter()
+            .any(|needle| text.contains(needle))
+        })
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(offenders, Vec::<String>::new());
+}

@@ -5,7 +5,7 @@
 //! Each target runs [`cases`] generated inputs: 64 in a plain `cargo test`,
 //! `KEPSITE_FUZZ_CASES` of them when `.ci/run` gives each target its fixed
 //! budget. Failures shrink to a small input and are reported, not stored.
-//! `tests/corpus/hostile.txt` is the regression corpus: every entry goes
+//! `tests/fixtures/fuzz-hostile.txt` is the regression corpus: every entry goes
 //! through every target in every run.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -18,7 +18,7 @@ use kepsite::site::search::BodyTerms;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
-use crate::sanitize::{dom_problems, escapes, render_readme};
+use crate::dom::{dom_problems, escapes, render_readme};
 
 /// Generated inputs per target.
 fn cases() -> u32 {
@@ -38,7 +38,7 @@ fn config() -> Config {
 
 /// The regression corpus, one entry per `%%%%` line.
 fn corpus() -> Vec<String> {
-    let text = include_str!("../corpus/hostile.txt");
+    let text = include_str!("../fixtures/fuzz-hostile.txt");
     text.split("\n%%%%\n").map(str::to_string).collect()
 }
 

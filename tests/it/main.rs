@@ -1,28 +1,29 @@
-//! kepsite's integration tests, one module per feature. The real-corpus
-//! modules clone `../shared/corpus/enhancements.bundle` once and fail loudly
-//! when it is missing.
+//! kepsite's integration tests, one module per feature. They need nothing
+//! outside this repository: the sample `content/`, fixtures under
+//! `tests/fixtures/` and repositories the tests make. The tests that read the
+//! real corpus, the seed KEPs or drive a browser are the `corpus` target
+//! (`cargo test --test corpus`).
 
 mod analysis;
 mod anchors;
 mod architecture;
 mod bad_input;
-mod browser;
 mod check;
 mod check_changes;
 mod check_formats;
-mod corpus;
 mod dashboards;
+mod dom;
 mod fuzz;
+mod git_fixture;
 mod history;
 mod load;
 mod query;
-mod release;
 mod report;
 mod rules;
 mod sanitize;
 mod security;
 mod serve;
+mod serve_process;
 mod site;
-mod site_corpus;
 mod support;
 mod synth;

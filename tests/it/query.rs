@@ -117,3 +117,23 @@ fn export_is_a_stable_superset_of_kepctl() {
     assert_eq!(run.code, 0);
     assert_eq!(std::fs::read_to_string(out).unwrap(), a.stdout);
 }
+
+/// The table cuts a title to its column and marks the cut with `…`; a title
+/// that fits is whole.
+#[test]
+fn table_marks_a_cut_title() {
+    let run = kepsite(&["query", "--repo", "content", "--sig", "sig-storage"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let long = "Disable implicit recursive ownership change for projected volumes";
+    assert!(long.chars().count() > 60);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("3390"))
+        .unwrap_or_else(|| panic!("no row for 3390:\n{}", run.stdout));
+    assert!(!line.contains(long), "{line}");
+    let cut: String = long.chars().take(59).collect();
+    assert!(line.contains(&format!("{cut}…")), "{line}");
+    let short = run.stdout.lines().find(|l| l.contains("3655")).unwrap();
+    assert!(!short.contains('…'), "{short}");
+}

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{content, content_copy, corpus, git, git_commit_all, kepsite, kepsite_in};
+use crate::support::{
+    Run, content, content_copy, git, git_commit_all, kepsite, kepsite_in, report_rows,
+};
 
 const ISSUES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -28,18 +30,8 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&report(&all)).expect("report JSON")
 }
 
-fn rows(r: &Value) -> Vec<&Value> {
-    r["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|g| g["sigs"].as_array().unwrap())
-        .flat_map(|s| s["keps"].as_array().unwrap())
-        .collect()
-}
-
 fn row(r: &Value, n: u64) -> &Value {
-    rows(r)
+    report_rows(r)
         .into_iter()
         .find(|k| k["number"] == n)
         .unwrap_or_else(|| panic!("KEP {n} not in the report"))
@@ -599,132 +591,90 @@ fn site_has_a_report_page_per_release() {
     assert!(p.contains("Enhancements status: v1.36") && p.contains("At risk"));
 }
 
-// ------------------------------------------------------------- real corpus
+/// `kepsite report --repo . --release v1.36 --no-history --format json --since SINCE` in `root`.
+fn since_json(root: &Path, since: &str) -> Run {
+    kepsite_in(
+        root,
+        &[
+            "report",
+            "--repo",
+            ".",
+            "--release",
+            "v1.36",
+            "--no-history",
+            "--format",
+            "json",
+            "--since",
+            since,
+        ],
+    )
+}
 
-fn corpus_json(args: &[&str]) -> Value {
-    let repo = corpus().to_str().unwrap();
-    let mut all = vec!["report", "--repo", repo, "--no-history", "--format", "json"];
-    all.extend_from_slice(args);
-    let run = kepsite(&all);
+/// `--since YYYY-MM-DD` is the first-parent commit that day began with (UTC):
+/// with the change committed on 2026-03-04 and its base on 2026-03-02,
+/// 2026-03-03 and 2026-03-04 name the base, 2026-03-05 the change itself,
+/// and a day before the first commit is an error that says so.
+#[test]
+fn since_takes_a_date_on_the_first_parent_line() {
+    let (_tmp, root, base, head) = since_repo();
+    // Re-date the change to 2026-03-04 12:00 UTC (fixed, not the clock).
+    let out = std::process::Command::new("git")
+        .env("GIT_COMMITTER_DATE", "@1772625600 +0000")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(["commit", "-q", "--amend", "--no-edit"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let head_now = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+    assert_ne!(head_now, head);
+    for (day, want) in [
+        ("2026-03-03", base.as_str()),
+        ("2026-03-04", base.as_str()),
+        ("2026-03-05", head_now.as_str()),
+    ] {
+        let run = since_json(&root, day);
+        assert_eq!(run.code, 0, "{day}: {}", run.stderr);
+        let r: Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(r["since"]["commit"], want, "{day}");
+    }
+    let by_date: Value = serde_json::from_str(&since_json(&root, "2026-03-03").stdout).unwrap();
+    let by_hash: Value = serde_json::from_str(&since_json(&root, &base).stdout).unwrap();
+    assert_eq!(by_date["since"]["added"], by_hash["since"]["added"]);
+    assert_eq!(numbers(&by_date["since"]["added"]), [1480].into());
+    let early = since_json(&root, "2026-03-01");
+    assert_eq!(early.code, 2, "{}", early.stderr);
+    assert!(early.stderr.contains("no commit"), "{}", early.stderr);
+}
+
+/// A fresh clone's reflog has one entry, the clone: `HEAD@{<a date before
+/// it>}` resolves to HEAD itself, and kepsite says so instead of printing an
+/// empty Since section as if nothing had changed.
+#[test]
+fn since_says_when_a_reflog_expression_fell_back_to_head() {
+    let (tmp, root, _base, _head) = since_repo();
+    let clone = tmp.path().join("clone");
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            root.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    let run = since_json(&clone, "HEAD@{2020-01-01}");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap()
-}
-
-fn is_v135(s: &str) -> bool {
-    let s = s.trim().trim_start_matches('v');
-    s == "1.35" || s.starts_with("1.35.")
-}
-
-#[test]
-fn corpus_v135_counts_match_the_milestones() {
-    let repo = corpus().to_str().unwrap();
-    let export = kepsite(&["export", "--repo", repo]);
-    assert_eq!(export.code, 0, "{}", export.stderr);
-    let keps: Vec<Value> = serde_json::from_str(&export.stdout).unwrap();
-    let expected: BTreeSet<String> = keps
-        .iter()
-        .filter(|k| {
-            k["latestMilestone"].as_str().is_some_and(is_v135)
-                || k["milestone"]
-                    .as_object()
-                    .is_some_and(|m| m.values().any(|v| v.as_str().is_some_and(is_v135)))
-        })
-        .map(|k| k["path"].as_str().unwrap().to_string())
-        .collect();
-    let r = corpus_json(&["--release", "v1.35"]);
-    let got: BTreeSet<String> = rows(&r)
-        .iter()
-        .map(|k| k["path"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(got, expected);
-    let s = &r["summary"];
-    assert_eq!(s["total"].as_u64().unwrap() as usize, expected.len());
-    let sum = |key: &str| -> u64 {
-        s[key]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["total"].as_u64().unwrap())
-            .sum()
-    };
-    assert_eq!(sum("by_stage"), s["total"].as_u64().unwrap());
-    assert_eq!(sum("by_sig"), s["total"].as_u64().unwrap());
-    // v1.35 is out at the corpus HEAD (2026-07-24): what shipped and what
-    // slipped, nothing at risk.
-    assert_eq!(r["phase"], "out");
-    assert_eq!(s["at_risk"], 0);
-    let outcomes = ["shipped", "deprecated", "slipped", "latest_only"];
-    assert_eq!(
-        outcomes.iter().map(|k| s[k].as_u64().unwrap()).sum::<u64>(),
-        s["total"].as_u64().unwrap()
+    assert!(
+        run.stderr.contains("resolved to HEAD itself") && run.stderr.contains("reflog"),
+        "{}",
+        run.stderr
     );
-}
-
-#[test]
-fn corpus_since_matches_git_log() {
-    let repo = corpus();
-    // A commit that moved a kep.yaml's latest-milestone to v1.35 from a release
-    // that was not v1.35 anywhere in the file before.
-    let log = git(
-        repo,
-        &[
-            "log",
-            "--format=%H",
-            "-G",
-            "latest-milestone: \"?v1\\.35",
-            "--",
-            "keps",
-        ],
-    );
-    let (commit, path) =
-        log.lines()
-            .find_map(|c| {
-                let files = git(repo, &["show", "--format=", "--name-only", c]);
-                let yaml = files
-                    .lines()
-                    .find(|f| f.ends_with("/kep.yaml"))?
-                    .to_string();
-                let before = std::process::Command::new("git")
-                    .current_dir(repo)
-                    .args(["show", &format!("{c}^:{yaml}")])
-                    .output()
-                    .ok()?;
-                let after = git(repo, &["show", &format!("{c}:{yaml}")]);
-                let before = String::from_utf8_lossy(&before.stdout);
-                (before.lines().count() > 0 && !before.contains("1.35") && after.contains("1.35"))
-                    .then(|| {
-                        (
-                            c.to_string(),
-                            yaml.trim_end_matches("/kep.yaml").to_string(),
-                        )
-                    })
-            })
-            .expect("a commit moving a KEP into v1.35");
-    let r = corpus_json(&[
-        "--release",
-        "v1.35",
-        "--rev",
-        &commit,
-        "--since",
-        &format!("{commit}^"),
-    ]);
-    let added = r["since"]["added"].as_array().unwrap();
-    let entry = added
-        .iter()
-        .find(|e| e["url"].as_str().unwrap().ends_with(&path))
-        .unwrap_or_else(|| panic!("{path} not added at {commit}: {added:?}"));
-    assert_eq!(entry["commits"][0]["id"], commit.as_str());
-    // git log agrees the commit touched the KEP in that range.
-    let touched = git(
-        repo,
-        &[
-            "log",
-            "--format=%H",
-            &format!("{commit}^..{commit}"),
-            "--",
-            &path,
-        ],
-    );
-    assert_eq!(touched.trim(), commit);
-    assert_eq!(r["since"]["commits"], 1);
+    // A plain revision says nothing of the kind.
+    let plain = since_json(&clone, "HEAD~1");
+    assert!(!plain.stderr.contains("reflog"), "{}", plain.stderr);
 }

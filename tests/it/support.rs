@@ -3,13 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
-/// The bundle of the real kubernetes/enhancements history.
-pub const BUNDLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/enhancements.bundle"
-);
+use serde_json::Value;
 
 /// The sample repository.
 pub fn content() -> PathBuf {
@@ -107,32 +102,6 @@ pub fn git_commit_all(dir: &Path) {
     git(dir, &["init", "-q"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "snapshot"]);
-}
-
-/// One clone of the corpus bundle per test binary.
-pub fn corpus() -> &'static Path {
-    static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &CLONE
-        .get_or_init(|| {
-            assert!(
-                Path::new(BUNDLE).exists(),
-                "corpus bundle missing at {BUNDLE}: the acceptance tests need ../shared/corpus"
-            );
-            let dir = tempfile::tempdir().expect("tempdir");
-            let repo = dir.path().join("enhancements");
-            let out = Command::new("git")
-                .args(["clone", "-q", BUNDLE])
-                .arg(&repo)
-                .output()
-                .expect("running git clone");
-            assert!(
-                out.status.success(),
-                "git clone: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (dir, repo)
-        })
-        .1
 }
 
 /// Every file under `root`: `/`-separated relative path → bytes.
@@ -295,4 +264,38 @@ pub fn check_links(files: &BTreeMap<String, Vec<u8>>, base: &str) -> (usize, Vec
         }
     }
     (checked, broken)
+}
+
+/// `kepsite check --repo ROOT ARGS…`.
+pub fn check_repo(root: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["check", "--repo", root.to_str().unwrap()];
+    all.extend_from_slice(args);
+    kepsite(&all)
+}
+
+/// The (rule, path) of each finding in `check --format json` output.
+pub fn rules_and_paths(stdout: &str) -> Vec<(String, String)> {
+    let v: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["path"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every KEP row of a `report --format json`, across groups and SIGs.
+pub fn report_rows(r: &Value) -> Vec<&Value> {
+    r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["sigs"].as_array().unwrap())
+        .flat_map(|s| s["keps"].as_array().unwrap())
+        .collect()
 }

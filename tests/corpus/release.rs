@@ -11,6 +11,7 @@ use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::{Release, Stage};
 use kepsite::model::{self, Model};
 
+use crate::shared::corpus;
 use crate::support::*;
 
 struct Corpus {

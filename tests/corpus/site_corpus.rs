@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use kepsite::project::Project;
 use kepsite::site::{self, SiteOptions};
 
-use crate::support::{check_links, corpus, files, links, resolve_link, unescape};
+use crate::shared::corpus;
+use crate::support::{check_links, files, links, resolve_link, unescape};
 
 /// A subpath base, so that links missing the base show up as broken.
 const BASE: &str = "/enhancements/";
@@ -155,10 +156,10 @@ fn corpus_readmes_render_to_safe_html() {
         if kep.readme.contains("</") || kep.readme.contains("<img") {
             with_raw_html += 1;
         }
-        let html = crate::sanitize::render_readme(&kep.readme);
-        let problems = crate::sanitize::dom_problems(&html);
+        let html = crate::dom::render_readme(&kep.readme);
+        let problems = crate::dom::dom_problems(&html);
         assert!(problems.is_empty(), "{}: {problems:?}", kep.path);
-        let escapes = crate::sanitize::escapes(&html);
+        let escapes = crate::dom::escapes(&html);
         assert!(escapes.is_empty(), "{}: {escapes:?}", kep.path);
         for tag in ["div", "details", "table", "p"] {
             let opens = html.matches(&format!("<{tag}>")).count()

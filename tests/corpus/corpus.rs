@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use kepsite::analysis::findings::{check, prr_required};
 use kepsite::model::{self, Model};
 
+use crate::shared::corpus;
 use crate::support::*;
 
 fn head() -> &'static Model {
@@ -137,7 +138,7 @@ fn early_revision_loads_single_file_keps(c: &str) {
 
 #[test]
 fn sigs_yaml_validates_owning_sigs() {
-    let sigs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/sigs.yaml");
+    let sigs = crate::shared::shared_file("corpus/sigs.yaml");
     assert!(sigs.exists(), "sigs.yaml missing at {}", sigs.display());
     let m = model::load(corpus(), None, Some(&sigs)).unwrap();
     let list = m.sigs.as_ref().unwrap();

@@ -979,7 +979,7 @@ fn serve_preview_answers_every_search_page_after_page() {
     // page in front must still get through: they hung on every fifth page
     // while left pages kept their polls, and at random behind tiny_http's
     // connection pool.
-    let s = crate::serve::start(&[]);
+    let s = crate::serve_process::start(&[]);
     let b = Browser::start();
     for i in 0..12 {
         b.goto(&format!("http://{}/?q=kubelet&n={i}", s.addr));
@@ -1250,7 +1250,7 @@ fn random_tag_soup_stays_inside_the_readme_container() {
     let mut rng = SoupRng(0x2545_f491_4f6c_dd1d);
     for n in 0..150 {
         let soup = tag_soup(&mut rng);
-        let body = crate::sanitize::render_readme(&soup);
+        let body = crate::dom::render_readme(&soup);
         let dir = public.join(format!("soup/{n}"));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("index.html"), page_with_body(&template, &body)).unwrap();

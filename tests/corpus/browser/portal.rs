@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{Browser, Site, WAIT, netlify_headers, serve};
-use crate::support::{corpus, kepsite};
+use crate::shared::corpus;
+use crate::support::kepsite;
 
 const PHONE: (u32, u32) = (390, 844);
 const WIDE: (u32, u32) = (1400, 900);

@@ -1,0 +1,41 @@
+//! The corpus parts of the analysis tests: v1.35 against its milestones.
+
+use kepsite::analysis::analyze;
+use kepsite::analysis::outcome;
+use kepsite::kep::domain::Release;
+use kepsite::model;
+
+use crate::shared::corpus;
+
+/// Without history, the KEPs in v1.35 are exactly those whose
+/// latest-milestone or a stage milestone is v1.35; at the corpus HEAD
+/// (2026-07-24) v1.35 is out, so each one shipped, slipped or only moved
+/// latest-milestone.
+#[test]
+fn corpus_release_v135_matches_milestones() {
+    let m = model::load(corpus(), None, None).unwrap();
+    let a = analyze(&m);
+    let r = Release::new(1, 35);
+    let v135 = outcome::release_view(&m, &a, None, &a.current, r);
+    let expected: std::collections::BTreeSet<usize> = m
+        .keps
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| {
+            r.is(&k.meta.latest_milestone)
+                || k.meta.milestone.entries().iter().any(|(_, v)| r.is(v))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let listed: std::collections::BTreeSet<usize> = v135.entries.iter().map(|e| e.index).collect();
+    assert_eq!(listed, expected);
+    assert_eq!(v135.phase, outcome::Phase::Out);
+    let ids: std::collections::BTreeSet<&str> =
+        v135.entries.iter().map(|e| e.outcome.id()).collect();
+    assert!(
+        ids.iter()
+            .all(|i| ["shipped", "deprecated", "slipped", "latest-only"].contains(i)),
+        "{ids:?}"
+    );
+    assert!(v135.count("shipped") > 20 && v135.count("slipped") > 0);
+}

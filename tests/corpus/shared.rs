@@ -1,0 +1,55 @@
+//! The project's shared folder: the real corpus and the seed KEPs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// `$KEPSITE_SHARED`, else `../shared` beside this checkout.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("KEPSITE_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// A file of the shared folder, or a panic that names it and says what it is for.
+pub fn shared_file(rel: &str) -> PathBuf {
+    let path = shared_dir().join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: the `corpus` tests need the project's shared folder \
+         (../shared beside this checkout, or set KEPSITE_SHARED)",
+        path.display()
+    );
+    path
+}
+
+/// The text of a seed KEP (`seeds/NAME`).
+pub fn seed(name: &str) -> String {
+    let path = shared_file(&format!("seeds/{name}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// One clone of the corpus bundle per test binary.
+pub fn corpus() -> &'static Path {
+    static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &CLONE
+        .get_or_init(|| {
+            let bundle = shared_file("corpus/enhancements.bundle");
+            let dir = tempfile::tempdir().expect("tempdir");
+            let repo = dir.path().join("enhancements");
+            let out = Command::new("git")
+                .args(["clone", "-q"])
+                .arg(&bundle)
+                .arg(&repo)
+                .output()
+                .expect("running git clone");
+            assert!(
+                out.status.success(),
+                "git clone: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            (dir, repo)
+        })
+        .1
+}
