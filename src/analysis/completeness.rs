@@ -10,6 +10,7 @@ mod answer;
 mod guidance;
 mod inline;
 mod matching;
+mod placeholders;
 
 use crate::analysis::template::{PrrStage, Template, TemplateSection};
 use crate::kep::document::Document;

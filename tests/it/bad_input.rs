@@ -180,3 +180,46 @@ fn revision_errors_are_clear() {
     let run = kepsite(&["check", "--repo", "/definitely/not/here"]);
     assert_eq!(run.code, 2);
 }
+
+/// A README whose PRR answer is one 2 MB line of an unclosed delimiter (`<`,
+/// `[`, `<div `) checks and builds: the question is judged as any answer (no words,
+/// no answer), the
+/// KEP's page is written, and every other KEP is there. (The answer reader
+/// once searched to the end after every unclosed `<` or `[`: minutes for
+/// this input. Its linear bound is the unit test
+/// `placeholder_removal_scans_linearly`; this is the whole pipeline on it.)
+#[test]
+fn two_megabytes_of_one_delimiter_check_and_build() {
+    let question = "###### How can this feature be enabled / disabled in a live cluster?";
+    for unit in ["<", "[", "<div "] {
+        let (tmp, root) = content_copy();
+        let readme = root.join("keps/sig-node/4321-kubelet-image-pull-progress/README.md");
+        let text = std::fs::read_to_string(&readme).unwrap();
+        assert!(text.contains(question));
+        let line = unit.repeat(2 * 1024 * 1024 / unit.len());
+        // The answer's body becomes the line: up to the next heading.
+        let at = text.find(question).unwrap() + question.len();
+        let end = at + text[at..].find("\n#").unwrap();
+        let text = format!("{}\n\n{line}\n{}", &text[..at], &text[end..]);
+        std::fs::write(&readme, text).unwrap();
+        let f = findings_after(&root);
+        // `<` and `[` alone are no words; `<div <div …` is text with words.
+        let unanswered = f.iter().any(|x| {
+            x.rule == "prr-unanswered"
+                && x.path.contains("4321-kubelet-image-pull-progress")
+                && x.message.contains("enabled / disabled")
+        });
+        assert_eq!(unanswered, unit != "<div ", "{unit:?}");
+        let out = tmp.path().join("site");
+        let run = kepsite(&[
+            "build",
+            "--repo",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{unit:?}: {}", run.stderr);
+        assert!(out.join("keps/1480/index.html").is_file(), "{unit:?}");
+        assert!(out.join("keps/4321/index.html").is_file(), "{unit:?}");
+    }
+}

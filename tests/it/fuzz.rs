@@ -10,6 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use kepsite::analysis::completeness::assess;
+use kepsite::analysis::template::builtin;
+use kepsite::kep::document::parse;
+use kepsite::kep::domain::Stage;
 use kepsite::kep::metadata::{parse_raw, split_front_matter};
 use kepsite::site::highlight::Highlighter;
 use kepsite::site::markdown::{Links, render};
@@ -216,6 +220,50 @@ fn soup() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..60).prop_map(|v| v.concat())
 }
 
+/// The delimiters markdown and the README analysis look for, each repeated
+/// into long runs: the input that makes a search to the end per character
+/// quadratic.
+const DELIMITERS: &[&str] = &[
+    "<", "[", "]", "`", "*", "_", "|", "<div ", "> ", "- ", "  - ", "1. ", "<!--", "-->", "](",
+    "<<[", "]>>", "&", "#", "~~~", "```", "\\", "<a href=", "[x]: ",
+];
+
+/// One to three runs of a delimiter, up to 2,000 each, on one line or one per line.
+fn runs() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop::sample::select(DELIMITERS),
+            1..2000usize,
+            prop::bool::ANY,
+        ),
+        1..4,
+    )
+    .prop_map(|v| {
+        v.into_iter()
+            .map(|(d, n, lines)| {
+                if lines {
+                    format!("{d}\n")
+                } else {
+                    d.to_string()
+                }
+                .repeat(n)
+            })
+            .collect()
+    })
+}
+
+/// The README analysis reads `md` as a section and as a PRR answer.
+fn check_answer_reader(md: &str) {
+    let text = format!(
+        "# KEP\n## Summary\n{md}\n## Production Readiness Review Questionnaire\n\
+         ### Feature Enablement and Rollback\n\
+         ###### How can this feature be enabled / disabled in a live cluster?\n{md}\n"
+    );
+    let doc = parse(&text);
+    let a = assess(&doc, &builtin(), Some(&Stage::parse("beta")));
+    assert!(a.sections.iter().any(|s| s.title == "Summary"), "{md:?}");
+}
+
 /// The sanitizer's own oracle: html5ever's reading of the output has no
 /// script, handler or unsafe URL, and nothing outside the container.
 fn assert_safe(input: &str, html: &str) {
@@ -353,5 +401,17 @@ proptest! {
     #[test]
     fn the_search_tokenizer_keeps_plain_terms(body in "\\PC{0,300}") {
         check_tokenizer(&body);
+    }
+}
+
+proptest! {
+    // Inputs of thousands of characters: a fortieth of the cases.
+    #![proptest_config(Config { cases: (cases() / 40).max(8), ..config() })]
+
+    #[test]
+    fn long_delimiter_runs_render_safely_and_read_as_answers(md in runs()) {
+        check_markdown(&md);
+        check_answer_reader(&md);
+        check_tokenizer(&md);
     }
 }

@@ -8,6 +8,7 @@
 //! authors paste the guidance without its comment markers.
 
 use super::guidance::{Guidance, Piece, sentences};
+use super::placeholders::without_placeholders;
 use crate::kep::document::strip_comments;
 
 /// Labels of the template's unchecked option boxes (`- [ ] Feature gate`),
@@ -357,45 +358,6 @@ fn is_placeholder_word(lower: &str) -> bool {
             .map(|rest| rest.trim_start_matches('_'))
             .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
     })
-}
-
-/// Removes `<placeholder>`s (not `<https://...>` autolinks), `[Bracketed]`
-/// labels (keeping the text of links) and `<<[UNRESOLVED]>>` markers.
-fn without_placeholders(text: &str) -> String {
-    if !text.contains(['<', '[']) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find(['<', '[']) {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        let close = if tail.starts_with("<<[") {
-            tail.find("]>>").map(|j| j + 3)
-        } else if tail.starts_with('<') {
-            tail.find('>')
-                .map(|j| j + 1)
-                .filter(|&j| !tail[..j].contains("://"))
-        } else {
-            // `[text](url)` and `[text][ref]` are links: keep their text.
-            match tail.find(']') {
-                Some(j) if tail[j + 1..].starts_with(['(', '[']) => {
-                    out.push_str(&tail[1..j]);
-                    Some(j + 1)
-                }
-                other => other.map(|j| j + 1),
-            }
-        };
-        match close {
-            Some(j) => rest = &tail[j..],
-            None => {
-                out.push_str(&tail[..1]);
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
