@@ -41,12 +41,10 @@ pub enum Command {
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// An enhancements checkout (default: ./content when present, else the sample compiled into kepsite).
-    #[arg(long, value_name = "DIR")]
-    pub repo: Option<PathBuf>,
-    /// kubernetes/community's sigs.yaml, to validate SIG names and show leadership.
-    #[arg(long, value_name = "FILE")]
-    pub sigs: Option<PathBuf>,
+    #[command(flatten)]
+    /// Input, as every subcommand reads it; with --rev the revision is served
+    /// and nothing is watched (a commit does not change).
+    pub input: InputArgs,
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 1313)]
     pub port: u16,

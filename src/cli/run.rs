@@ -7,8 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use super::{
-    BuildArgs, CheckArgs, Cli, Command, Deny, ExportArgs, InputArgs, QueryArgs, ReportArgs,
-    ServeArgs, YesNo,
+    BuildArgs, CheckArgs, Cli, Command, Deny, ExportArgs, QueryArgs, ReportArgs, ServeArgs, YesNo,
 };
 use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
@@ -29,13 +28,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
 }
 
 fn serve(a: &ServeArgs) -> Result<i32> {
-    let input = InputArgs {
-        repo: a.repo.clone(),
-        rev: None,
-        sigs: a.sigs.clone(),
-        current: None,
-    }
-    .input();
+    let input = a.input.input();
     if !input.is_embedded() && !input.root.is_dir() {
         bail!("{} is not a directory", input.root.display());
     }

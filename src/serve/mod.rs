@@ -168,6 +168,10 @@ fn start_watching(
         eprintln!("note: serving the sample compiled into kepsite; nothing to watch");
         return Ok(None);
     }
+    if let Some(rev) = &opts.input.rev {
+        eprintln!("note: serving revision {rev}, which does not change; nothing to watch");
+        return Ok(None);
+    }
     let (changes_tx, changes_rx) = mpsc::channel::<Changed>();
     let w = watch::watch(
         &opts.input.root,

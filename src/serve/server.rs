@@ -343,10 +343,26 @@ fn handle(request: Request, shared: &Shared) {
                 }
                 r
             }
-            None => not_found(&site),
+            None => match short_link(&key) {
+                // `/kep/<n>`: the short link netlify.toml redirects, served alike.
+                Some(to) if site.files.contains_key(&format!("{to}index.html")) => {
+                    let mut r = plain(301, "moved\n");
+                    r.add_header("Location", &format!("/{to}"));
+                    r
+                }
+                _ => not_found(&site),
+            },
         },
     };
     let _ = request.respond(response);
+}
+
+/// `kep/<number>` (with or without a trailing `/`) → `keps/<number>/`.
+fn short_link(key: &str) -> Option<String> {
+    let rest = key.strip_prefix("kep/")?;
+    let n = rest.strip_suffix("/index.html").unwrap_or(rest);
+    (!n.is_empty() && n.len() <= 6 && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("keps/{n}/"))
 }
 
 fn not_found(site: &Site) -> Response {

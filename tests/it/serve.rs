@@ -413,3 +413,31 @@ fn redirects_to_non_ascii_directories_are_encoded() {
     assert_eq!(page.status, 200);
     assert_eq!(s.get("/").status, 200, "serve still answers");
 }
+
+/// `serve` reads its input as every subcommand does: `--rev` serves that
+/// commit (an uncommitted edit is not in it, and nothing is watched) and
+/// `--current` names the release in progress. `/kep/<n>` redirects to the
+/// KEP's page, as netlify.toml does on the published site.
+#[test]
+fn serves_a_revision_with_the_current_release_and_short_links() {
+    let (dir, root) = content_copy();
+    crate::support::git_commit_all(&root);
+    let yaml = root.join(format!("{KEP}/kep.yaml"));
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let edited = text.replacen("title: ", "title: Uncommitted Title ", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&yaml, edited).unwrap();
+    let mut s = start_in(dir, root, &["--rev", "HEAD", "--current", "v1.30"]);
+    s.expect_log("nothing to watch");
+    let page = s.get("/keps/1480/");
+    assert_eq!(page.status, 200);
+    assert!(!page.text().contains("Uncommitted Title"));
+    assert!(s.get("/").text().contains("v1.30, the release in progress"));
+    for target in ["/kep/1480", "/kep/1480/"] {
+        let r = s.get(target);
+        assert_eq!(r.status, 301, "{target}");
+        assert_eq!(r.header("Location"), Some("/keps/1480/"), "{target}");
+    }
+    assert_eq!(s.get("/kep/999999").status, 404);
+    assert_eq!(s.get("/kep/abc").status, 404);
+}
