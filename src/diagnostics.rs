@@ -62,11 +62,13 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
             "{}{} {}",
             st.paint(code, &format!("{label}[{}]", f.rule)),
             st.paint("1", ":"),
-            st.paint("1", &f.message)
+            st.paint("1", &crate::escape::terminal_lines(&f.message))
         );
+        // Names are data: a control character in a path is shown, not sent.
+        let path = crate::escape::terminal(&f.path);
         let loc = match f.line {
-            Some(l) => format!("{}:{l}", f.path),
-            None => f.path.clone(),
+            Some(l) => format!("{path}:{l}"),
+            None => path.into_owned(),
         };
         let line_no = f.line.map(|l| l.to_string()).unwrap_or_default();
         let gutter = " ".repeat(line_no.len().max(1));
@@ -80,16 +82,17 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
                 out,
                 "{} {bar} {}",
                 st.paint("1;34", &line_no),
-                src.trim_end()
+                crate::escape::terminal(src.trim_end())
             );
             let _ = writeln!(out, "{gutter} {bar}");
         }
         if let Some(h) = &f.hint {
             let _ = writeln!(
                 out,
-                "{gutter} {} {}: {h}",
+                "{gutter} {} {}: {}",
                 st.paint("1;34", "="),
-                st.paint("1", "help")
+                st.paint("1", "help"),
+                crate::escape::terminal_lines(h)
             );
         }
         out.push('\n');

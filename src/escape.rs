@@ -3,6 +3,8 @@
 //! are ASCII (and U+00A0, two bytes), so the runs between them are found by
 //! scanning bytes and copied whole.
 
+use std::borrow::Cow;
+
 /// The entity for the character starting at byte `i` of `s`, and its length.
 type Table = fn(&[u8], usize) -> Option<(&'static str, usize)>;
 
@@ -13,9 +15,22 @@ fn attr_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
         b'>' => "&gt;",
         b'"' => "&quot;",
         b'\'' => "&#x27;",
-        _ => return None,
+        _ => return control(b, i),
     };
     Some((e, 1))
+}
+
+/// A control character no HTML or XML document may hold (C0 but tab,
+/// newline and carriage return; DEL; C1), as U+FFFD: a raw ESC makes an
+/// XML file ill-formed (XML 1.0 forbids it even as a character reference)
+/// and is a parse error in HTML.
+fn control(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
+    match b[i] {
+        b'\t' | b'\n' | b'\r' => None,
+        0x00..=0x1f | 0x7f => Some(("\u{fffd}", 1)),
+        0xc2 if b.get(i + 1).is_some_and(|c| (0x80..=0x9f).contains(c)) => Some(("\u{fffd}", 2)),
+        _ => None,
+    }
 }
 
 fn text_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
@@ -25,7 +40,7 @@ fn text_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
         b'>' => Some(("&gt;", 1)),
         // U+00A0, as the HTML serializer writes it (0xC2 only ever leads)
         0xC2 if b.get(i + 1) == Some(&0xA0) => Some(("&nbsp;", 2)),
-        _ => None,
+        _ => control(b, i),
     }
 }
 
@@ -74,8 +89,67 @@ pub fn push_text(out: &mut String, s: &str) {
     push_with(out, s, text_entity);
 }
 
+/// Whether `c` would act on a terminal, a log viewer or an XML parser
+/// rather than show: C0 and C1 controls, DEL, and the bidirectional
+/// overrides and isolates that reorder what is shown ("Trojan source").
+pub fn is_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` safe to print on a terminal or in a CI log (and a GitHub annotation):
+/// each control character shown as `\u{1b}`, never sent raw. Borrowed when
+/// there is none, which is nearly always.
+pub fn terminal(s: &str) -> Cow<'_, str> {
+    controls_shown(s, |_| false)
+}
+
+/// Text kept as lines on a terminal: [`terminal`], except that a newline or
+/// tab in running text (a finding's message) stays what it is.
+pub fn terminal_lines(s: &str) -> Cow<'_, str> {
+    controls_shown(s, |c| c == '\n' || c == '\t')
+}
+
+fn controls_shown(s: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let shown = |c: char| is_control(c) && !keep(c);
+    if !s.chars().any(shown) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if shown(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn markup_never_holds_a_raw_control_character() {
+        for f in [super::html, super::text] {
+            assert_eq!(
+                f("a\u{1b}b\u{0}c\u{7f}d\u{85}e\tf\ng\rh"),
+                "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e\tf\ng\rh"
+            );
+            assert_eq!(f("é\u{a0}x"), f("é\u{a0}x").replace('\u{1b}', ""));
+        }
+    }
+
+    #[test]
+    fn terminal_shows_controls_as_escapes() {
+        use super::{terminal, terminal_lines};
+        assert_eq!(terminal("keps/sig-a/1-x"), "keps/sig-a/1-x");
+        assert_eq!(
+            terminal("a\u{1b}]0;title\u{7}\nb\u{202e}c\u{9b}"),
+            "a\\u{1b}]0;title\\u{7}\\u{a}b\\u{202e}c\\u{9b}"
+        );
+        assert_eq!(terminal_lines("one\ntwo\u{1b}[2J"), "one\ntwo\\u{1b}[2J");
+        assert!(matches!(terminal("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
     #[test]
     fn html_escapes_the_five_characters_and_keeps_the_rest() {
         for (input, want) in [

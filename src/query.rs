@@ -272,7 +272,12 @@ fn csv_rows(views: &[KepView<'_>]) -> Result<String> {
 }
 
 fn table(views: &[KepView<'_>]) -> String {
-    let rows: Vec<[String; 7]> = views.iter().map(row).collect();
+    // A title or path from the repository is shown, never sent: control
+    // characters become `\u{1b}` before widths are measured.
+    let rows: Vec<[String; 7]> = views
+        .iter()
+        .map(|v| row(v).map(|c| crate::escape::terminal(&c).into_owned()))
+        .collect();
     let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
     for r in &rows {
         for (i, cell) in r.iter().enumerate() {

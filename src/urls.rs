@@ -28,7 +28,12 @@ pub struct KepPaths {
 /// The directory of a KEP under `keps/`, without `keps/` and `.md`.
 fn kep_rel(kep: &Kep) -> String {
     let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
-    rel.strip_suffix(".md").unwrap_or(rel).to_string()
+    let rel = rel.strip_suffix(".md").unwrap_or(rel);
+    // Control characters in a directory name (a finding of their own) never
+    // reach a path of the site.
+    rel.chars()
+        .map(|c| if crate::escape::is_control(c) { '_' } else { c })
+        .collect()
 }
 
 /// Assign page directories: `/keps/<n>/` for the first KEP with a number,

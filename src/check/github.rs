@@ -12,15 +12,31 @@ use std::fmt::Write as _;
 use crate::finding::{Finding, Severity};
 
 /// Escape the data part of a workflow command (after `::`).
+/// Control characters other than CR and LF (an ANSI or OSC escape in a
+/// directory name) are shown as `\u{1b}` first: the log prints the data.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let shown: String = s
+        .chars()
+        .map(|c| match c {
+            '\r' | '\n' => c.to_string(),
+            c if crate::escape::is_control(c) => {
+                crate::escape::terminal(&c.to_string()).into_owned()
+            }
+            c => c.to_string(),
+        })
+        .collect();
+    shown
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escape a property value (`file=…`, `title=…`).
+/// A path's CR and LF are shown (`\u{a}`) too: a file name is one line.
 pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    escape_data(&crate::escape::terminal(s))
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }
 
 /// One workflow command per finding, then `summary` as a plain log line.
@@ -63,9 +79,10 @@ mod tests {
         assert_eq!(escape_data("a:b,c"), "a:b,c", "data keeps : and ,");
         assert_eq!(
             escape_property("a:b,c%d\ne"),
-            "a%3Ab%2Cc%25d%0Ae",
-            "properties escape : and , too"
+            "a%3Ab%2Cc%25d\\u{a}e",
+            "properties escape : and , too, and a path's newline is shown"
         );
+        assert_eq!(escape_data("a\u{1b}[2Jb\tc"), "a\\u{1b}[2Jb\\u{9}c");
         // `%` first, so an escape already in the text is not undone.
         assert_eq!(escape_data("%0A"), "%250A");
     }

@@ -154,7 +154,9 @@ fn build(a: &BuildArgs) -> Result<i32> {
         false => Some(a.history.dir()?),
     };
     let history_cache = cache_dir.as_deref().filter(|_| !a.history.no_history);
-    let data = Project::load(&a.input.input(), history_cache)?;
+    let input = a.input.input();
+    refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
+    let data = Project::load(&input, history_cache)?;
     let keps = data.model.keps.len();
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),
@@ -181,6 +183,68 @@ fn build(a: &BuildArgs) -> Result<i32> {
         preview_command(a)
     );
     Ok(0)
+}
+
+/// Refuse an output directory inside what kepsite reads: the repository's
+/// `keps/` (a site there is read back as KEPs and grows with every build)
+/// or the theme directory.
+fn refuse_out_inside_inputs(
+    out: &Path,
+    input: &crate::project::Input,
+    theme: Option<&Path>,
+) -> Result<()> {
+    let out_abs = absolute(out);
+    let mut read = Vec::new();
+    if !input.is_embedded() {
+        read.push(("the repository's keps/ directory", input.root.join("keps")));
+    }
+    if let Some(t) = theme {
+        read.push(("the theme directory", t.to_path_buf()));
+    }
+    for (what, dir) in read {
+        let dir_abs = absolute(&dir);
+        if out_abs.starts_with(&dir_abs) {
+            bail!(
+                "--out {} is inside {what} ({}), which kepsite reads: the site would be read back \
+                 as input by the next build; write it outside, e.g. --out public",
+                crate::escape::terminal(&out.display().to_string()),
+                crate::escape::terminal(&dir.display().to_string()),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `p` made absolute without needing it to exist: its longest existing
+/// ancestor canonicalized (symlinks resolved), the rest appended with `.`
+/// and `..` applied.
+fn absolute(p: &Path) -> std::path::PathBuf {
+    let joined = std::env::current_dir().map_or_else(|_| p.to_path_buf(), |cwd| cwd.join(p));
+    let mut existing = joined.as_path();
+    let mut rest = Vec::new();
+    let base = loop {
+        if let Ok(c) = existing.canonicalize() {
+            break c;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break existing.to_path_buf(),
+        }
+    };
+    let mut out = base;
+    for part in rest.iter().rev() {
+        match part.to_str() {
+            Some("..") => {
+                out.pop();
+            }
+            Some(".") => {}
+            _ => out.push(part),
+        }
+    }
+    out
 }
 
 /// The `kepsite serve` command that previews what `a` built: the same

@@ -87,7 +87,7 @@ pub fn discover(snapshot: &RepoSnapshot, mut readmes: BTreeMap<String, RepoFile>
             readme: readmes.remove(*dir),
         });
     }
-    let mut findings = Vec::new();
+    let mut findings = control_character_findings(files);
     for f in files {
         let path = f.path.as_str();
         if !path.starts_with("keps/")
@@ -124,6 +124,38 @@ pub fn discover(snapshot: &RepoSnapshot, mut readmes: BTreeMap<String, RepoFile>
         templates,
         findings,
     }
+}
+
+/// A finding per file or directory name under `keps/` that holds control
+/// characters (an escape sequence, a newline): the path in the message is
+/// shown escaped (`\u{1b}`), so no terminal, CI log or annotation acts on it.
+fn control_character_findings(files: &[RepoFile]) -> Vec<Finding> {
+    let mut names = BTreeSet::new();
+    for f in files.iter().filter(|f| f.path.starts_with("keps/")) {
+        let mut end = 0;
+        for part in f.path.split('/') {
+            end += part.len();
+            if part.chars().any(crate::escape::is_control) {
+                names.insert(&f.path[..end]);
+                break;
+            }
+            end += 1;
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            Finding::error(
+                "path-control-character",
+                name,
+                format!(
+                    "the name {} holds control characters, which terminals and logs act on",
+                    crate::escape::terminal(name)
+                ),
+            )
+            .hint("rename it with printable characters only")
+        })
+        .collect()
 }
 
 /// Whether a markdown file that does not open with `---` holds KEP metadata

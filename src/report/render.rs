@@ -44,7 +44,7 @@ pub fn render(report: &Report, format: Format, theme: Option<&Path>) -> Result<S
 }
 
 /// Escape text for Markdown: punctuation that formats, HTML, table pipes,
-/// newlines, and `@` (so pasting into GitHub pings nobody).
+/// newlines, `@` (so pasting into GitHub pings nobody) and control characters.
 pub fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -58,6 +58,10 @@ pub fn md(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '@' => out.push_str("@&#8203;"),
             '\n' | '\r' | '\t' => out.push(' '),
+            // Markdown goes to terminals too: a control character is shown.
+            c if crate::escape::is_control(c) => {
+                out.push_str(&crate::escape::terminal(&c.to_string()))
+            }
             c => out.push(c),
         }
     }

@@ -204,3 +204,127 @@ fn the_cache_is_the_users_own() {
     assert!(stderr.contains("writable by group or others"), "{stderr}");
     assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0);
 }
+
+/// A KEP directory whose name holds an OSC title sequence, a clear-screen
+/// escape and a newline: a `path-control-character` finding names it
+/// escaped; no output of `check` (human, GitHub) carries a raw control
+/// character; the site's feed and sitemap are well-formed XML and no path
+/// of the site holds a control character.
+#[test]
+fn control_characters_in_names_are_shown_never_sent() {
+    let (tmp, root) = content_copy();
+    let evil = "5141-evil\u{1b}]0;pwned\u{7}\u{1b}[2J\nname";
+    let from = root.join("keps/sig-node/5140-container-log-rotation-policy");
+    let to = root.join("keps/sig-node").join(evil);
+    copy_tree(&from, &to);
+    let yaml = to.join("kep.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(&yaml, text.replace("kep-number: 5140", "kep-number: 5141")).unwrap();
+    let raw = |s: &str| s.chars().any(|c| c.is_control() && c != '\n');
+    let repo = root.to_str().unwrap();
+    let human = kepsite(&["check", "--repo", repo, "--color", "never"]);
+    assert!(
+        !raw(&human.stdout) && !raw(&human.stderr),
+        "raw control characters"
+    );
+    let finding = human
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("error[path-control-character]"))
+        .unwrap_or_else(|| panic!("no finding:\n{}", human.stdout));
+    assert!(
+        finding.contains(r"5141-evil\u{1b}]0;pwned\u{7}\u{1b}[2J\u{a}name"),
+        "{finding}"
+    );
+    // Every path line is one line: the newline in the name is shown.
+    assert!(
+        !human
+            .stdout
+            .lines()
+            .any(|l| l == "name/kep.yaml:18" || l.starts_with("name/"))
+    );
+    let github = kepsite(&["check", "--repo", repo, "--format", "github"]);
+    assert!(
+        !raw(&github.stdout),
+        "raw control characters in annotations"
+    );
+    assert!(
+        github
+            .stdout
+            .lines()
+            .all(|l| l.starts_with("::") || !l.contains("::"))
+    );
+    let json = kepsite(&["check", "--repo", repo, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert!(v["findings"].as_array().unwrap().iter().any(|f| {
+        f["rule"] == "path-control-character" && f["path"] == format!("keps/sig-node/{evil}")
+    }));
+    let out = tmp.path().join("site");
+    let build = kepsite(&["build", "--repo", repo, "--out", out.to_str().unwrap()]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    let files = files(&out);
+    assert!(files.contains_key("keps/5141/index.html"));
+    let bad: Vec<&String> = files
+        .keys()
+        .filter(|p| p.chars().any(char::is_control))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    for xml in ["feed.xml", "sitemap.xml"] {
+        let mut reader = quick_xml::Reader::from_reader(&files[xml][..]);
+        let mut buf = Vec::new();
+        loop {
+            match reader.read_event_into(&mut buf) {
+                Ok(quick_xml::events::Event::Eof) => break,
+                Ok(quick_xml::events::Event::Text(t)) => {
+                    let t = t.into_inner().into_owned();
+                    assert!(
+                        !t.chars().any(|c| c.is_control() && !"\t\n\r".contains(c)),
+                        "{xml}: {t:?}"
+                    );
+                }
+                Ok(_) => {}
+                Err(e) => panic!("{xml} is not well-formed: {e}"),
+            }
+            buf.clear();
+        }
+        let text = String::from_utf8_lossy(&files[xml]);
+        assert!(!text.contains('\u{1b}'), "{xml} holds a raw ESC");
+    }
+}
+
+/// `--out` inside the repository's `keps/` would be read back as input by
+/// the next build (and grow with each): refused, as a non-empty directory
+/// kepsite did not make is.
+#[test]
+fn out_inside_the_keps_directory_is_refused() {
+    let (_tmp, root) = content_copy();
+    for out in [
+        root.join("keps/sig-x/123-foo/site"),
+        root.join("keps"),
+        root.join("keps/sig-node/../site-in-keps"),
+    ] {
+        let run = kepsite(&[
+            "build",
+            "--repo",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 2, "{}: {}", out.display(), run.stderr);
+        assert!(run.stderr.contains("which kepsite reads"), "{}", run.stderr);
+        assert!(
+            !out.exists() || out == root.join("keps"),
+            "{}",
+            out.display()
+        );
+    }
+    // Beside keps/ is fine.
+    let run = kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        root.join("public").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

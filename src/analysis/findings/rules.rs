@@ -35,6 +35,12 @@ use Severity::{Error as E, Warning as W};
 /// Every rule kepsite knows.
 pub const RULES: &[Rule] = &[
     rule(
+        "path-control-character",
+        E,
+        "load",
+        "a file or directory name under keps/ holds control characters (escape sequences, newlines)",
+    ),
+    rule(
         "file-unreadable",
         E,
         "load",

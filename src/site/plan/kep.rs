@@ -303,6 +303,10 @@ fn local_assets(
             dir = &dir[..slash];
             for &i in kep_dirs.get(dir).into_iter().flatten() {
                 let rel = &a[dir.len() + 1..];
+                // A name with control characters is a finding, never a file of the site.
+                if rel.chars().any(crate::escape::is_control) {
+                    continue;
+                }
                 local[i].insert(rel.to_string());
                 assets.insert(format!("{}{rel}", paths.dirs[i]), a.clone());
             }
