@@ -54,12 +54,13 @@ enum Message {
     Stop,
 }
 
-/// HTTP worker threads: four per core, between 4 and 16.
+/// HTTP runtime threads: one per core, at most four (connections are
+/// tasks; a thread is only busy while bytes are copied).
 fn workers() -> usize {
     std::thread::available_parallelism()
-        .map(|n| n.get() * 4)
-        .unwrap_or(8)
-        .clamp(4, 16)
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4)
 }
 
 /// Print the problems that are new in `new`, and those of `old` now fixed.

@@ -1,34 +1,49 @@
-//! The HTTP side of `serve`: a [`Site`] snapshot in memory → responses, from
-//! a small HTTP/1.1 layer of its own ([`http`]) and a pool of worker threads.
+//! The HTTP side of `serve`: a [`Site`] snapshot in memory → responses,
+//! served by hyper (HTTP/1.1 with keep-alive) on a small tokio runtime.
 //!
 //! - Files come from the in-memory map, never from disk. Request targets are
 //!   still checked ([`resolve`]): `..` and `.` segments, encoded slashes and
-//!   dots, backslashes, control bytes and NUL, empty segments and
-//!   absolute-form targets are 400; dotfiles are 404.
+//!   dots, backslashes, control bytes and NUL and empty segments are 400;
+//!   dotfiles are 404. An absolute-form target is read for its path.
 //! - `ETag` / `If-None-Match` → 304, `HEAD` (no body), the
 //!   site's own 404 page, `Cache-Control: no-cache` so every view revalidates.
 //! - HTML pages get the live-reload script, and the problem overlay when
 //!   there are problems, injected at response time: neither is ever in the
 //!   site itself, so `kepsite build` output has neither.
 //! - `/__kepsite/events?since=N` is a long poll: it answers at once when the
-//!   site is past generation `N`, else parks the request (holding no worker
-//!   thread) until the next change or 25 s. The answer lists the paths that
+//!   site is past generation `N`, else awaits the next change (a watch
+//!   channel) or 25 s, holding no thread. The answer lists the paths that
 //!   changed, so a page reloads only when it changed itself, the problems
 //!   changed, or a script did; stylesheets are swapped in place.
+//! - Availability: a client has 10 s to send its whole request head
+//!   (hyper's header timeout, not per read); every connection is a task, so a
+//!   slow sender or a slow reader holds no worker; bodies are the site's own
+//!   bytes, shared, never copied; connections beyond [`MAX_CONNECTIONS`] are
+//!   closed at once.
+//!
+//! Our own HTTP layer (and tiny_http before it) fell over under slow
+//! clients: a pool of threads is held by whoever is slowest.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow};
-use http::{Listener, Request, Response};
+use anyhow::{Context, Result};
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::sync::{Semaphore, watch};
 
 use super::state::{Entry, Problem};
 
-mod http;
 mod inject;
 mod target;
 
@@ -42,6 +57,10 @@ pub const EVENTS: &str = "__kepsite/events";
 const POLL_TIMEOUT: Duration = Duration::from_secs(25);
 /// Parked polls beyond this get 503 (the script retries a second later).
 const MAX_PARKED: usize = 512;
+/// How long a client may take to send its whole request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// Open connections; more are closed as soon as they are accepted.
+pub const MAX_CONNECTIONS: usize = 16_384;
 
 /// One version of the site, as served.
 #[derive(Debug, Default)]
@@ -60,77 +79,55 @@ pub struct Site {
     pub problems_changed: bool,
 }
 
-struct Parked {
-    request: Request,
-    since: u64,
-    deadline: Instant,
-}
-
+/// What every connection's task reads: the site as published, and whether
+/// to stop.
+#[derive(Clone)]
 struct Shared {
-    site: RwLock<Arc<Site>>,
-    polls: Mutex<Vec<Parked>>,
-    wake: Condvar,
-    stop: AtomicBool,
-}
-
-impl Shared {
-    fn site(&self) -> Arc<Site> {
-        self.site
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
-    fn polls(&self) -> std::sync::MutexGuard<'_, Vec<Parked>> {
-        self.polls
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
+    site: watch::Receiver<Arc<Site>>,
+    stop: watch::Receiver<bool>,
+    parked: Arc<AtomicUsize>,
 }
 
 /// A running server.
 pub struct Server {
-    shared: Arc<Shared>,
-    threads: Vec<JoinHandle<()>>,
+    site: watch::Sender<Arc<Site>>,
+    stop: watch::Sender<bool>,
+    thread: JoinHandle<()>,
     addr: SocketAddr,
-    http: Arc<Listener>,
 }
 
 impl Server {
-    /// Listen on `addr` (port 0 picks a free port) and serve `site` with
-    /// `workers` threads.
+    /// Listen on `addr` (port 0 picks a free port) and serve `site` on a
+    /// runtime of `workers` threads (at most 4: the work is copying bytes).
     pub fn start(addr: SocketAddr, mut site: Site, workers: usize) -> Result<Server> {
-        let http =
-            Listener::start(listener(addr)?).map_err(|e| anyhow!("listening on {addr}: {e}"))?;
-        let addr = http.addr();
-        let http = Arc::new(http);
+        let std_listener = listener(addr)?;
+        std_listener.set_nonblocking(true)?;
+        let addr = std_listener.local_addr()?;
         site.generation = site.generation.max(1);
-        let shared = Arc::new(Shared {
-            site: RwLock::new(Arc::new(site)),
-            polls: Mutex::new(Vec::new()),
-            wake: Condvar::new(),
-            stop: AtomicBool::new(false),
-        });
-        let mut threads = Vec::new();
-        for i in 0..workers.max(1) {
-            let (http, shared) = (http.clone(), shared.clone());
-            threads.push(
-                std::thread::Builder::new()
-                    .name(format!("kepsite-http-{i}"))
-                    .spawn(move || worker(&http, &shared))?,
-            );
-        }
-        let s = shared.clone();
-        threads.push(
-            std::thread::Builder::new()
-                .name("kepsite-events".into())
-                .spawn(move || notifier(&s))?,
-        );
+        let (site_tx, site_rx) = watch::channel(Arc::new(site));
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers.clamp(1, 4))
+            .thread_name("kepsite-http")
+            .enable_all()
+            .build()
+            .context("starting the HTTP runtime")?;
+        let shared = Shared {
+            site: site_rx,
+            stop: stop_rx,
+            parked: Arc::new(AtomicUsize::new(0)),
+        };
+        let thread = std::thread::Builder::new()
+            .name("kepsite-accept".into())
+            .spawn(move || {
+                runtime.block_on(accept_loop(std_listener, shared));
+                runtime.shutdown_timeout(Duration::from_secs(1));
+            })?;
         Ok(Server {
-            shared,
-            threads,
+            site: site_tx,
+            stop: stop_tx,
+            thread,
             addr,
-            http,
         })
     }
 
@@ -141,7 +138,7 @@ impl Server {
 
     /// The current generation.
     pub fn generation(&self) -> u64 {
-        self.shared.site().generation
+        self.site.borrow().generation
     }
 
     /// Serve a new version of the site, in which `changed` (output paths)
@@ -152,13 +149,9 @@ impl Server {
         problems: Vec<Problem>,
         changed: Vec<String>,
     ) -> u64 {
-        let generation = {
-            let mut site = self
-                .shared
-                .site
-                .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let generation = site.generation + 1;
+        let mut generation = 0;
+        self.site.send_modify(|site| {
+            generation = site.generation + 1;
             let problems_changed = site.problems != problems;
             let css_only = !problems_changed
                 && !changed.is_empty()
@@ -171,36 +164,24 @@ impl Server {
                 changed,
                 problems_changed,
             });
-            generation
-        };
-        let _polls = self.shared.polls();
-        self.shared.wake.notify_all();
+        });
         generation
     }
 
-    /// Stop: answer parked polls, stop the workers, close the socket.
+    /// Stop: answer parked polls, stop accepting, close the socket.
     pub fn shutdown(self) {
-        self.shared.stop.store(true, Ordering::SeqCst);
-        {
-            let _polls = self.shared.polls();
-            self.shared.wake.notify_all();
-        }
-        for t in self.threads {
-            let _ = t.join();
-        }
-        drop(self.http);
+        let _ = self.stop.send(true);
+        let _ = self.thread.join();
     }
 }
 
-/// A listening socket (address reuse, a deep backlog, `TCP_NODELAY` for
-/// the connections accepted from it).
+/// A listening socket (address reuse, a deep backlog).
 fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
     use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)
         .with_context(|| format!("creating a socket for {addr}"))?;
     #[cfg(unix)]
     socket.set_reuse_address(true)?;
-    socket.set_tcp_nodelay(true)?;
     socket
         .bind(&addr.into())
         .with_context(|| format!("listening on {addr}"))?;
@@ -210,43 +191,51 @@ fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
     Ok(socket.into())
 }
 
-fn worker(http: &Listener, shared: &Shared) {
-    while !shared.stop.load(Ordering::SeqCst) {
-        if let Some(request) = http.recv(Duration::from_millis(200)) {
-            handle(request, shared);
-        }
-    }
-}
-
-/// Answer parked polls when the generation moves, their time is up, or the
-/// server stops. The generation is read under the polls lock, and
-/// [`Server::publish`] notifies under it, so no change is missed.
-fn notifier(shared: &Shared) {
-    let mut polls = shared.polls();
+/// Accept connections until asked to stop; each is served by its own task.
+async fn accept_loop(std_listener: std::net::TcpListener, shared: Shared) {
+    let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
+        return;
+    };
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = shared.stop.clone();
     loop {
-        let site = shared.site();
-        let stop = shared.stop.load(Ordering::SeqCst);
-        let now = Instant::now();
-        let (ready, waiting): (Vec<Parked>, Vec<Parked>) = polls
-            .drain(..)
-            .partition(|p| stop || p.since != site.generation || now >= p.deadline);
-        *polls = waiting;
-        if !ready.is_empty() {
-            drop(polls);
-            for p in ready {
-                let _ = p.request.respond(events_response(&site, p.since));
+        let accepted = tokio::select! {
+            _ = stop.changed() => {
+                // Parked polls answer on the stop signal; let them be written.
+                let _ = tokio::time::timeout(Duration::from_secs(2), graceful.shutdown()).await;
+                return;
             }
-            polls = shared.polls();
-            continue;
-        }
-        if stop {
-            return;
-        }
-        polls = shared
-            .wake
-            .wait_timeout(polls, Duration::from_secs(1))
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .0;
+            a = listener.accept() => a,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of descriptors or a connection reset before accept: wait a
+            // moment rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = open.clone().try_acquire_owned() else {
+            continue; // over the limit: dropped, so closed
+        };
+        let _ = stream.set_nodelay(true);
+        let shared = shared.clone();
+        let service = service_fn(move |request| {
+            let shared = shared.clone();
+            async move { Ok::<_, Infallible>(respond(request, shared).await) }
+        });
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEAD_TIMEOUT)
+            .keep_alive(true)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(permit);
+        });
     }
 }
 
@@ -260,87 +249,130 @@ fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A response body: shared bytes or an owned (injected) copy.
-enum Body {
-    Shared(Arc<Entry>),
-    Owned(Vec<u8>),
-}
+/// A file's bytes as a body, shared with the site (no copy).
+struct EntryBytes(Arc<Entry>);
 
-impl AsRef<[u8]> for Body {
+impl AsRef<[u8]> for EntryBytes {
     fn as_ref(&self) -> &[u8] {
-        match self {
-            Body::Shared(e) => &e.bytes,
-            Body::Owned(v) => v,
-        }
+        &self.0.bytes
     }
 }
 
-fn plain(status: u16, text: &str) -> Response {
+/// A response before it becomes hyper's: status, headers, body.
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Bytes,
+}
+
+impl Response {
+    fn new(status: u16, headers: Vec<(String, String)>, body: Bytes) -> Response {
+        Response {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    fn add_header(&mut self, name: &str, value: &str) {
+        if !value.contains(['\r', '\n']) {
+            self.headers.push((name.to_string(), value.to_string()));
+        }
+    }
+
+    /// hyper's response; a header hyper would refuse is left out. hyper
+    /// writes `Content-Length` (none on a 304) and leaves the body out for HEAD.
+    fn into_hyper(self) -> hyper::Response<Full<Bytes>> {
+        let mut r = hyper::Response::new(Full::new(self.body));
+        *r.status_mut() = hyper::StatusCode::from_u16(self.status).unwrap_or(hyper::StatusCode::OK);
+        for (name, value) in self.headers {
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(&value),
+            ) {
+                r.headers_mut().append(n, v);
+            }
+        }
+        r
+    }
+}
+
+fn plain(status: u16, text: &'static str) -> Response {
     Response::new(
         status,
         headers([
             ("Content-Type", "text/plain; charset=utf-8"),
             ("X-Content-Type-Options", "nosniff"),
         ]),
-        Body::Owned(text.as_bytes().to_vec()),
+        Bytes::from_static(text.as_bytes()),
     )
 }
 
-fn handle(request: Request, shared: &Shared) {
-    let response = match request.method() {
-        "GET" | "HEAD" => None,
-        _ => {
-            let mut r = plain(405, "method not allowed\n");
-            r.add_header("Allow", "GET, HEAD");
-            Some(r)
-        }
-    };
-    if let Some(r) = response {
-        let _ = request.respond(r);
-        return;
+/// What a GET or HEAD asks for: its target (path and query) and `If-None-Match`.
+struct Asked {
+    target: String,
+    if_none_match: Vec<String>,
+}
+
+async fn respond(
+    request: hyper::Request<Incoming>,
+    shared: Shared,
+) -> hyper::Response<Full<Bytes>> {
+    if !matches!(request.method().as_str(), "GET" | "HEAD") {
+        let mut r = plain(405, "method not allowed\n");
+        r.add_header("Allow", "GET, HEAD");
+        return r.into_hyper();
     }
-    let target = resolve(request.url());
-    let site = shared.site();
-    let response = match target {
+    let asked = Asked {
+        target: request
+            .uri()
+            .path_and_query()
+            .map_or_else(|| "/".to_string(), |p| p.as_str().to_string()),
+        if_none_match: request
+            .headers()
+            .get_all("if-none-match")
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_string))
+            .collect(),
+    };
+    handle(&asked, shared).await.into_hyper()
+}
+
+/// The long poll: at once when the page is behind, else on the next
+/// publish, after [`POLL_TIMEOUT`], or at shutdown.
+async fn poll(since: Option<u64>, mut shared: Shared) -> Response {
+    let site = shared.site.borrow_and_update().clone();
+    let Some(since) = since.filter(|s| *s == site.generation) else {
+        return events_response(&site, since.unwrap_or(site.generation));
+    };
+    if shared.parked.fetch_add(1, Ordering::SeqCst) >= MAX_PARKED {
+        shared.parked.fetch_sub(1, Ordering::SeqCst);
+        let mut r = plain(503, "too many open pages\n");
+        r.add_header("Retry-After", "1");
+        return r;
+    }
+    let mut stop = shared.stop.clone();
+    tokio::select! {
+        _ = shared.site.changed() => {}
+        _ = tokio::time::sleep(POLL_TIMEOUT) => {}
+        _ = stop.changed() => {}
+    }
+    shared.parked.fetch_sub(1, Ordering::SeqCst);
+    let now = shared.site.borrow().clone();
+    events_response(&now, since)
+}
+
+async fn handle(asked: &Asked, shared: Shared) -> Response {
+    let site = shared.site.borrow().clone();
+    match resolve(&asked.target) {
         Err(Refusal::BadRequest) => plain(400, "bad request\n"),
         Err(Refusal::NotFound) => not_found(&site),
-        Ok(Target::Events(since)) => {
-            let Some(since) = since.filter(|s| *s == site.generation) else {
-                let since = since.unwrap_or(site.generation);
-                let _ = request.respond(events_response(&site, since));
-                return;
-            };
-            let mut polls = shared.polls();
-            // Re-read under the lock: a publish in between must not be missed.
-            let now = shared.site();
-            if now.generation != since || polls.len() >= MAX_PARKED {
-                drop(polls);
-                let r = if now.generation != since {
-                    events_response(&now, since)
-                } else {
-                    let mut r = plain(503, "too many open pages\n");
-                    r.add_header("Retry-After", "1");
-                    r
-                };
-                let _ = request.respond(r);
-                return;
-            }
-            polls.push(Parked {
-                request,
-                since,
-                deadline: Instant::now() + POLL_TIMEOUT,
-            });
-            shared.wake.notify_all();
-            return;
-        }
+        Ok(Target::Events(since)) => poll(since, shared).await,
         Ok(Target::Path { key, dir, query }) => match site.files.get(&key) {
-            Some(entry) => file_response(&request, &site, entry, 200),
+            Some(entry) => file_response(asked, &site, entry, 200),
             None if !dir && site.files.contains_key(&format!("{key}/index.html")) => {
                 let mut r = plain(301, "moved\n");
-                let to = location(&key, &query);
-                if !to.contains(['\r', '\n']) {
-                    r.add_header("Location", &to);
-                }
+                r.add_header("Location", &location(&key, &query));
                 r
             }
             None => match short_link(&key) {
@@ -353,8 +385,7 @@ fn handle(request: Request, shared: &Shared) {
                 _ => not_found(&site),
             },
         },
-    };
-    let _ = request.respond(response);
+    }
 }
 
 /// `kep/<number>` (with or without a trailing `/`) → `keps/<number>/`.
@@ -376,14 +407,14 @@ fn not_found(site: &Site) -> Response {
                     ("Cache-Control", "no-cache"),
                     ("X-Content-Type-Options", "nosniff"),
                 ]),
-                Body::Owned(body),
+                Bytes::from(body),
             )
         }
         None => plain(404, "not found\n"),
     }
 }
 
-fn file_response(request: &Request, site: &Site, entry: &Arc<Entry>, status: u16) -> Response {
+fn file_response(asked: &Asked, site: &Site, entry: &Arc<Entry>, status: u16) -> Response {
     let html = entry.content_type.starts_with("text/html");
     // Injected pages change with every generation (the script carries it).
     let etag = if html {
@@ -396,19 +427,19 @@ fn file_response(request: &Request, site: &Site, entry: &Arc<Entry>, status: u16
         ("Cache-Control", "no-cache"),
         ("X-Content-Type-Options", "nosniff"),
     ]);
-    let matched = request.header("If-None-Match").any(|v| {
+    let matched = asked.if_none_match.iter().any(|v| {
         v.split(',')
             .map(|t| t.trim().trim_start_matches("W/"))
             .any(|t| t == etag || t == "*")
     });
     if matched {
-        return Response::new(304, headers, Body::Owned(Vec::new()));
+        return Response::new(304, headers, Bytes::new());
     }
     headers.extend(self::headers([("Content-Type", entry.content_type)]));
     let body = if html {
-        Body::Owned(inject(&entry.bytes, site))
+        Bytes::from(inject(&entry.bytes, site))
     } else {
-        Body::Shared(entry.clone())
+        Bytes::from_owner(EntryBytes(entry.clone()))
     };
     Response::new(status, headers, body)
 }
@@ -436,6 +467,6 @@ fn events_response(site: &Site, since: u64) -> Response {
             ("Content-Type", "application/json"),
             ("Cache-Control", "no-store"),
         ]),
-        Body::Owned(serde_json::to_vec(&body).unwrap_or_default()),
+        Bytes::from(serde_json::to_vec(&body).unwrap_or_default()),
     )
 }
