@@ -1,12 +1,17 @@
-//! `kepsite serve` on the real corpus: clones `../shared/corpus/enhancements.bundle`
+//! `kepsite serve` under load and abuse, then on the real corpus.
+//!
+//! First, on a copy of `content/` (loopback only, bounded loops; see
+//! `load/mod.rs`): sequential small GETs, 16 connections at once, and normal
+//! GETs during 2,100 slow-header connections and 8 slow readers, for this
+//! kepsite and, with `KEPSITE_SERVE_REFERENCE=/path/to/another/kepsite`, a
+//! reference binary side by side (e.g. one built from an earlier commit).
+//!
+//! Then it clones `../shared/corpus/enhancements.bundle`
 //! (or `$KEPSITE_CORPUS`, a bundle or a checkout) into a temp dir and measures
 //!
 //! - `kepsite build` against the time until `serve` prints its URL;
 //! - from writing a README (and a kep.yaml) to the reload signal arriving on
 //!   an open long poll (median and worst of several edits);
-//! - with `wrk` on the PATH (`apt-get install -y wrk`): 64 connections for
-//!   10 s on loopback against a KEP page, printing wrk's latency
-//!   distribution (p99) and errors. Without wrk that part is skipped with a note.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -15,7 +20,60 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+#[path = "load/mod.rs"]
+mod load;
+
 const BIN: &str = env!("CARGO_BIN_EXE_kepsite");
+
+/// The load and abuse figures of this kepsite (and the reference binary).
+fn load_figures() {
+    load::raise_fd_limit();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("content");
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("content"))
+        .arg(&repo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(copied, "copying content/");
+    // The largest file of the site: the diagram script (3.5 MB).
+    let out = tmp.path().join("site");
+    let ok = Command::new(BIN)
+        .args(["build", "--repo"])
+        .arg(&repo)
+        .arg("--out")
+        .arg(&out)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "building content/");
+    let big = std::fs::read_dir(out.join("static/immutable"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .max_by_key(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
+        .map(|e| format!("/static/immutable/{}", e.file_name().to_string_lossy()))
+        .unwrap();
+    let small = "/static/favicon.svg";
+    let mut rows = vec![load::measure(
+        "kepsite (hyper)",
+        Path::new(BIN),
+        &repo,
+        small,
+        &big,
+    )];
+    if let Ok(reference) = std::env::var("KEPSITE_SERVE_REFERENCE") {
+        rows.push(load::measure(
+            &format!("reference: {reference}"),
+            Path::new(&reference),
+            &repo,
+            small,
+            &big,
+        ));
+    }
+    println!("serve under load on loopback (content/, small file {small}, slow readers on {big}):");
+    println!("{}", load::table(&rows));
+}
 
 fn corpus(tmp: &Path) -> Option<PathBuf> {
     let src = std::env::var("KEPSITE_CORPUS")
@@ -82,6 +140,10 @@ fn edit_to_signals(addr: &str, path: &Path, text: &str, signals: usize) -> Vec<D
 }
 
 fn main() {
+    load_figures();
+    if std::env::var_os("KEPSITE_SERVE_LOAD_ONLY").is_some() {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let Some(root) = corpus(tmp.path()) else {
         eprintln!("corpus not found; set KEPSITE_CORPUS");
@@ -179,18 +241,6 @@ fn main() {
         median(ytimes)
     );
 
-    match Command::new("wrk").arg("--version").output() {
-        Ok(_) => {
-            let url = format!("http://{addr}/keps/2400/");
-            let out = Command::new("wrk")
-                .args(["-t2", "-c64", "-d10s", "--timeout", "5s", "--latency", &url])
-                .output()
-                .unwrap();
-            println!("wrk -t2 -c64 -d10s --latency {url}");
-            println!("{}", String::from_utf8_lossy(&out.stdout));
-        }
-        Err(_) => println!("wrk not found: load test skipped (apt-get install -y wrk)"),
-    }
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();
