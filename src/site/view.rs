@@ -270,6 +270,30 @@ pub fn prr_approvals(model: &Model, kep: &Kep) -> Vec<PrrStageView> {
         .collect()
 }
 
+/// A kep.yaml reference (`see-also`, `replaces`, `superseded-by`) as a link,
+/// or as text (no `url`) when it names nothing: `n/a`, `none`, `TBD`, `-`,
+/// empty.
+fn reference(value: &str, link: &dyn Fn(&str) -> LinkView) -> LinkView {
+    let v = value
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    let lower = v.to_ascii_lowercase();
+    let nothing = [
+        "", "n/a", "na", "none", "tbd", "tba", "todo", "-", "nil", "null", "~",
+    ];
+    if nothing.contains(&lower.trim_end_matches('.')) {
+        return LinkView {
+            label: if v.is_empty() {
+                "none".into()
+            } else {
+                v.to_string()
+            },
+            url: String::new(),
+        };
+    }
+    link(value)
+}
+
 /// The full view of a KEP. `link` turns a kep.yaml reference
 /// (`/keps/sig-x/123-foo`) into a labelled link.
 pub fn kep_view(
@@ -315,9 +339,9 @@ pub fn kep_view(
         feature_gates: m.feature_gates.clone(),
         disable_supported: m.disable_supported,
         metrics: m.metrics.clone(),
-        see_also: m.see_also.iter().map(|s| link(s)).collect(),
-        replaces: m.replaces.iter().map(|s| link(s)).collect(),
-        superseded_by: m.superseded_by.iter().map(|s| link(s)).collect(),
+        see_also: m.see_also.iter().map(|s| reference(s, link)).collect(),
+        replaces: m.replaces.iter().map(|s| reference(s, link)).collect(),
+        superseded_by: m.superseded_by.iter().map(|s| reference(s, link)).collect(),
         prr: model.prr_for(kep).map(|p| PrrView {
             path: p.path.clone(),
             url: urls.blob(&p.path),

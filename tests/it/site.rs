@@ -970,3 +970,44 @@ fn the_binary_prints_warnings_always_and_timings_on_request() {
         assert_eq!(has("timing: load "), timings, "{stderr}");
     }
 }
+
+/// `replaces: n/a`, `superseded-by: [none]` and an empty `see-also` entry
+/// name nothing: the KEP page shows them as text, not as links into the
+/// repository (`…/blob/master/n/a`); a real reference stays a link.
+#[test]
+fn placeholder_references_are_text_not_links() {
+    let (tmp, root) = crate::support::content_copy();
+    let yaml = root.join("keps/sig-node/4321-kubelet-image-pull-progress/kep.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    let text = format!("{text}\nreplaces:\n  - n/a\nsuperseded-by:\n  - none\n");
+    std::fs::write(&yaml, text).unwrap();
+    let out = tmp.path().join("site");
+    let run = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = read(&out, "keps/4321/index.html");
+    assert!(
+        page.contains("<dt>Replaces</dt><dd>n/a</dd>"),
+        "replaces as text"
+    );
+    assert!(
+        page.contains("<dt>Superseded by</dt><dd>none</dd>"),
+        "superseded-by as text"
+    );
+    for href in crate::support::links(&page) {
+        assert!(
+            !href.ends_with("/n/a") && !href.ends_with("/none"),
+            "{href}"
+        );
+    }
+    // The see-also reference to 1480 is still a link to its page.
+    assert!(
+        page.contains("<dt>See also</dt><dd><a href=\"/keps/1480/\""),
+        "see-also link"
+    );
+}
