@@ -20,6 +20,7 @@ use super::scope::{self, Scoped};
 use crate::analysis::findings;
 use crate::analysis::tracking::{Analysis, analyze};
 use crate::finding::Finding;
+use crate::kep::domain::Release;
 use crate::kep::prr::SigList;
 use crate::model::{self, Model, TEMPLATE_README};
 use crate::repo::{self, ChangeSet, Range};
@@ -36,8 +37,14 @@ pub struct Changed {
     pub changes: ChangeSet,
 }
 
-/// Check the change in `range` of the repository at `root`.
-pub fn check(root: &Path, range: &Range, sigs: Option<&Path>) -> Result<Changed> {
+/// Check the change in `range` of the repository at `root`, with `current`
+/// (`--current`) as the release in progress when given.
+pub fn check(
+    root: &Path,
+    range: &Range,
+    sigs: Option<&Path>,
+    current: Option<Release>,
+) -> Result<Changed> {
     let changes = repo::changes(root, range)?;
     let sigs: Option<SigList> = sigs.map(model::load_sigs).transpose()?;
     let after = repo::load(root, changes.head.as_deref())?;
@@ -46,14 +53,16 @@ pub fn check(root: &Path, range: &Range, sigs: Option<&Path>) -> Result<Changed>
     let sigs_before = sigs.clone();
     let ((model, analysis, found, metadata), before) = rayon::join(
         || {
-            let model = model::from_snapshot(after, sigs);
+            let mut model = model::from_snapshot(after, sigs);
+            model.current_release = current;
             let analysis = analyze(&model);
             let found = findings::check_with(&model, &analysis);
             let metadata = (!whole_base).then(|| findings::check_metadata(&model));
             (model, analysis, found, metadata)
         },
         || {
-            let model = model::from_snapshot(before, sigs_before);
+            let mut model = model::from_snapshot(before, sigs_before);
+            model.current_release = current;
             if whole_base {
                 findings::check(&model)
             } else {

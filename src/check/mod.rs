@@ -53,6 +53,8 @@ pub struct Options {
     pub root: PathBuf,
     /// `--rev`: read this revision instead of the working tree.
     pub rev: Option<String>,
+    /// `--current`: the release in progress, overriding the calendar.
+    pub current: Option<crate::kep::domain::Release>,
     /// sigs.yaml.
     pub sigs: Option<PathBuf>,
     /// Report only what this change answers for.
@@ -88,7 +90,8 @@ pub struct Checked {
 type Loaded = (Model, Analysis, Vec<Finding>);
 
 fn load_checked(opts: &Options, rev: Option<&str>) -> Result<Loaded> {
-    let model = model::load(&opts.root, rev, opts.sigs.as_deref())?;
+    let mut model = model::load(&opts.root, rev, opts.sigs.as_deref())?;
+    model.current_release = opts.current;
     let analysis = analyze(&model);
     let found = findings::check_with(&model, &analysis);
     Ok((model, analysis, found))
@@ -110,7 +113,7 @@ pub fn collect(opts: &Options) -> Result<Checked> {
                 },
                 (r, _) => r.clone(),
             };
-            let c = changed::check(&opts.root, &range, opts.sigs.as_deref())?;
+            let c = changed::check(&opts.root, &range, opts.sigs.as_deref(), opts.current)?;
             let Scoped { findings, touched } = c.scoped;
             (c.model, c.analysis, findings, touched, Some(c.changes))
         }

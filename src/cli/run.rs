@@ -93,6 +93,7 @@ fn check(a: &CheckArgs) -> Result<i32> {
     let mut opts = check::Options {
         root: input.root,
         rev: input.rev,
+        current: input.current,
         sigs: input.sigs,
         range,
         format: a.format,

@@ -183,3 +183,39 @@ fn no_arguments_reads_the_sample() {
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(v["summary"]["keps"].as_u64().unwrap() >= 16);
 }
+
+/// `--current` names the release in progress for every subcommand that
+/// reads a repository: `check` (its Markdown summary says each KEP's
+/// readiness for that release), `query` and `export` answer differently with
+/// it than with the calendar's release (v1.36 at the sample's date).
+#[test]
+fn current_changes_check_query_and_export() {
+    for cmd in [
+        &["check", "--format", "md"][..],
+        &["query", "--format", "json"][..],
+        &["export"][..],
+    ] {
+        let mut plain = cmd.to_vec();
+        plain.extend(["--repo", "content"]);
+        let mut current = plain.clone();
+        current.extend(["--current", "v1.30"]);
+        let (a, b) = (kepsite(&plain), kepsite(&current));
+        assert!(a.code == 0 || a.code == 1, "{cmd:?}: {}", a.stderr);
+        assert_eq!(a.code, b.code, "{cmd:?}");
+        assert_ne!(
+            a.stdout, b.stdout,
+            "{cmd:?}: --current v1.30 changed nothing"
+        );
+    }
+    let md = kepsite(&[
+        "check",
+        "--format",
+        "md",
+        "--repo",
+        "content",
+        "--current",
+        "v1.30",
+    ]);
+    assert!(md.stdout.contains("- v1.30: "), "{}", md.stdout);
+    assert!(!md.stdout.contains("- v1.36: "), "{}", md.stdout);
+}
