@@ -101,6 +101,7 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
     let opts = |range: Option<Range>, rev: Option<&str>| Options {
         root: repo.to_path_buf(),
         rev: rev.map(str::to_string),
+        current: None,
         sigs: None,
         range,
         format: Format::Github,
