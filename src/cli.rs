@@ -127,8 +127,9 @@ pub struct BuildArgs {
     #[command(flatten)]
     /// The git history and the cache directory.
     pub history: HistoryArgs,
-    /// Use no cache: neither the code, README and file caches nor the
-    /// previous build kept beside `--out` (`.<out>.kepsite-stage`), which is
+    /// Use no cache: nothing is read from or written to any cache (the
+    /// history is walked from nothing; no code, README or file cache), and
+    /// the previous build kept beside `--out` (`.<out>.kepsite-stage`) is
     /// deleted.
     #[arg(long)]
     pub no_cache: bool,

@@ -48,9 +48,22 @@ impl Input {
     /// The git history of the input, when its root is a git repository
     /// (`None` for a plain directory or the embedded sample). A walk that
     /// fails is reported and treated as no history.
-    pub fn history(&self, cache_dir: &Path) -> Option<History> {
+    /// `cache_dir` `None` walks without reading or writing any cache
+    /// (`build --no-cache`).
+    pub fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
         crate::analysis::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
     }
+}
+
+/// Whether and how [`Project::load`] walks the git history.
+#[derive(Debug, Clone, Copy)]
+pub enum Walk<'a> {
+    /// No history (`--no-history`).
+    Skip,
+    /// Walk it, reading and refreshing the cache in this directory.
+    Cached(&'a Path),
+    /// Walk it from nothing, reading and writing no cache (`--no-cache`).
+    Uncached,
 }
 
 /// The model, its analysis and findings, and (when the input is a git
@@ -108,13 +121,17 @@ impl Project {
     /// Load `input` and analyse it; with a cache directory, walk its git
     /// history too, beside the load and analysis (the walk is mostly one
     /// thread reading git objects).
-    pub fn load(input: &Input, history_cache: Option<&Path>) -> Result<Project> {
+    pub fn load(input: &Input, history: Walk<'_>) -> Result<Project> {
         let (project, history) = rayon::join(
             || -> Result<Project> {
                 let model = timed("load", || input.model())?;
                 Ok(Project::new(model))
             },
-            || history_cache.and_then(|dir| timed("history", || input.history(dir))),
+            || match history {
+                Walk::Skip => None,
+                Walk::Cached(dir) => timed("history", || input.history(Some(dir))),
+                Walk::Uncached => timed("history", || input.history(None)),
+            },
         );
         let mut project = project?;
         if let Some(h) = history {

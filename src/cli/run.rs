@@ -38,7 +38,7 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         bail!("theme {} is not a directory", t.display());
     }
     let history = match a.history.walk_cache()? {
-        Some(dir) => input.history(&dir),
+        Some(dir) => input.history(Some(&dir)),
         None => None,
     };
     crate::serve::run(&crate::serve::ServeOptions {
@@ -150,14 +150,20 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
-    let cache_dir = match a.history.no_history && a.no_cache {
+    // `--no-cache`: no cache directory at all; the history is walked from
+    // nothing, and nothing is read from or written to any cache.
+    let cache_dir = match a.no_cache {
         true => None,
         false => Some(a.history.dir()?),
     };
-    let history_cache = cache_dir.as_deref().filter(|_| !a.history.no_history);
+    let walk = match (a.history.no_history, cache_dir.as_deref()) {
+        (true, _) => crate::project::Walk::Skip,
+        (false, None) => crate::project::Walk::Uncached,
+        (false, Some(dir)) => crate::project::Walk::Cached(dir),
+    };
     let input = a.input.input();
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
-    let data = Project::load(&input, history_cache)?;
+    let data = Project::load(&input, walk)?;
     let keps = data.model.keps.len();
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),
@@ -165,7 +171,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
-        cache_dir: cache_dir.filter(|_| !a.no_cache),
+        cache_dir,
         reuse_previous: !a.no_cache,
         render_all: a.render_all,
     };

@@ -71,7 +71,11 @@ pub fn run(req: &Request) -> Result<String> {
     if req.since.is_some() && input.is_embedded() {
         bail!("--since needs --repo DIR, a git repository");
     }
-    let project = Project::load(input, req.history.as_deref())?;
+    let walk = match req.history.as_deref() {
+        Some(dir) => crate::project::Walk::Cached(dir),
+        None => crate::project::Walk::Skip,
+    };
+    let project = Project::load(input, walk)?;
     let current = project.analysis.current;
     let release = check_release(&project.model, &current, &req.release)?;
     let range = req

@@ -328,3 +328,34 @@ fn out_inside_the_keps_directory_is_refused() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// `build --no-cache` reads and writes no cache: a build of a git
+/// repository leaves the user cache directory empty with it, and fills it
+/// without it (the history walk's cache, at least).
+#[test]
+fn no_cache_writes_no_cache() {
+    let (tmp, root) = content_copy();
+    git_commit_all(&root);
+    let build = |cache_home: &std::path::Path, extra: &[&str]| {
+        std::fs::create_dir_all(cache_home).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+            .args(["build", "--repo", root.to_str().unwrap(), "--out"])
+            .arg(tmp.path().join("site"))
+            .args(extra)
+            .env("XDG_CACHE_HOME", cache_home)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        files(cache_home).len()
+    };
+    assert_eq!(build(&tmp.path().join("cold"), &["--no-cache"]), 0);
+    assert!(
+        build(&tmp.path().join("warm"), &[]) > 0,
+        "a build without --no-cache caches"
+    );
+}

@@ -131,14 +131,14 @@ impl KepHistory {
 /// git repository (a bare one only with a `rev`), with a progress bar on a
 /// terminal; `None` for a plain directory or the embedded sample. A walk that
 /// fails is a warning ([`crate::timing::warn`]) and treated as no history.
-pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: &Path) -> Option<History> {
+pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: Option<&Path>) -> Option<History> {
     use std::io::IsTerminal as _;
     let is_repo = git2::Repository::open(root).is_ok_and(|r| !r.is_bare() || rev.is_some());
     if !is_repo {
         return None;
     }
     let opts = HistoryOptions {
-        cache_dir: Some(cache_dir.to_path_buf()),
+        cache_dir: cache_dir.map(Path::to_path_buf),
         progress: std::io::stderr().is_terminal(),
     };
     match walk(root, rev.unwrap_or("HEAD"), &opts) {
