@@ -14,8 +14,10 @@
 //! latest-milestone moved).
 //!
 //! A release that is out reports what shipped and what slipped; the release
-//! in progress reports Ready / At risk against the freeze checklist; later
-//! releases report what is planned.
+//! in progress reports Ready / At risk against the freeze checklist before
+//! its Enhancements Freeze, and Tracked / Missed the freeze after it (a KEP
+//! that did not meet the checklist by then is out of the release unless an
+//! exception is granted); later releases report what is planned.
 
 use serde::Serialize;
 
@@ -65,13 +67,18 @@ pub enum Outcome {
     Ready,
     /// In progress: some item fails.
     AtRisk,
+    /// In progress, past the Enhancements Freeze: every checklist item passes.
+    Tracked,
+    /// In progress, past the Enhancements Freeze: some item fails, so the KEP
+    /// missed the freeze (an exception request is the way back).
+    MissedFreeze,
     /// After the release in progress: a planned stage (or latest-milestone).
     Planned,
 }
 
 impl Outcome {
     /// Stable id: `shipped`, `deprecated`, `slipped`, `latest-only`, `ready`,
-    /// `at-risk`, `planned`.
+    /// `at-risk`, `tracked`, `missed-freeze`, `planned`.
     pub fn id(&self) -> &'static str {
         match self {
             Outcome::Shipped { .. } => "shipped",
@@ -80,6 +87,8 @@ impl Outcome {
             Outcome::LatestOnly => "latest-only",
             Outcome::Ready => "ready",
             Outcome::AtRisk => "at-risk",
+            Outcome::Tracked => "tracked",
+            Outcome::MissedFreeze => "missed-freeze",
             Outcome::Planned => "planned",
         }
     }
@@ -93,6 +102,8 @@ impl Outcome {
             Outcome::LatestOnly => "No stage change",
             Outcome::Ready => "Ready",
             Outcome::AtRisk => "At risk",
+            Outcome::Tracked => "Tracked",
+            Outcome::MissedFreeze => "Missed the freeze",
             Outcome::Planned => "Planned",
         }
     }
@@ -131,6 +142,9 @@ pub struct ReleaseView {
     pub release: Release,
     /// Out, in progress or planned.
     pub phase: Phase,
+    /// In progress and past its Enhancements Freeze: outcomes are Tracked /
+    /// Missed the freeze instead of Ready / At risk.
+    pub frozen: bool,
     /// Its dates, when the calendar has them.
     pub cycle: Option<Cycle>,
     /// KEPs by stage order, then number.
@@ -275,6 +289,7 @@ pub fn release_view(
     release: Release,
 ) -> ReleaseView {
     let phase = phase(current, release);
+    let frozen = phase == Phase::InProgress && past_enhancements_freeze(current);
     let mut entries: Vec<Entry> = model
         .keps
         .iter()
@@ -286,11 +301,13 @@ pub fn release_view(
                 Phase::Out => (out_outcome(kep, hist, release, &stage), None),
                 Phase::Planned => (Outcome::Planned, None),
                 Phase::InProgress => {
-                    let r = checklist(model, analysis, kep, i, release, &stage);
-                    let o = if r.ready {
-                        Outcome::Ready
-                    } else {
-                        Outcome::AtRisk
+                    let mut r = checklist(model, analysis, kep, i, release, &stage);
+                    r.frozen = frozen;
+                    let o = match (r.ready, frozen) {
+                        (true, false) => Outcome::Ready,
+                        (false, false) => Outcome::AtRisk,
+                        (true, true) => Outcome::Tracked,
+                        (false, true) => Outcome::MissedFreeze,
                     };
                     (o, Some(r))
                 }
@@ -308,8 +325,21 @@ pub fn release_view(
     ReleaseView {
         release,
         phase,
+        frozen,
         cycle: cycle(release),
         entries,
+    }
+}
+
+/// Whether the snapshot's day is past the Enhancements Freeze of the release
+/// in progress (unknown dates: not past).
+pub fn past_enhancements_freeze(current: &Current) -> bool {
+    match (
+        current.today,
+        current.cycle.as_ref().and_then(|c| c.enhancements_freeze),
+    ) {
+        (Some(today), Some(freeze)) => today > freeze,
+        _ => false,
     }
 }
 

@@ -48,12 +48,20 @@ pub struct Readiness {
     pub ready: bool,
     /// Every checklist item.
     pub items: Vec<Item>,
+    /// The release is in progress and past its Enhancements Freeze.
+    pub frozen: bool,
 }
 
 impl Readiness {
-    /// `Ready` or `At risk`.
+    /// `Ready` or `At risk`; past the Enhancements Freeze, `Tracked` or
+    /// `Missed the freeze`.
     pub fn label(&self) -> &'static str {
-        if self.ready { "Ready" } else { "At risk" }
+        match (self.ready, self.frozen) {
+            (true, false) => "Ready",
+            (false, false) => "At risk",
+            (true, true) => "Tracked",
+            (false, true) => "Missed the freeze",
+        }
     }
 
     /// The failing items' details.
@@ -238,7 +246,9 @@ pub fn analyze_kep(
         toc_mismatches: document::toc_mismatches(&doc),
     };
     if let (Some(r), Some(s)) = (out.target_release, out.target_stage.clone()) {
-        out.readiness = Some(readiness(model, kep, &out, r, &s));
+        let mut ready = readiness(model, kep, &out, r, &s);
+        ready.frozen = r == current.release && outcome::past_enhancements_freeze(current);
+        out.readiness = Some(ready);
     }
     out
 }
@@ -271,6 +281,7 @@ pub fn readiness(
         stage: stage.clone(),
         ready: items.iter().all(|i| i.ok),
         items,
+        frozen: false,
     }
 }
 

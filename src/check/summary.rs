@@ -120,12 +120,18 @@ fn prr_line(model: &Model, a: &KepAnalysis, i: usize) -> String {
 
 fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
     match r {
-        Some(r) if r.ready => format!("- {}: **Ready** ({})", r.release, md(r.stage.as_str())),
+        Some(r) if r.ready => format!(
+            "- {}: **{}** ({})",
+            r.release,
+            r.label(),
+            md(r.stage.as_str())
+        ),
         Some(r) => {
             let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
             format!(
-                "- {}: **At risk** ({}): {}",
+                "- {}: **{}** ({}): {}",
                 r.release,
+                r.label(),
                 md(r.stage.as_str()),
                 reasons.join("; ")
             )

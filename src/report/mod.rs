@@ -68,6 +68,9 @@ pub struct Report {
     pub release: Release,
     /// Out, in progress or planned, at the snapshot.
     pub phase: Phase,
+    /// In progress and past its Enhancements Freeze: KEPs are Tracked or
+    /// Missed the freeze (`ready` and `at_risk` count them).
+    pub frozen: bool,
     /// The release in progress at the snapshot.
     pub current: Release,
     /// The release's dates, when the calendar has them.
@@ -405,6 +408,7 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
     Report {
         release,
         phase,
+        frozen: phase == Phase::InProgress && outcome::past_enhancements_freeze(&opts.current),
         current: opts.current.release,
         cycle: crate::analysis::calendar::cycle(release),
         commit: model.source.commit.clone(),

@@ -80,7 +80,10 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         prr_approver: approver,
         ready: matches!(
             s.outcome,
-            Outcome::Ready | Outcome::Shipped { .. } | Outcome::Deprecated { .. }
+            Outcome::Ready
+                | Outcome::Tracked
+                | Outcome::Shipped { .. }
+                | Outcome::Deprecated { .. }
         ),
         label: s.outcome.label(),
         checklist: if in_progress {

@@ -12,8 +12,10 @@ fn count(label: &str, rows: &[&Row]) -> Count {
     Count {
         label: label.to_string(),
         total: rows.len(),
-        ready: n(&["ready"]),
-        at_risk: n(&["at-risk"]),
+        // Past the Enhancements Freeze these are Tracked and Missed the
+        // freeze: the same test (the checklist met or not), other words.
+        ready: n(&["ready", "tracked"]),
+        at_risk: n(&["at-risk", "missed-freeze"]),
         shipped: n(&["shipped", "deprecated"]),
         slipped: n(&["slipped"]),
         latest_only: n(&["latest-only"]),
@@ -131,8 +133,14 @@ pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
         _ if share > 0.50 => "red",
         _ => "yellow",
     };
+    let frozen = opts.release == opts.current.release
+        && crate::analysis::outcome::past_enhancements_freeze(&opts.current);
+    let (met, missed) = match frozen {
+        true => ("Tracked", "Missed the freeze"),
+        false => ("Ready", "At risk"),
+    };
     let mut line = format!(
-        "{} of {} Ready, {at_risk} At risk ({:.0}%)",
+        "{} of {} {met}, {at_risk} {missed} ({:.0}%)",
         total - at_risk,
         crate::view::keps(total),
         share * 100.0

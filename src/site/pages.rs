@@ -289,7 +289,7 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                     .collect();
                 let ready = rows
                     .iter()
-                    .filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "shipped" | "deprecated")))
+                    .filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "tracked" | "shipped" | "deprecated")))
                     .count();
                 json!({ "stage": if s.is_unset() { "no stage change" } else { s.as_str() }, "rows": rows, "ready": ready })
             })
@@ -297,8 +297,9 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
         let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["rows"].as_array().map_or(0, Vec::len) })).collect();
         let tally = json!({
             "total": view.entries.len(),
-            "ready": view.count("ready"),
-            "at_risk": view.count("at-risk"),
+            "ready": view.count("ready") + view.count("tracked"),
+            "at_risk": view.count("at-risk") + view.count("missed-freeze"),
+            "frozen": view.frozen,
             "shipped": view.count("shipped") + view.count("deprecated"),
             "slipped": view.count("slipped"),
             "latest_only": view.count("latest-only"),

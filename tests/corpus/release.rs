@@ -83,7 +83,10 @@ fn past_releases_report_what_shipped_and_slipped() {
         assert!(!v.entries.is_empty(), "{r}");
         for e in &v.entries {
             assert!(
-                !matches!(e.outcome, Outcome::Ready | Outcome::AtRisk),
+                !matches!(
+                    e.outcome,
+                    Outcome::Ready | Outcome::AtRisk | Outcome::Tracked | Outcome::MissedFreeze
+                ),
                 "{r}: KEP {:?} is {:?}",
                 e.number,
                 e.outcome
@@ -205,4 +208,55 @@ fn one_definition_of_in_release_for_every_view() {
     );
     assert_eq!(rep["phase"], "in-progress");
     assert!(lib.len() > 80, "{}", lib.len());
+}
+
+/// The corpus HEAD (2026-07-24) is 37 days past v1.37's Enhancements Freeze
+/// (2026-06-17): its KEPs are Tracked or Missed the freeze, never Ready or
+/// At risk, on the release view, the report (Markdown and JSON) and the
+/// release page's words.
+#[test]
+fn past_the_freeze_a_kep_is_tracked_or_missed_the_freeze() {
+    let v = view(Release::new(1, 37));
+    assert_eq!(v.phase, Phase::InProgress);
+    assert!(v.frozen);
+    assert!(v.count("missed-freeze") > 0 && v.count("tracked") > 0);
+    assert_eq!(v.count("ready") + v.count("at-risk"), 0);
+    let repo = corpus().to_str().unwrap();
+    let args = [
+        "report",
+        "--repo",
+        repo,
+        "--release",
+        "v1.37",
+        "--no-history",
+    ];
+    let md = kepsite(&args);
+    assert_eq!(md.code, 0, "{}", md.stderr);
+    assert!(md.stdout.contains("Missed the freeze"), "{}", md.stdout);
+    assert!(!md.stdout.contains("At risk"), "{}", md.stdout);
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&kepsite(&json_args).stdout).unwrap();
+    assert_eq!(j["frozen"], true);
+    assert_eq!(
+        j["summary"]["at_risk"].as_u64().unwrap() as usize,
+        v.count("missed-freeze")
+    );
+    // v1.36's cycle, seen from a day before its freeze, still says At risk:
+    // the words follow the snapshot's day, not the clock.
+    let before = outcome::release_view(
+        &head().model,
+        &head().analysis,
+        None,
+        &kepsite::analysis::calendar::Current {
+            today: Some("2026-01-10".parse().unwrap()),
+            cycle: kepsite::analysis::calendar::cycle(Release::new(1, 36)),
+            release: Release::new(1, 36),
+            ..head().analysis.current
+        },
+        Release::new(1, 36),
+    );
+    assert!(!before.frozen);
+    assert!(before.count("ready") + before.count("at-risk") > 0);
+    assert_eq!(before.count("missed-freeze"), 0);
 }

@@ -102,6 +102,10 @@ fn heading(o: &mut String, r: &Report) {
             "{} is out: each KEP shipped its stage, slipped, or only moved latest-milestone",
             r.release
         ),
+        Phase::InProgress if r.frozen => format!(
+            "{} is the release in progress, past its Enhancements Freeze: a KEP that met the checklist is Tracked; one that did not Missed the freeze and is out of the release unless an exception request is granted",
+            r.release
+        ),
         Phase::InProgress => format!(
             "{} is the release in progress: Ready / At risk against the Enhancements Freeze checklist",
             r.release
@@ -120,7 +124,7 @@ fn heading(o: &mut String, r: &Report) {
 /// The summary tables: per stage group with a total, then per SIG.
 fn summary(o: &mut String, r: &Report) {
     let s = &r.summary;
-    let cols = columns(r.phase);
+    let cols = columns(r.phase, r.frozen);
     let head: Vec<&str> = cols.iter().map(|(h, _)| *h).collect();
     let align = ":--|--:|".to_string() + &"--:|".repeat(cols.len());
     let cells = |c: &Count| -> String {
@@ -300,12 +304,16 @@ fn table_head(o: &mut String, r: &Report, checks: bool) {
 type Column = (&'static str, fn(&Count) -> usize);
 
 /// The summary's outcome columns for `phase`.
-fn columns(phase: Phase) -> Vec<Column> {
+fn columns(phase: Phase, frozen: bool) -> Vec<Column> {
     match phase {
         Phase::Out => vec![
             ("Shipped", |c| c.shipped),
             ("Slipped", |c| c.slipped),
             ("No stage change", |c| c.latest_only),
+        ],
+        Phase::InProgress if frozen => vec![
+            ("Tracked", |c| c.ready),
+            ("Missed the freeze", |c| c.at_risk),
         ],
         Phase::InProgress => vec![("Ready", |c| c.ready), ("At risk", |c| c.at_risk)],
         Phase::Planned => vec![("Planned", |c| c.planned)],
@@ -372,8 +380,8 @@ fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
         notes.push(format!("⚠ {}", md(f)));
     }
     let mark = match k.outcome {
-        "ready" | "shipped" | "deprecated" => "✅ ",
-        "at-risk" | "slipped" => "❌ ",
+        "ready" | "tracked" | "shipped" | "deprecated" => "✅ ",
+        "at-risk" | "missed-freeze" | "slipped" => "❌ ",
         _ => "",
     };
     let _ = writeln!(
