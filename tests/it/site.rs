@@ -1011,3 +1011,22 @@ fn placeholder_references_are_text_not_links() {
         "see-also link"
     );
 }
+
+/// A finding's severity reads by its word and its colour: the findings page
+/// tags each row with its severity, and the stylesheet colours errors with
+/// the error colour and warnings with the warning colour (not the grey of
+/// other tags).
+#[test]
+fn severity_tags_are_coloured_by_severity() {
+    let (_tmp, out) = built();
+    let page = read(&out, "findings/index.html");
+    assert!(page.contains("<span class=\"tag error\">error</span>"));
+    assert!(page.contains("<span class=\"tag warning\">warning</span>"));
+    let css = read(&out, "static/site.css");
+    let rule = |sel: &str| {
+        let at = css.find(sel).unwrap_or_else(|| panic!("no {sel} rule"));
+        css[at..at + css[at..].find('}').unwrap()].to_string()
+    };
+    assert!(rule(".tag.error {").contains("var(--err)"));
+    assert!(rule(".tag.warning {").contains("var(--warn)"));
+}
