@@ -1030,3 +1030,50 @@ fn severity_tags_are_coloured_by_severity() {
     assert!(rule(".tag.error {").contains("var(--err)"));
     assert!(rule(".tag.warning {").contains("var(--warn)"));
 }
+
+/// A README link to a path a KEP had before it moved (here a 2019
+/// single-file KEP `keps/sig-node/20190101-pod-restart-budget.md` that
+/// became `keps/sig-node/1480-pod-restart-budget/`) leads to the KEP's
+/// portal page, found in the history, not to the old path on GitHub.
+#[test]
+fn links_to_a_keps_former_path_stay_on_the_portal() {
+    let (tmp, root) = crate::support::content_copy();
+    let dir = root.join("keps/sig-node/1480-pod-restart-budget");
+    let saved = tmp.path().join("1480");
+    crate::support::copy_tree(&dir, &saved);
+    let yaml = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let legacy = root.join("keps/sig-node/20190101-pod-restart-budget.md");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&legacy, format!("---\n{yaml}---\n{readme}")).unwrap();
+    crate::support::git_commit_all(&root);
+    std::fs::remove_file(&legacy).unwrap();
+    crate::support::copy_tree(&saved, &dir);
+    let other = root.join("keps/sig-node/4321-kubelet-image-pull-progress/README.md");
+    let mut text = std::fs::read_to_string(&other).unwrap();
+    text.push_str("\nSee [the old budget KEP](../20190101-pod-restart-budget.md).\n");
+    std::fs::write(&other, text).unwrap();
+    crate::support::git(&root, &["add", "-A"]);
+    crate::support::git(&root, &["commit", "-qm", "1480 becomes a directory"]);
+    let out = tmp.path().join("site");
+    let run = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = read(&out, "keps/4321/index.html");
+    // The README's own link (the see-also panel links to 1480 as well).
+    let at = page
+        .find("the old budget KEP</a>")
+        .unwrap_or_else(|| panic!("no link to the old path"));
+    let start = page[..at].rfind("<a ").unwrap();
+    let anchor = &page[start..at];
+    assert!(anchor.contains("href=\"/keps/1480/\""), "{anchor}");
+    assert!(
+        !page.contains("20190101-pod-restart-budget.md\""),
+        "a link to the old file is left"
+    );
+}

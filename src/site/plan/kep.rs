@@ -45,7 +45,8 @@ pub(super) type PerKep = (KepPages, SearchDoc, Option<Arc<Rendered>>);
 impl<'a> Kit<'a> {
     pub fn new(data: &'a Project, opts: &'a SiteOptions, hl: &'a Highlighter) -> Kit<'a> {
         let model = &data.model;
-        let paths = kep_paths(model, &opts.base_url);
+        let mut paths = kep_paths(model, &opts.base_url);
+        former_paths(data, &mut paths, &opts.base_url);
         let (local_assets, assets) = local_assets(data, &paths);
         let links_key = {
             let mut h = crate::site::memo::Hasher::default();
@@ -284,6 +285,26 @@ impl<'a> Kit<'a> {
 /// directory), and the asset copies (output path → repository path). Each
 /// asset belongs to every directory KEP above it (nested KEP directories
 /// share their children).
+/// Paths a KEP had before it moved (`keps/sig-x/20180530-title.md`, an old
+/// directory), from the history, lead to its page too: READMEs still link
+/// to them. A path some KEP has now keeps its own page.
+fn former_paths(data: &Project, paths: &mut KepPaths, base: &str) {
+    let Some(history) = &data.history else { return };
+    for (i, kep) in data.model.keps.iter().enumerate() {
+        let Some(kh) = kep.number().and_then(|n| history.keps.get(&n)) else {
+            continue;
+        };
+        let url = format!("{base}{}", paths.dirs[i]);
+        for old in &kh.paths {
+            let key = old.strip_suffix("/kep.yaml").unwrap_or(old);
+            paths
+                .by_path
+                .entry(key.to_string())
+                .or_insert_with(|| url.clone());
+        }
+    }
+}
+
 fn local_assets(
     data: &Project,
     paths: &KepPaths,
