@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 mod prr;
+pub(super) mod triage;
 
 use super::charts;
 use super::pages::{Ctx, Listing, cycle_json, shipped_series};
@@ -107,6 +108,7 @@ fn sig_page(
             "by_stage": counted(|k| k.meta.stage.category(), "stage"),
             "newest": c.analysis.current.release.to_string(),
             "cycle": cycle_json(c),
+            "summary": triage::summary(&current, &c.analysis.current.release.to_string(), frozen(views)),
             "current": current,
             "planned": planned,
             "shipped_chart": chart,
@@ -120,6 +122,13 @@ fn sig_page(
             "findings_url": format!("{}?sig={sig}", c.urls.page("findings/")),
         }),
     )
+}
+
+/// Whether the release in progress is past its Enhancements Freeze.
+fn frozen(views: &[ReleaseView]) -> bool {
+    views
+        .iter()
+        .any(|v| v.phase == Phase::InProgress && v.frozen)
 }
 
 /// The SIG's KEPs (`mine`) in the release in progress, and per planned
@@ -136,11 +145,12 @@ fn sig_releases(
             .map(|e| prr_row(c, e, &v.release.to_string()))
             .collect()
     };
-    let current = views
+    let mut current = views
         .iter()
         .find(|v| v.phase == Phase::InProgress)
         .map(of_sig)
         .unwrap_or_default();
+    triage::order(&mut current);
     let planned: Vec<Value> = views
         .iter()
         .rev()
@@ -285,6 +295,15 @@ pub fn people_pages(c: &Ctx) -> Vec<Listing> {
     out
 }
 
+/// A path as its folder (shown small, on its own line) and its file name,
+/// so the findings table's "Where" column fits beside the message.
+fn split_path(path: &str) -> Value {
+    match path.rsplit_once('/') {
+        Some((dir, file)) => json!({ "dir": format!("{dir}/"), "file": file }),
+        None => json!({ "dir": "", "file": path }),
+    }
+}
+
 /// Every finding, filterable by rule, SIG and severity (the filters live in
 /// the URL), at `/findings/`.
 pub fn findings_page(c: &Ctx) -> Listing {
@@ -297,7 +316,7 @@ pub fn findings_page(c: &Ctx) -> Listing {
             rows.push(json!({
                 "rule": f.rule, "severity": f.severity.as_str(), "sig": c.refs[i].sig,
                 "kep": &c.refs[i], "url": format!("{}#p-find", c.refs[i].url),
-                "message": f.message, "path": f.path, "line": f.line,
+                "message": f.message, "path": f.path, "line": f.line, "where": split_path(&f.path),
             }));
         }
     }
@@ -310,7 +329,7 @@ pub fn findings_page(c: &Ctx) -> Listing {
         rows.push(json!({
             "rule": f.rule, "severity": f.severity.as_str(), "sig": sig,
             "kep": Value::Null, "url": c.urls.blob(&f.path),
-            "message": f.message, "path": f.path, "line": f.line,
+            "message": f.message, "path": f.path, "line": f.line, "where": split_path(&f.path),
         }));
     }
     let set = |key: &str| -> BTreeSet<String> {

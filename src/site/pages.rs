@@ -80,9 +80,24 @@ pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
         }
         _ => (None, None),
     };
+    let failing: Vec<Value> = e
+        .readiness
+        .as_ref()
+        .map(|r| {
+            r.items
+                .iter()
+                .filter(|i| !i.ok)
+                .map(|i| json!({ "id": i.id, "detail": i.detail }))
+                .collect()
+        })
+        .unwrap_or_default();
+    let missing: Vec<&str> = failing.iter().filter_map(|f| f["id"].as_str()).collect();
     json!({
         "kep": &c.refs[e.index],
         "stage": e.stage.as_str(),
+        "open": matches!(e.outcome.id(), "at-risk" | "missed-freeze"),
+        "missing": missing.join(" "),
+        "failing": failing,
         "outcome": e.outcome.id(),
         "label": e.outcome.label(),
         "reasons": reasons,
@@ -281,12 +296,13 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
             .iter()
             .chain([&Stage::Unset])
             .map(|s| {
-                let rows: Vec<Value> = view
+                let mut rows: Vec<Value> = view
                     .entries
                     .iter()
                     .filter(|e| e.stage == *s)
                     .map(|e| entry_json(c, e))
                     .collect();
+                dashboards::triage::order(&mut rows);
                 let ready = rows
                     .iter()
                     .filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "tracked" | "shipped" | "deprecated")))
@@ -312,6 +328,10 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
             format!("Release {name}"),
             "releases",
             json!({
+                "summary": (phase == Phase::InProgress).then(|| {
+                    let all: Vec<Value> = by_stage.iter().flat_map(|g| g["rows"].as_array().cloned().unwrap_or_default()).collect();
+                    dashboards::triage::summary(&all, &name, view.frozen)
+                }),
                 "release": name, "by_stage": by_stage, "phase": phase, "tally": tally,
                 "dates": view.cycle,
                 "cycle": if phase == Phase::InProgress { cycle_json(c) } else { Value::Null },

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 
 use crate::support::{content, copy_tree, kepsite};
 
+mod dashboards;
 mod portal;
 
 /// chromedriver and the browser binary; `KEPSITE_CHROMEDRIVER` and

@@ -81,6 +81,9 @@ pub(super) fn prr_row(c: &Ctx, e: &Entry, release: &str) -> Value {
         );
         m.insert("unanswered".into(), json!(unanswered(c, e.index, &stage)));
     }
+    let (urgency, todo) = super::triage::todo(&row);
+    row["todo"] = json!(todo);
+    row["urgency"] = json!(urgency);
     row
 }
 
@@ -101,12 +104,26 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                 "prr_queue.html",
                 format!("PRR queue: @{h}"),
                 "prr",
-                json!({ "handle": h, "rows": rows, "open": open, "listed": known_prr(c, h), "cycle": cycle_json(c) }),
+                json!({ "handle": h, "rows": rows, "open": open, "listed": known_prr(c, h), "cycle": cycle_json(c), "summary": queue_summary(c, views, rows) }),
             )
         })
         .collect();
     out.push(prr_index(c, &queues));
     out
+}
+
+/// The summary line of a queue: its rows in the release in progress.
+fn queue_summary(c: &Ctx, views: &[ReleaseView], rows: &[Value]) -> Value {
+    let now = c.analysis.current.release.to_string();
+    let current: Vec<Value> = rows
+        .iter()
+        .filter(|r| r["release"] == now)
+        .cloned()
+        .collect();
+    let frozen = views
+        .iter()
+        .any(|v| v.phase == Phase::InProgress && v.frozen);
+    super::triage::summary(&current, &now, frozen)
 }
 
 /// Whether `h` is a PRR approver (or emeritus) in OWNERS_ALIASES.
@@ -152,6 +169,25 @@ fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
             queues.entry(h).or_default();
         }
     }
+    // The release in progress first, then the planned ones in order (the
+    // order they were pushed in); within one, what the reviewer can act on
+    // now, then what waits on the authors, then what is done.
+    let rank: BTreeMap<String, usize> = views
+        .iter()
+        .rev()
+        .filter(|v| v.phase != Phase::Out)
+        .enumerate()
+        .map(|(i, v)| (v.release.to_string(), i))
+        .collect();
+    for rows in queues.values_mut() {
+        super::triage::order(rows);
+        rows.sort_by_key(|r| {
+            (
+                r["release"].as_str().and_then(|x| rank.get(x)).copied(),
+                r["urgency"].as_u64(),
+            )
+        });
+    }
     queues
 }
 
@@ -160,10 +196,12 @@ fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
     let index: Vec<Value> = queues
         .iter()
         .map(|(h, rows)| {
-            let current = rows
+            let now = c.analysis.current.release.to_string();
+            let current = rows.iter().filter(|r| r["release"] == now).count();
+            let awaiting: Vec<&Value> = rows
                 .iter()
-                .filter(|r| r["release"] == c.analysis.current.release.to_string())
-                .count();
+                .filter(|r| r["release"] == now && r["urgency"] != 2)
+                .collect();
             json!({
                 "handle": h,
                 "url": c.urls.page(&format!("prr/{h}/")),
@@ -171,14 +209,27 @@ fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
                 "current": current,
                 "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
                 "listed": known_prr(c, h),
+                "awaiting": awaiting,
+                "act_now": awaiting.iter().filter(|r| r["urgency"] == 0).count(),
             })
         })
         .collect();
+    let mut busiest: Vec<&Value> = index
+        .iter()
+        .filter(|a| a["awaiting"].as_array().is_some_and(|w| !w.is_empty()))
+        .collect();
+    busiest.sort_by_key(|a| {
+        (
+            std::cmp::Reverse(a["act_now"].as_u64()),
+            std::cmp::Reverse(a["awaiting"].as_array().map_or(0, Vec::len)),
+        )
+    });
+    let busiest: Vec<Value> = busiest.into_iter().cloned().collect();
     (
         "prr/index.html".into(),
         "prr_index.html",
         "PRR reviewers".into(),
         "prr",
-        json!({ "approvers": index, "cycle": cycle_json(c) }),
+        json!({ "approvers": index, "busiest": busiest, "cycle": cycle_json(c) }),
     )
 }

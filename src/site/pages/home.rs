@@ -45,11 +45,14 @@ fn home_page(
     releases: &[String],
 ) -> Listing {
     let keps = &c.model.keps;
-    let flight: Vec<Value> = c
+    let mut flight: Vec<Value> = c
         .in_flight(cur, None)
         .into_iter()
         .map(|e| entry_json(c, e))
         .collect();
+    crate::site::dashboards::triage::order(&mut flight);
+    let summary =
+        crate::site::dashboards::triage::summary(&flight, &cur.release.to_string(), cur.frozen);
     let index = c.urls.page("keps/");
     let linked = |key: &str, it: Vec<Value>| -> Vec<Value> {
         it.into_iter()
@@ -75,6 +78,7 @@ fn home_page(
             "history": c.history.is_some(),
             "newest": c.current().to_string(),
             "cycle": cycle_json(c),
+            "summary": summary,
             "in_flight": flight,
             "ready": cur.count("ready") + cur.count("tracked"),
             "at_risk": cur.count("at-risk") + cur.count("missed-freeze"),

@@ -54,7 +54,7 @@ const PAGES: [(&str, &str); 21] = [
 
 /// The corpus site, built once per test binary and served with
 /// netlify.toml's headers.
-fn corpus_site() -> &'static Site {
+pub(super) fn corpus_site() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-corpus");
@@ -99,7 +99,7 @@ fn axe_source() -> String {
     })
 }
 
-fn open(b: &Browser, url: &str) {
+pub(super) fn open(b: &Browser, url: &str) {
     b.goto(url);
     b.wait_for(
         "the page to load",
@@ -241,6 +241,23 @@ fn corpus_pages_have_no_serious_accessibility_violations_light_and_dark() {
                         .map(|v| format!("{page} {scheme} {tag}px: {v}")),
                 );
             }
+        }
+    }
+    // The dashboards (issue 24) at the laptop width too, and their pages
+    // that are not in PAGES at the other widths.
+    dark(&b, false);
+    for (size, tag) in [((1024, 768), "1024"), (WIDE, "1400"), (PHONE, "390")] {
+        b.viewport(size);
+        for (_, page) in super::dashboards::DASHBOARDS {
+            if tag != "1024" && PAGES.iter().any(|(_, p)| *p == page) {
+                continue;
+            }
+            open(&b, &site.published(page));
+            found.extend(
+                axe(&b, &source)
+                    .into_iter()
+                    .map(|v| format!("{page} light {tag}px: {v}")),
+            );
         }
     }
     assert_eq!(found, Vec::<String>::new());
