@@ -21,6 +21,11 @@
 
 use serde::Serialize;
 
+mod release_day;
+
+use release_day::Verdict;
+pub use release_day::{Later, Step};
+
 use super::calendar::{Current, Cycle, cycle};
 use super::history::{Change, History, KepHistory};
 use super::tracking::{Analysis, Readiness, readiness};
@@ -131,6 +136,14 @@ pub struct Entry {
     pub stage: Stage,
     /// What became of it.
     pub outcome: Outcome,
+    /// Out and shipped: whether the stage was new in the release, a
+    /// graduation, or continued from the release before (with history).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<Step>,
+    /// Out and shipped: an edit after release day that says otherwise
+    /// (what shipped stands).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_later: Option<Later>,
     /// The freeze checklist (the release in progress only).
     pub readiness: Option<Readiness>,
 }
@@ -215,7 +228,7 @@ pub fn stage_in(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Optio
 }
 
 /// Whether the KEP's stage (or status) today is at or past `stage`.
-fn reached(kep: &Kep, stage: &Stage) -> bool {
+pub(super) fn reached(kep: &Kep, stage: &Stage) -> bool {
     let now = kep.meta.stage.nearest();
     if stage.is_deprecation() {
         return now.is_some_and(|s| s.rank() >= stage.rank());
@@ -296,9 +309,20 @@ pub fn release_view(
         .enumerate()
         .filter_map(|(i, kep)| {
             let hist = history_of(history, kep);
-            let stage = stage_in(kep, hist, release)?;
+            let mut stage = stage_in(kep, hist, release)?;
+            let mut step = None;
+            let mut changed_later = None;
             let (outcome, ready) = match phase {
-                Phase::Out => (out_outcome(kep, hist, release, &stage), None),
+                Phase::Out => match release_day::judge(kep, hist, release, &stage) {
+                    Verdict::In(s, o, st, l) => {
+                        stage = s;
+                        step = st;
+                        changed_later = l;
+                        (o, None)
+                    }
+                    Verdict::ChangedLater => return None,
+                    Verdict::Unknown => (out_outcome(kep, hist, release, &stage), None),
+                },
                 Phase::Planned => (Outcome::Planned, None),
                 Phase::InProgress => {
                     let mut r = checklist(model, analysis, kep, i, release, &stage);
@@ -317,6 +341,8 @@ pub fn release_view(
                 number: kep.number(),
                 stage,
                 outcome,
+                step,
+                changed_later,
                 readiness: ready,
             })
         })

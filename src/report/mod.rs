@@ -232,6 +232,12 @@ pub struct Row {
     pub went: Option<String>,
     /// The commit of the default branch where a shipped stage was recorded.
     pub landed: Option<Landed>,
+    /// Shipped: `new`, `graduated` or `continued` (with history).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<&'static str>,
+    /// Shipped, and an edit after release day says otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_later: Option<outcome::Later>,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.
@@ -287,6 +293,10 @@ pub struct Selected {
     pub outcome: Outcome,
     /// The freeze checklist.
     pub readiness: Readiness,
+    /// Shipped: whether the stage was new, a graduation or continued.
+    pub step: Option<outcome::Step>,
+    /// Shipped, and changed after release day.
+    pub changed_later: Option<outcome::Later>,
 }
 
 /// Every KEP of `release`, in model order.
@@ -322,6 +332,8 @@ pub fn select(
                 stage: e.stage,
                 outcome: e.outcome,
                 readiness,
+                step: e.step,
+                changed_later: e.changed_later,
             }
         })
         .collect();

@@ -76,6 +76,8 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         outcome: s.outcome.id(),
         went,
         landed,
+        step: s.step.map(|x| x.label()),
+        changed_later: s.changed_later.clone(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
         ready: matches!(

@@ -71,9 +71,12 @@ fn the_release_in_progress_at_head_is_v1_37() {
     assert!(v138.entries.iter().all(|e| e.outcome == Outcome::Planned));
 }
 
-/// A release a year past reports what shipped and what slipped: no Ready,
-/// no At risk, and every KEP in its Stable group that "shipped" is stable
-/// (or past it) now with milestone.stable = that release.
+/// A release that is out reports what shipped and what slipped: no Ready,
+/// no At risk; a KEP that shipped a stage said so on release day (its
+/// kep.yaml then named the release as latest-milestone: `step` says
+/// whether the stage was new there), or, where the history does not cover
+/// the release day, its stage milestone names the release and it reached
+/// the stage.
 #[test]
 fn past_releases_report_what_shipped_and_slipped() {
     for minor in 29..=36 {
@@ -93,14 +96,11 @@ fn past_releases_report_what_shipped_and_slipped() {
             );
             if let Outcome::Shipped { commit } = &e.outcome {
                 let k = &head().model.keps[e.index];
-                assert_eq!(k.meta.milestone.release(&e.stage), Some(r), "{r} {k:?}");
-                let now = k.meta.stage.nearest().map(|s| s.rank()).unwrap_or(0);
                 assert!(
-                    now >= e.stage.rank() || k.meta.status.as_str() == "implemented",
-                    "{r}: KEP {:?} shipped {} but is {}",
+                    e.step.is_some() || k.meta.milestone.release(&e.stage) == Some(r),
+                    "{r}: KEP {:?} shipped {} by neither reading",
                     e.number,
-                    e.stage,
-                    k.meta.stage
+                    e.stage
                 );
                 assert!(
                     commit.is_some(),
@@ -114,8 +114,64 @@ fn past_releases_report_what_shipped_and_slipped() {
             .iter()
             .filter(|e| e.stage == Stage::Stable && e.outcome.id() == "shipped")
             .count();
-        assert!(stable_shipped >= 10, "{r}: {stable_shipped} stable");
+        assert!(stable_shipped >= 8, "{r}: {stable_shipped} stable");
     }
+}
+
+/// What shipped is read on release day (issue 22): a KEP tracked again at
+/// the stage it had shipped that stage again ("continued", not slipped),
+/// and an edit after release day does not unship it.
+#[test]
+fn what_shipped_is_read_on_release_day() {
+    let shipped = |minor: u32, n: u32| {
+        let v = view(Release::new(1, minor));
+        let e = entry(&v, n);
+        (
+            e.outcome.id(),
+            e.stage.as_str().to_string(),
+            e.step.map(|s| s.label()),
+        )
+    };
+    // DRA device taints and HPA scale to zero: alpha again in v1.35.
+    assert_eq!(
+        shipped(35, 5055),
+        ("shipped", "alpha".into(), Some("continued"))
+    );
+    assert_eq!(
+        shipped(35, 2021),
+        ("shipped", "alpha".into(), Some("continued"))
+    );
+    // 3458 said stable with latest-milestone v1.29 on v1.29's release day;
+    // a commit of 2024-01-23 moved milestone.stable to v1.30.
+    assert_eq!(
+        shipped(29, 3458),
+        ("shipped", "stable".into(), Some("graduated"))
+    );
+    let v129 = view(Release::new(1, 29));
+    let later = entry(&v129, 3458)
+        .changed_later
+        .clone()
+        .expect("the later edit");
+    assert_eq!(later.says, "milestone.stable is v1.30");
+    assert_eq!(later.commit.map(|c| c.date).as_deref(), Some("2024-01-23"));
+    // ... and v1.30 does not count it as a second graduation.
+    let v130 = view(Release::new(1, 30));
+    assert_ne!(entry(&v130, 3458).outcome.id(), "shipped");
+    // AppArmor: stable in v1.30 though milestone.stable now says v1.31.
+    assert_eq!(
+        shipped(30, 24),
+        ("shipped", "stable".into(), Some("graduated"))
+    );
+    // 4872 said alpha, latest-milestone v1.35 on v1.35's release day; a
+    // commit of 2026-06-10 moved both to v1.37: read on release day it
+    // shipped alpha, and the page says what changed later.
+    let v135 = view(Release::new(1, 35));
+    let e = entry(&v135, 4872);
+    assert_eq!(e.outcome.id(), "shipped");
+    assert_eq!(
+        e.changed_later.as_ref().map(|l| l.says.as_str()),
+        Some("milestone.alpha is v1.37")
+    );
 }
 
 /// The stage in a release: 4358 (beta v1.31, stable v1.32) is beta in v1.31;
@@ -160,7 +216,7 @@ fn slipped_keps_say_where_they_went() {
             }
         }
     }
-    assert!(seen > 100, "{seen} slipped");
+    assert!(seen > 20, "{seen} slipped");
 }
 
 /// The home page, the release page, the index filter, `query` and the
