@@ -336,6 +336,10 @@ pub struct QueryArgs {
     #[command(flatten)]
     /// Input.
     pub input: InputArgs,
+    #[command(flatten)]
+    /// With `--release`: the history that decides what was in a release
+    /// (as on the release pages and in the report).
+    pub history: HistoryArgs,
     /// Owning SIG (regex; repeatable or comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub sig: Vec<String>,

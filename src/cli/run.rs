@@ -130,17 +130,49 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         prr_complete: a.prr_complete.map(|v| v == YesNo::Yes),
         missing: a.missing.clone(),
     };
+    // `--release` reads the one release model, with the history (cached as
+    // for `report`) unless `--no-history`: a KEP that named the release on
+    // the default branch and moved on is in it, as on the release pages.
+    let project = match (filters.release.is_empty(), a.history.walk_cache()?) {
+        (false, Some(dir)) => Project::load(&a.input.input(), crate::project::Walk::Cached(&dir))?,
+        _ => Project::new(a.input.input().model()?),
+    };
+    let in_release: Option<std::collections::BTreeSet<usize>> =
+        (!filters.release.is_empty()).then(|| {
+            filters
+                .release
+                .iter()
+                .flat_map(|r| {
+                    crate::analysis::outcome::release_view(
+                        &project.model,
+                        &project.analysis,
+                        project.history.as_ref(),
+                        &project.analysis.current,
+                        *r,
+                    )
+                    .entries
+                })
+                .map(|e| e.index)
+                .collect()
+        });
     let Project {
         model,
         analysis,
         findings: found,
         ..
-    } = Project::new(a.input.input().model()?);
+    } = project;
+    let filters = Filters {
+        release: Vec::new(),
+        ..filters
+    };
     let mut by_kep = crate::view::findings_by_kep(&model, &found);
     let views: Vec<_> = model
         .keps
         .iter()
         .zip(by_kep.iter_mut())
+        .enumerate()
+        .filter(|(i, _)| in_release.as_ref().is_none_or(|s| s.contains(i)))
+        .map(|(_, kf)| kf)
         .filter(|(k, _)| filters.matches(&model, &analysis, k))
         .map(|(k, f)| crate::view::kep_view(&model, &analysis, k, std::mem::take(f)))
         .collect();
