@@ -290,6 +290,10 @@ pub(super) fn cycle_json(c: &Ctx) -> Value {
         "today": cur.today.map(|d| d.to_string()),
         "dates": cur.cycle,
         "next": next,
+        "past_code_freeze": match (cur.today, cur.cycle.as_ref().and_then(|c| c.code_freeze)) {
+            (Some(today), Some(freeze)) => today > freeze,
+            _ => false,
+        },
     })
 }
 
