@@ -238,6 +238,9 @@ pub struct Row {
     /// Shipped, and an edit after release day says otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changed_later: Option<outcome::Later>,
+    /// The first sentences of the README's Summary, as plain text.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub summary: String,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.

@@ -5,7 +5,10 @@
 //! KEP text is untrusted: Markdown escapes it (and defuses `@` mentions),
 //! HTML goes through the theme's autoescaping, CSV defuses formulas.
 
+mod announcement;
 mod markdown;
+
+pub use announcement::blurb;
 
 use std::path::Path;
 
@@ -27,6 +30,9 @@ pub enum Format {
     Csv,
     /// The whole report.
     Json,
+    /// A draft of the release announcement's enhancement sections
+    /// (Markdown, in the shape of the Kubernetes release blog post).
+    Announcement,
 }
 
 /// Render in `format`; `theme` overrides the default theme for HTML.
@@ -35,6 +41,7 @@ pub fn render(report: &Report, format: Format, theme: Option<&Path>) -> Result<S
         Format::Md => Ok(markdown(report)),
         Format::Html => html(report, theme),
         Format::Csv => csv(report),
+        Format::Announcement => Ok(announcement::announcement(report)),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(report).context("encoding the report")?;
             s.push('\n');

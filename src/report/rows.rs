@@ -78,6 +78,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         landed,
         step: s.step.map(|x| x.label()),
         changed_later: s.changed_later.clone(),
+        summary: super::render::blurb(crate::query::summary(&kep.readme)),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
         ready: matches!(

@@ -39,7 +39,14 @@ pub fn pages(
             (
                 format!("releases/{release}/report/index.html"),
                 format!("Enhancements status: {release}"),
-                render::context(&report),
+                {
+                    let mut ctx = render::context(&report);
+                    ctx["announcement"] =
+                        render::render(&report, render::Format::Announcement, None)
+                            .map(Value::String)
+                            .unwrap_or(Value::Null);
+                    ctx
+                },
             )
         })
         .collect()

@@ -134,3 +134,104 @@ fn corpus_since_matches_git_log() {
     assert_eq!(touched.trim(), commit);
     assert_eq!(r["since"]["commits"], 1);
 }
+
+/// `report --format announcement` on v1.35 (issue 22): the blog post's
+/// shape (headline counts, then stable, beta, alpha, continuing,
+/// deprecations), each count the number of KEPs listed in its section, each
+/// KEP with its SIG, a summary in plain text and its two links; the same
+/// counts as the report's JSON.
+#[test]
+fn corpus_announcement_draft_for_v135() {
+    let repo = corpus();
+    let out = kepsite(&[
+        "report",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--release",
+        "v1.35",
+        "--format",
+        "announcement",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let md = out.stdout;
+    assert!(
+        md.starts_with("# Kubernetes v1.35: release announcement draft\n"),
+        "{md}"
+    );
+    let sections: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        sections,
+        [
+            "## Graduations to stable",
+            "## New features in beta",
+            "## New features in alpha",
+            "## Continuing in alpha and beta, with work in this release",
+            "## Deprecations and removals",
+        ]
+    );
+    let items_in = |title: &str| -> Vec<String> {
+        let body = md.split(&format!("{title}\n")).nth(1).unwrap();
+        let body = body.split("\n## ").next().unwrap();
+        body.lines()
+            .filter(|l| l.starts_with("### "))
+            .map(str::to_string)
+            .collect()
+    };
+    let n = |t: &str| items_in(t).len();
+    let (stable, beta, alpha, cont, depr) = (
+        n("## Graduations to stable"),
+        n("## New features in beta"),
+        n("## New features in alpha"),
+        n("## Continuing in alpha and beta, with work in this release"),
+        n("## Deprecations and removals"),
+    );
+    let total = stable + beta + alpha + cont;
+    let headline = format!(
+        "This release includes a total of {total} enhancements. Of those enhancements, \
+         {stable} have graduated to Stable, {beta} have entered Beta and {alpha} have \
+         entered Alpha; {cont} continue in alpha or beta with work in this release. \
+         {depr} deprecations and removals are included."
+    );
+    assert!(md.contains(&headline), "{headline}\n{md}");
+    // The report's model says the same.
+    let j = kepsite(&[
+        "report",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--release",
+        "v1.35",
+        "--format",
+        "json",
+    ]);
+    let j: Value = serde_json::from_str(&j.stdout).unwrap();
+    assert_eq!(
+        (total + depr) as u64,
+        j["summary"]["shipped"].as_u64().unwrap() + j["summary"]["deprecated"].as_u64().unwrap()
+    );
+    assert!(
+        stable >= 10 && total > 50,
+        "{stable} stable, {total} in all"
+    );
+    // Tracked again at alpha: in the continuing section, not missing.
+    assert!(
+        items_in("## Continuing in alpha and beta, with work in this release")
+            .iter()
+            .any(|l| l.starts_with("### KEP-5055: ")),
+        "{md}"
+    );
+    // Every KEP: its SIG, both links, no markup or template guidance.
+    let blocks: Vec<&str> = md.split("\n### ").skip(1).collect();
+    assert_eq!(blocks.len(), total + depr);
+    for b in &blocks {
+        assert!(b.contains(" led by SIG "), "{b}");
+        assert!(
+            b.contains("[KEP](https://github.com/kubernetes/enhancements/tree/"),
+            "{b}"
+        );
+        assert!(
+            b.contains("[tracking issue](https://github.com/kubernetes/enhancements/issues/"),
+            "{b}"
+        );
+        assert!(!b.contains("<!--") && !b.contains("<img"), "{b}");
+    }
+}

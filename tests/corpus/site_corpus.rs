@@ -30,7 +30,10 @@ fn corpus_site_links_and_redirects_resolve() {
     // The corpus HEAD (2026-07-24) is past v1.37's Code Freeze (2026-07-23):
     // its release page says so (issue 22).
     let v137 = String::from_utf8_lossy(&all["releases/v1.37/index.html"]).to_string();
-    assert!(v137.contains("Past Code Freeze</strong> (2026-07-23)"), "{v137}");
+    assert!(
+        v137.contains("Past Code Freeze</strong> (2026-07-23)"),
+        "{v137}"
+    );
 
     let (checked, broken) = check_links(&all, BASE);
     assert!(checked > 15_000, "only {checked} links checked");

@@ -678,3 +678,42 @@ fn since_says_when_a_reflog_expression_fell_back_to_head() {
     let plain = since_json(&clone, "HEAD~1");
     assert!(!plain.stderr.contains("reflog"), "{}", plain.stderr);
 }
+
+/// The announcement draft of the release in progress is a sneak peek:
+/// deprecations and removals first, then what is planned per stage, each
+/// planned KEP of the report listed once with its Summary as plain text.
+#[test]
+fn announcement_of_the_release_in_progress_is_a_sneak_peek() {
+    let md = report(&["--release", "v1.36", "--format", "announcement"]);
+    assert!(
+        md.starts_with("# Kubernetes v1.36: sneak peek draft\n"),
+        "{md}"
+    );
+    let sections: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        sections.first(),
+        Some(&"## Deprecations and removals"),
+        "{md}"
+    );
+    assert!(sections.contains(&"## Planned for alpha"), "{sections:?}");
+    let j = json(&["--release", "v1.36"]);
+    let planned: BTreeSet<u64> = j["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["sigs"].as_array().unwrap())
+        .flat_map(|s| s["keps"].as_array().unwrap())
+        .filter(|k| !k["stage"].as_str().unwrap_or_default().is_empty())
+        .filter(|k| k["outcome"] != "missed-freeze")
+        .filter_map(|k| k["number"].as_u64())
+        .collect();
+    let listed: BTreeSet<u64> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("### KEP-"))
+        .filter_map(|l| l.split(':').next()?.parse().ok())
+        .collect();
+    assert_eq!(listed, planned);
+    // A Summary's HTML comments (the template's guidance) and markup are gone.
+    assert!(!md.contains("<!-- This section"), "{md}");
+    assert_eq!(md.matches("<!--").count(), 1, "only the draft's own note");
+}
