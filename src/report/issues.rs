@@ -133,8 +133,48 @@ pub struct IssueState {
     pub stage: Option<String>,
 }
 
-/// Link `row` to its issue and flag disagreements.
-pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release) {
+/// The release in progress, as the release team's board has it: a
+/// `tracked/yes` issue on the release's milestone is Tracked; `tracked/no`,
+/// or an issue taken off the milestone, is Removed (an exception request is
+/// the way back). Other labels leave the files' outcome.
+fn board_outcome(row: &mut Row, state: &IssueState, release: Release) {
+    let on_milestone = state.milestone.as_deref().is_some_and(|m| release.is(m));
+    let (outcome, label, why) = match (state.tracked.as_deref(), on_milestone) {
+        (Some("yes"), true) => (
+            "tracked",
+            "Tracked",
+            "tracked/yes on the milestone".to_string(),
+        ),
+        (Some("no"), _) => ("removed", "Removed", "tracked/no".to_string()),
+        (Some(_), false) | (None, false) if state.tracked.is_some() || row.outcome == "tracked" => {
+            (
+                "removed",
+                "Removed",
+                format!(
+                    "the issue's milestone is {}",
+                    state.milestone.as_deref().unwrap_or("none")
+                ),
+            )
+        }
+        _ => return,
+    };
+    // Ready and Tracked agree (the checklist met); so do At risk, Missed
+    // the freeze and Removed.
+    if row.ready != (outcome == "tracked") {
+        row.flags.push(format!(
+            "the board says {label} ({why}); the files say {}",
+            row.label
+        ));
+    }
+    row.outcome = outcome;
+    row.label = label;
+    row.ready = outcome == "tracked";
+}
+
+/// Link `row` to its issue and flag disagreements; in the release in
+/// progress the issue's `tracked/*` label and milestone decide Tracked and
+/// Removed.
+pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in_progress: bool) {
     let Some(issue) = row.number.and_then(|n| idx.get(&n)) else {
         row.flags
             .push("not opted in: its issue is not in the issues file".to_string());
@@ -186,8 +226,11 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release) {
     if state.state.eq_ignore_ascii_case("closed") && !row.status.starts_with("implement") {
         flags.push("issue is closed".to_string());
     }
-    row.issue = Some(state);
     row.flags.extend(flags);
+    if in_progress {
+        board_outcome(row, &state, release);
+    }
+    row.issue = Some(state);
 }
 
 /// An issue URL from the file, only when it is http(s): the file is untrusted input.

@@ -29,7 +29,7 @@ pub(super) fn rows(
         .map(|s| {
             let mut row = row(inputs, opts, urls, phase, s);
             if let Some(idx) = issue_index {
-                issues::annotate(&mut row, idx, opts.release);
+                issues::annotate(&mut row, idx, opts.release, phase == Phase::InProgress);
             }
             row
         })

@@ -13,9 +13,10 @@ fn count(label: &str, rows: &[&Row]) -> Count {
         label: label.to_string(),
         total: rows.len(),
         // Past the Enhancements Freeze these are Tracked and Missed the
-        // freeze: the same test (the checklist met or not), other words.
+        // freeze: the same test (the checklist met or not), other words;
+        // with the issues, the board's Removed counts with Missed.
         ready: n(&["ready", "tracked"]),
-        at_risk: n(&["at-risk", "missed-freeze"]),
+        at_risk: n(&["at-risk", "missed-freeze", "removed"]),
         shipped: n(&["shipped", "deprecated"]),
         slipped: n(&["slipped"]),
         latest_only: n(&["latest-only"]),

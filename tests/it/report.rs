@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::support::{
     Run, content, content_copy, git, git_commit_all, kepsite, kepsite_in, report_rows,
@@ -187,6 +187,10 @@ fn freeze_health_and_links() {
     assert_eq!(row(&r, 4102)["url"], "https://keps.example.org/keps/4102/");
 }
 
+fn plain_files() -> Value {
+    json(&["--release", "v1.36"])
+}
+
 #[test]
 fn issues_fixture_flags_disagreements() {
     let r = json(&["--release", "v1.36", "--issues", ISSUES]);
@@ -240,8 +244,36 @@ fn issues_fixture_flags_disagreements() {
             .to_string()
             .contains("issue has no milestone")
     );
+    // v1.36 is the release in progress: the board decides Tracked and
+    // Removed, and says where the files disagree.
+    assert_eq!(row(&r, 4321)["outcome"], "tracked");
+    assert_eq!(row(&r, 4470)["outcome"], "tracked");
+    let k = row(&r, 5140);
+    assert_eq!(
+        (&k["outcome"], &k["label"]),
+        (&json!("removed"), &json!("Removed")),
+        "{k}"
+    );
+    assert!(k["flags"].to_string().contains("tracked/no"), "{k}");
+    // 4470 is tracked on the board though its files miss items: said.
+    let k = row(&r, 4470);
+    assert_eq!(row(&plain_files(), 4470)["outcome"], "at-risk");
+    assert!(
+        k["flags"].to_string().contains("the board says Tracked"),
+        "{k}"
+    );
+    // No tracked/* label: the files decide.
+    let plain = plain_files();
+    assert_eq!(row(&r, 3101)["outcome"], row(&plain, 3101)["outcome"]);
+    assert_eq!(row(&plain, 5140)["outcome"], "at-risk");
+    let t = &r["summary"];
+    assert_eq!(
+        t["ready"].as_u64().unwrap() + t["at_risk"].as_u64().unwrap(),
+        t["total"].as_u64().unwrap(),
+        "{t}"
+    );
     // Without the issues file the report stands on the repository alone.
-    assert!(json(&["--release", "v1.36"])["issues"].is_null());
+    assert!(plain["issues"].is_null());
     // HTML never carries the untrusted URL or markup.
     let html = report(&["--release", "v1.36", "--issues", ISSUES, "--format", "html"]);
     assert!(!html.contains("javascript:") && !html.contains("<b>without</b>"));
