@@ -184,3 +184,88 @@ fn corpus_readmes_render_to_safe_html() {
         "only {with_raw_html} READMEs with raw HTML"
     );
 }
+
+/// Links between KEPs stay on the portal (issue 22): with the history, a
+/// README link to a KEP's directory, README, kep.yaml or a path it had
+/// before (a legacy single file, an old directory, one renamed when it
+/// moved to the directory layout) leads to its portal page. Fewer than 10
+/// such links are left pointing at GitHub on the corpus (46 before
+/// legacy files were paired with their directories by title).
+#[test]
+fn corpus_readme_links_to_keps_stay_on_the_portal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let run = crate::support::kepsite(&[
+        "build",
+        "--no-cache",
+        "--repo",
+        corpus().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let model = kepsite::model::load(corpus(), None, None).unwrap();
+    // Every path that names a KEP: today's KEPs, and (read from git, not
+    // from kepsite's history) every single-file KEP the repository ever had
+    // (a `.md` other than README.md outside a numbered KEP directory) and
+    // every KEP directory it ever had.
+    let mut kep_paths: BTreeSet<String> = BTreeSet::new();
+    for k in &model.keps {
+        kep_paths.insert(k.path.clone());
+        kep_paths.insert(k.metadata_path.clone());
+        kep_paths.extend(k.readme_path.clone());
+    }
+    let ever = crate::support::git(corpus(), &["log", "--format=", "--name-only", "--", "keps"]);
+    let numbered = |dir: &str| {
+        dir.rsplit('/').next().is_some_and(|d| {
+            d.split('-')
+                .next()
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                && d.contains('-')
+        })
+    };
+    for p in ever
+        .lines()
+        .filter(|p| !p.starts_with("keps/prod-readiness/"))
+    {
+        let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
+        if file == "kep.yaml" {
+            kep_paths.insert(dir.to_string());
+            kep_paths.insert(format!("{dir}/README.md"));
+            kep_paths.insert(p.to_string());
+        } else if file.ends_with(".md") && file != "README.md" && !numbered(dir) {
+            kep_paths.insert(p.to_string());
+        }
+    }
+    let all = files(&out);
+    let mut left = Vec::new();
+    for (page, bytes) in all
+        .iter()
+        .filter(|(p, _)| p.starts_with("keps/") && p.ends_with("index.html"))
+    {
+        let html = String::from_utf8_lossy(bytes);
+        let Some((_, body)) = html.split_once("<div class=\"markdown") else {
+            continue;
+        };
+        for href in links(body) {
+            let href = unescape(&href);
+            let Some(rest) = href
+                .strip_prefix("https://github.com/kubernetes/enhancements/blob/")
+                .or_else(|| href.strip_prefix("https://github.com/kubernetes/enhancements/tree/"))
+            else {
+                continue;
+            };
+            let path = rest.split_once('/').map_or("", |(_, p)| p);
+            let path = path.split(['#', '?']).next().unwrap_or_default();
+            if kep_paths.contains(path.trim_end_matches('/')) {
+                left.push(format!("{page}: {href}"));
+            }
+        }
+    }
+    assert!(
+        left.len() < 10,
+        "{} links to KEPs left GitHub:\n{}",
+        left.len(),
+        left.join("\n")
+    );
+}

@@ -1077,3 +1077,51 @@ fn links_to_a_keps_former_path_stay_on_the_portal() {
         "a link to the old file is left"
     );
 }
+
+/// As above, for a legacy file without a KEP number whose name the
+/// migration changed (`20190101-restart-budgets-for-pods.md` became
+/// `1480-pod-restart-budget/`, as `20190125-removing-in-tree-providers.md`
+/// became `2395-removing-in-tree-cloud-providers/`): the history pairs them
+/// by the title the new kep.yaml repeats.
+#[test]
+fn links_to_a_renamed_unnumbered_legacy_file_stay_on_the_portal() {
+    let (tmp, root) = crate::support::content_copy();
+    let dir = root.join("keps/sig-node/1480-pod-restart-budget");
+    let saved = tmp.path().join("1480");
+    crate::support::copy_tree(&dir, &saved);
+    let yaml = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
+    let unnumbered: String = yaml
+        .lines()
+        .filter(|l| !l.starts_with("kep-number:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(unnumbered, yaml, "the fixture's kep.yaml has a kep-number");
+    let legacy = root.join("keps/sig-node/20190101-restart-budgets-for-pods.md");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&legacy, format!("---\n{unnumbered}---\n# Budgets\n")).unwrap();
+    crate::support::git_commit_all(&root);
+    std::fs::remove_file(&legacy).unwrap();
+    crate::support::copy_tree(&saved, &dir);
+    let other = root.join("keps/sig-node/4321-kubelet-image-pull-progress/README.md");
+    let mut text = std::fs::read_to_string(&other).unwrap();
+    text.push_str("\nSee [the old budgets KEP](../20190101-restart-budgets-for-pods.md).\n");
+    std::fs::write(&other, text).unwrap();
+    crate::support::git(&root, &["add", "-A"]);
+    crate::support::git(&root, &["commit", "-qm", "migrate to the directory layout"]);
+    let out = tmp.path().join("site");
+    let run = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = read(&out, "keps/4321/index.html");
+    let at = page
+        .find("the old budgets KEP</a>")
+        .unwrap_or_else(|| panic!("no link to the old path"));
+    let start = page[..at].rfind("<a ").unwrap();
+    let anchor = &page[start..at];
+    assert!(anchor.contains("href=\"/keps/1480/\""), "{anchor}");
+}

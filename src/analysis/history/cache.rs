@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::walk::State;
 
-const FILE: &str = "history-v2.json";
-/// 2: the walk follows the first parent only.
-const VERSION: u32 = 2;
+const FILE: &str = "history-v3.json";
+/// 2: the walk follows the first parent only. 3: units remember their
+/// title, so legacy files migrate to directories of another name.
+const VERSION: u32 = 3;
 
 /// What the cache file holds.
 #[derive(Debug, Serialize, Deserialize)]

@@ -4,13 +4,17 @@
 //! A full YAML parse of every kep.yaml version in the history would dominate
 //! the walk, and only four top-level scalars matter, so this is a line scan.
 
-/// The four top-level scalars of a kep.yaml (or legacy front matter) version.
+/// The top-level scalars of a kep.yaml (or legacy front matter) version
+/// that the history follows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Fields {
     pub kep_number: Option<String>,
     pub status: Option<String>,
     pub stage: Option<String>,
     pub latest_milestone: Option<String>,
+    /// `title`: pairs a legacy file with the directory it was migrated to
+    /// when their names differ.
+    pub title: Option<String>,
 }
 
 impl Fields {
@@ -48,6 +52,7 @@ pub(crate) fn extract_yaml(text: &str) -> Fields {
             "status" => &mut f.status,
             "stage" => &mut f.stage,
             "latest-milestone" => &mut f.latest_milestone,
+            "title" => &mut f.title,
             _ => continue,
         };
         // The first occurrence wins: later duplicates are usually pasted

@@ -30,6 +30,9 @@ pub(crate) struct State {
     pub units: BTreeMap<String, Option<u32>>,
     /// Histories of unnumbered units, merged into a KEP once matched.
     pub pending: BTreeMap<String, KepHistory>,
+    /// KEP unit → the last title its metadata gave.
+    #[serde(default)]
+    pub titles: BTreeMap<String, String>,
 }
 
 /// One changed path of a commit, already classified and read.
@@ -286,7 +289,7 @@ fn apply(state: &mut State, step: &Step) {
         units.entry(o.unit.key.as_str()).or_default().push(o);
     }
     let mut gone_unnumbered: Vec<&Unit> = vec![];
-    let mut arrived: Vec<(&str, u32)> = vec![];
+    let mut arrived: Vec<(&str, u32, Option<&str>)> = vec![];
     for (key, obs) in units {
         let unit = &obs[0].unit;
         let meta = obs.iter().find(|o| o.unit.meta && !o.deleted);
@@ -309,11 +312,15 @@ fn apply(state: &mut State, step: &Step) {
         target.last = step.commit.clone();
         if let Some(m) = meta {
             record(target, step, m);
+            if let Some(t) = m.fields.as_ref().and_then(|f| f.title.as_deref()) {
+                state.titles.insert(key.to_string(), t.to_string());
+            }
         }
         if let Some(n) = number
             && obs.iter().any(|o| o.added)
         {
-            arrived.push((unit.slug(), n));
+            let title = meta.and_then(|m| m.fields.as_ref()?.title.as_deref());
+            arrived.push((unit.slug(), n, title));
         }
         if number.is_none() && obs.iter().any(|o| o.unit.meta && o.deleted) {
             gone_unnumbered.push(unit);
@@ -366,14 +373,33 @@ fn record(target: &mut KepHistory, step: &Step, m: &Obs) {
 }
 
 /// A legacy file without a number that disappears in the same commit as
-/// files of a numbered KEP with the same slug appear was migrated to it.
-fn migrate(state: &mut State, gone_unnumbered: &[&Unit], arrived: &[(&str, u32)]) {
+/// files of a numbered KEP with the same slug appear was migrated to it; so
+/// was one whose title the new kep.yaml repeats (the migrations to the
+/// directory layout renamed many: `20190125-removing-in-tree-providers.md`
+/// became `2395-removing-in-tree-cloud-providers/`).
+fn migrate(state: &mut State, gone_unnumbered: &[&Unit], arrived: &[(&str, u32, Option<&str>)]) {
+    let norm = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
     for unit in gone_unnumbered {
         let mut targets: Vec<u32> = arrived
             .iter()
-            .filter(|(slug, _)| *slug == unit.slug())
-            .map(|&(_, n)| n)
+            .filter(|(slug, _, _)| *slug == unit.slug())
+            .map(|&(_, n, _)| n)
             .collect();
+        if targets.is_empty()
+            && let Some(title) = state.titles.get(&unit.key).map(|t| norm(t))
+            && !title.is_empty()
+        {
+            targets = arrived
+                .iter()
+                .filter(|(_, _, t)| t.is_some_and(|t| norm(t) == title))
+                .map(|&(_, n, _)| n)
+                .collect();
+        }
         targets.dedup();
         if let [n] = targets[..]
             && let Some(p) = state.pending.remove(&unit.key)
