@@ -151,6 +151,74 @@ fn landed(hist: &KepHistory, release: Release, stage: &Stage, day: &str) -> Opti
     })
 }
 
+/// What shipped of a KEP whose kep.yaml named `release` as
+/// latest-milestone on release day (`then`).
+fn judge_named(
+    kep: &Kep,
+    hist: &KepHistory,
+    release: Release,
+    today: &Stage,
+    then: &Change,
+    day: &str,
+) -> Verdict {
+    let confirmed =
+        |s: &Stage| kep.meta.milestone.release(s) == Some(release) && super::reached(kep, s);
+    let closed = then
+        .status
+        .as_deref()
+        .map(Status::parse)
+        .is_some_and(|s| s != Status::Implemented && (s.is_closed() || s == Status::Deferred));
+    let mut stage = stage_of(then);
+    if !today.is_unset() && today.rank() > stage.rank() && confirmed(today) {
+        stage = today.clone();
+    }
+    if stage.is_unset() {
+        return Verdict::In(Stage::Unset, Outcome::LatestOnly, None, None);
+    }
+    if closed {
+        let went = format!(
+            "status was {} on release day",
+            then.status.as_deref().unwrap_or_default()
+        );
+        return Verdict::In(stage, Outcome::Slipped { went, to: None }, None, None);
+    }
+    // An alpha or beta that landed keeps its milestone when it
+    // continues (5055 keeps alpha v1.33 through v1.36); one whose
+    // milestone was moved past the release afterwards did not land
+    // there (4872: alpha v1.35 became v1.37). A stable milestone moved
+    // later is follow-up work (gate removal) tracked in the next
+    // release, and what shipped stands (3458, 24).
+    if matches!(stage, Stage::Alpha | Stage::Beta)
+        && let Some(l) = later(kep, hist, release, &stage, day)
+    {
+        let to = kep.meta.milestone.release(&stage);
+        let when = l
+            .commit
+            .map(|c| format!(" on {}", c.date))
+            .unwrap_or_default();
+        let went = format!("{} (moved after release day{when})", l.says);
+        return Verdict::In(stage, Outcome::Slipped { went, to }, None, None);
+    }
+    let commit = landed(hist, release, &stage, day);
+    let outcome = if stage.is_deprecation() {
+        Outcome::Deprecated { commit }
+    } else {
+        Outcome::Shipped { commit }
+    };
+    let step = step(kep, hist, release, &stage);
+    // Stable is the last stage: tracked again at stable (removing the
+    // feature gate, say) is not a second graduation.
+    if stage == Stage::Stable && step == Some(Step::Continued) {
+        return Verdict::In(Stage::Unset, Outcome::LatestOnly, step, None);
+    }
+    Verdict::In(
+        stage.clone(),
+        outcome,
+        step,
+        later(kep, hist, release, &stage, day),
+    )
+}
+
 /// What `release` (out) shipped of `kep` with history `hist`, which today's
 /// files put in the release at `today` (the stage [`super::stage_in`] gives).
 /// A stage recorded after release day for work that landed in the release
@@ -158,52 +226,14 @@ fn landed(hist: &KepHistory, release: Release, stage: &Stage, day: &str) -> Opti
 /// was reached with its milestone naming the release) counts when the
 /// release day said a lower stage.
 pub fn judge(kep: &Kep, hist: Option<&KepHistory>, release: Release, today: &Stage) -> Verdict {
-    let confirmed =
-        |s: &Stage| kep.meta.milestone.release(s) == Some(release) && super::reached(kep, s);
     let (Some(hist), Some(day)) = (hist, release_day(release)) else {
         return Verdict::Unknown;
     };
     let Some(then) = state_on(hist, &day) else {
         return Verdict::Unknown;
     };
-    let closed = then
-        .status
-        .as_deref()
-        .map(Status::parse)
-        .is_some_and(|s| s != Status::Implemented && (s.is_closed() || s == Status::Deferred));
     if names(then, release) {
-        let mut stage = stage_of(then);
-        if !today.is_unset() && today.rank() > stage.rank() && confirmed(today) {
-            stage = today.clone();
-        }
-        if stage.is_unset() {
-            return Verdict::In(Stage::Unset, Outcome::LatestOnly, None, None);
-        }
-        if closed {
-            let went = format!(
-                "status was {} on release day",
-                then.status.as_deref().unwrap_or_default()
-            );
-            return Verdict::In(stage, Outcome::Slipped { went, to: None }, None, None);
-        }
-        let commit = landed(hist, release, &stage, &day);
-        let outcome = if stage.is_deprecation() {
-            Outcome::Deprecated { commit }
-        } else {
-            Outcome::Shipped { commit }
-        };
-        let step = step(kep, hist, release, &stage);
-        // Stable is the last stage: tracked again at stable (removing the
-        // feature gate, say) is not a second graduation.
-        if stage == Stage::Stable && step == Some(Step::Continued) {
-            return Verdict::In(Stage::Unset, Outcome::LatestOnly, step, None);
-        }
-        return Verdict::In(
-            stage.clone(),
-            outcome,
-            step,
-            later(kep, hist, release, &stage, &day),
-        );
+        return judge_named(kep, hist, release, today, then, &day);
     }
     // Named the release during its cycle, and no longer on release day.
     let opted = hist
@@ -383,6 +413,25 @@ mod tests {
         assert!(
             matches!(v, Verdict::In(Stage::Unset, Outcome::LatestOnly, _, _)),
             "{v:?}"
+        );
+    }
+
+    #[test]
+    fn an_alpha_whose_milestone_moved_after_release_day_slipped() {
+        // Alpha with latest v1.35 on v1.35's day; moved to v1.37 later.
+        let k = kep(&yaml("alpha", "v1.37", "  alpha: \"v1.37\"\n"));
+        let h = hist(&[
+            ("2025-10-02", "implementable", "alpha", "v1.35"),
+            ("2026-06-10", "implementable", "alpha", "v1.37"),
+        ]);
+        let v = judge(&k, Some(&h), V(35), &Stage::Alpha);
+        let Verdict::In(Stage::Alpha, Outcome::Slipped { went, to }, None, None) = v else {
+            panic!("{v:?}");
+        };
+        assert_eq!(to, Some(V(37)));
+        assert_eq!(
+            went,
+            "milestone.alpha is v1.37 (moved after release day on 2026-06-10)"
         );
     }
 
