@@ -268,4 +268,41 @@ fn corpus_readme_links_to_keps_stay_on_the_portal() {
         left.len(),
         left.join("\n")
     );
+
+    // `replaces: n/a` (and the like) is said as text, not a link to
+    // `.../blob/master/n/a` (issue 22: 25 KEP pages had one).
+    let placeholder = |v: &String| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "n/a" | "none" | "tbd"
+        )
+    };
+    let with_placeholders = model
+        .keps
+        .iter()
+        .filter(|k| {
+            k.meta
+                .replaces
+                .iter()
+                .chain(&k.meta.superseded_by)
+                .any(placeholder)
+        })
+        .count();
+    assert!(
+        with_placeholders >= 5,
+        "{with_placeholders} KEPs with replaces: n/a"
+    );
+    for (page, bytes) in all
+        .iter()
+        .filter(|(p, _)| p.starts_with("keps/") && p.ends_with("index.html"))
+    {
+        let html = String::from_utf8_lossy(bytes);
+        for href in links(&html) {
+            let h = href.to_ascii_lowercase();
+            assert!(
+                !h.ends_with("/n/a") && !h.ends_with("/none") && !h.ends_with("/tbd"),
+                "{page}: {href}"
+            );
+        }
+    }
 }
