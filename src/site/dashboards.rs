@@ -30,11 +30,16 @@ pub const RECENT_DAYS: i64 = 7;
 
 /// Whether a handle can name a page: a GitHub login (letters, digits, `-`,
 /// `_`). Anything else in an authors list ("Jane Doe", `..`) gets no page,
-/// so no value from a KEP can steer a path.
+/// so no value from a KEP can steer a path; nor does a placeholder left
+/// from the template (`@TBD`), which is nobody.
 fn is_login(h: &str) -> bool {
     !h.is_empty()
         && h.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && !matches!(
+            h.to_ascii_lowercase().as_str(),
+            "tbd" | "tba" | "todo" | "none"
+        )
 }
 
 /// KEP number → index into `model.keps` (the first KEP with the number).
@@ -393,4 +398,17 @@ pub fn recent_changes(c: &Ctx) -> Vec<Value> {
     }
     out.sort_by_key(|e| std::cmp::Reverse(e.0));
     out.into_iter().map(|(_, v)| v).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_login;
+
+    #[test]
+    fn logins_name_pages_and_placeholders_do_not() {
+        assert!(is_login("thockin") && is_login("jane-doe_2"));
+        for h in ["", "Jane Doe", "..", "a/b", "TBD", "tbd", "todo", "None"] {
+            assert!(!is_login(h), "{h:?}");
+        }
+    }
 }
