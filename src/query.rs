@@ -3,17 +3,20 @@
 //! lacks (PRR approver from the prod-readiness files, release, feature gate,
 //! text).
 
+use std::collections::BTreeSet;
+
 use anyhow::{Context, Result};
 use regex::Regex;
 
 use crate::analysis::completeness::normalize_heading;
-use crate::analysis::outcome::stage_in;
+use crate::analysis::outcome::release_view;
 use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::domain::Release;
 use crate::kep::prr::handle;
 use crate::model::Model;
+use crate::project::Project;
 use crate::view::{self, KepView};
 
 /// Output format of `query`.
@@ -47,8 +50,6 @@ pub struct Filters {
     pub participating_sig: Vec<Regex>,
     /// PRR approver handles, from the prod-readiness files.
     pub prr_approver: Vec<String>,
-    /// Releases `vX.Y`: latest-milestone or any stage milestone.
-    pub release: Vec<Release>,
     /// Feature gate names (case-insensitive).
     pub feature_gate: Vec<String>,
     /// Case-insensitive text in the title or summary.
@@ -76,6 +77,26 @@ pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
                 format!("invalid release {v:?}: expected vMAJOR.MINOR, e.g. v1.36")
             })
         })
+        .collect()
+}
+
+/// `--release`: the KEPs (indices into `project.model.keps`) in any of
+/// `releases`, by the one release model (with the project's history, as
+/// the release pages and the report read it).
+pub fn in_releases(project: &Project, releases: &[Release]) -> BTreeSet<usize> {
+    releases
+        .iter()
+        .flat_map(|r| {
+            release_view(
+                &project.model,
+                &project.analysis,
+                project.history.as_ref(),
+                &project.analysis.current,
+                *r,
+            )
+            .entries
+        })
+        .map(|e| e.index)
         .collect()
 }
 
@@ -121,7 +142,7 @@ impl Filters {
         self.matches_analysis(analysis.of(model, kep))
             && self.matches_labels(kep)
             && self.matches_people(model, kep)
-            && self.matches_release(kep)
+            && self.matches_feature_gate(kep)
             && self.matches_text(kep)
     }
 
@@ -191,17 +212,8 @@ impl Filters {
         true
     }
 
-    /// `--release` (the one definition of "in release R", without history)
-    /// and `--feature-gate`.
-    fn matches_release(&self, kep: &Kep) -> bool {
-        if !self.release.is_empty()
-            && !self
-                .release
-                .iter()
-                .any(|r| stage_in(kep, None, *r).is_some())
-        {
-            return false;
-        }
+    /// `--feature-gate`.
+    fn matches_feature_gate(&self, kep: &Kep) -> bool {
         self.feature_gate.is_empty()
             || self.feature_gate.iter().any(|g| {
                 kep.meta

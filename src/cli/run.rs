@@ -124,7 +124,6 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         approver: a.approver.clone(),
         participating_sig: query::compile_patterns(&a.participating_sig)?,
         prr_approver: a.prr_approver.clone(),
-        release: query::parse_releases(&a.release)?,
         feature_gate: a.feature_gate.clone(),
         text: a.text.clone(),
         prr_complete: a.prr_complete.map(|v| v == YesNo::Yes),
@@ -133,38 +132,18 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
     // `--release` reads the one release model, with the history (cached as
     // for `report`) unless `--no-history`: a KEP that named the release on
     // the default branch and moved on is in it, as on the release pages.
-    let project = match (filters.release.is_empty(), a.history.walk_cache()?) {
+    let releases = query::parse_releases(&a.release)?;
+    let project = match (releases.is_empty(), a.history.walk_cache()?) {
         (false, Some(dir)) => Project::load(&a.input.input(), crate::project::Walk::Cached(&dir))?,
         _ => Project::new(a.input.input().model()?),
     };
-    let in_release: Option<std::collections::BTreeSet<usize>> =
-        (!filters.release.is_empty()).then(|| {
-            filters
-                .release
-                .iter()
-                .flat_map(|r| {
-                    crate::analysis::outcome::release_view(
-                        &project.model,
-                        &project.analysis,
-                        project.history.as_ref(),
-                        &project.analysis.current,
-                        *r,
-                    )
-                    .entries
-                })
-                .map(|e| e.index)
-                .collect()
-        });
+    let in_release = (!releases.is_empty()).then(|| query::in_releases(&project, &releases));
     let Project {
         model,
         analysis,
         findings: found,
         ..
     } = project;
-    let filters = Filters {
-        release: Vec::new(),
-        ..filters
-    };
     let mut by_kep = crate::view::findings_by_kep(&model, &found);
     let views: Vec<_> = model
         .keps

@@ -72,6 +72,25 @@ pub struct RepoSnapshot {
 }
 
 impl RepoSnapshot {
+    /// A snapshot of in-memory files `(path, text)`, for tests of the
+    /// layers above the loader.
+    #[cfg(test)]
+    pub(crate) fn from_files(files: &[(&str, &str)]) -> RepoSnapshot {
+        let files = files
+            .iter()
+            .map(|(p, t)| RepoFile {
+                path: p.to_string(),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect();
+        let source = Source {
+            root: "/nonexistent".into(),
+            commit: None,
+            time: None,
+        };
+        finish(source, files, vec![], vec![])
+    }
+
     /// The file at `path`, if it was loaded.
     pub fn file(&self, path: &str) -> Option<&RepoFile> {
         self.files

@@ -18,7 +18,7 @@ use super::charts;
 use super::pages::{Ctx, Listing, cycle_json, shipped_series};
 use super::view::is_open;
 use crate::analysis::findings::prr_required;
-use crate::analysis::outcome::{Phase, ReleaseView};
+use crate::analysis::outcome::{Phase, ReleaseView, past_enhancements_freeze};
 use crate::finding::Finding;
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
@@ -113,7 +113,7 @@ fn sig_page(
             "by_stage": counted(|k| k.meta.stage.category(), "stage"),
             "newest": c.analysis.current.release.to_string(),
             "cycle": cycle_json(c),
-            "summary": triage::summary(&current, &c.analysis.current.release.to_string(), frozen(views)),
+            "summary": triage::summary(&current, &c.analysis.current.release.to_string(), past_enhancements_freeze(&c.analysis.current)),
             "current": current,
             "planned": planned,
             "shipped_chart": chart,
@@ -127,13 +127,6 @@ fn sig_page(
             "findings_url": format!("{}?sig={sig}", c.urls.page("findings/")),
         }),
     )
-}
-
-/// Whether the release in progress is past its Enhancements Freeze.
-fn frozen(views: &[ReleaseView]) -> bool {
-    views
-        .iter()
-        .any(|v| v.phase == Phase::InProgress && v.frozen)
 }
 
 /// The SIG's KEPs (`mine`) in the release in progress, and per planned

@@ -3,7 +3,7 @@
 use super::metadata::suggestion;
 use super::*;
 use crate::model::from_snapshot;
-use crate::repo::{RepoFile, RepoSnapshot, Source};
+use crate::repo::RepoSnapshot;
 
 const ALIASES: &str = "aliases:\n  prod-readiness-approvers:\n    - prr-ann\n  prod-readiness-approvers-emeritus:\n    - prr-old\n";
 
@@ -29,24 +29,7 @@ const GOOD_PRR: &str =
     "kep-number: 100\nalpha:\n  approver: \"@prr-ann\"\nbeta:\n  approver: \"@prr-old\"\n";
 
 fn snapshot(files: &[(&str, &str)]) -> RepoSnapshot {
-    let mut files: Vec<RepoFile> = files
-        .iter()
-        .map(|(p, t)| RepoFile {
-            path: p.to_string(),
-            bytes: t.as_bytes().to_vec(),
-        })
-        .collect();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    RepoSnapshot {
-        source: Source {
-            root: "/nonexistent".into(),
-            commit: None,
-            time: None,
-        },
-        files,
-        assets: vec![],
-        problems: vec![],
-    }
+    RepoSnapshot::from_files(files)
 }
 
 /// Rule ids found for one KEP at keps/sig-node/100-good with `yaml`.

@@ -188,8 +188,9 @@ fn judge_named(
     // there (4872: alpha v1.35 became v1.37). A stable milestone moved
     // later is follow-up work (gate removal) tracked in the next
     // release, and what shipped stands (3458, 24).
+    let changed_later = later(kep, hist, release, &stage, day);
     if matches!(stage, Stage::Alpha | Stage::Beta)
-        && let Some(l) = later(kep, hist, release, &stage, day)
+        && let Some(l) = changed_later
     {
         let to = kep.meta.milestone.release(&stage);
         let when = l
@@ -211,12 +212,7 @@ fn judge_named(
     if stage == Stage::Stable && step == Some(Step::Continued) {
         return Verdict::In(Stage::Unset, Outcome::LatestOnly, step, None);
     }
-    Verdict::In(
-        stage.clone(),
-        outcome,
-        step,
-        later(kep, hist, release, &stage, day),
-    )
+    Verdict::In(stage, outcome, step, changed_later)
 }
 
 /// What `release` (out) shipped of `kep` with history `hist`, which today's
@@ -300,30 +296,14 @@ mod tests {
     use super::*;
     use crate::analysis::history::CommitRef;
     use crate::model::from_snapshot;
-    use crate::repo::{RepoFile, RepoSnapshot, Source};
+    use crate::repo::RepoSnapshot;
 
     /// A KEP whose kep.yaml today is `yaml`.
     fn kep(yaml: &str) -> Kep {
-        let files = vec![
-            RepoFile {
-                path: "keps/sig-node/100-x/README.md".into(),
-                bytes: b"# X\n".to_vec(),
-            },
-            RepoFile {
-                path: "keps/sig-node/100-x/kep.yaml".into(),
-                bytes: yaml.as_bytes().to_vec(),
-            },
-        ];
-        let snap = RepoSnapshot {
-            source: Source {
-                root: "/nonexistent".into(),
-                commit: None,
-                time: None,
-            },
-            files,
-            assets: vec![],
-            problems: vec![],
-        };
+        let snap = RepoSnapshot::from_files(&[
+            ("keps/sig-node/100-x/README.md", "# X\n"),
+            ("keps/sig-node/100-x/kep.yaml", yaml),
+        ]);
         from_snapshot(snap, None).keps.remove(0)
     }
 

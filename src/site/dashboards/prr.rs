@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::is_login;
 use crate::analysis::completeness::Completeness;
-use crate::analysis::outcome::{Entry, Phase, ReleaseView};
+use crate::analysis::outcome::{Entry, Phase, ReleaseView, past_enhancements_freeze};
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
 use crate::site::pages::{Ctx, Listing, cycle_json, entry_json};
@@ -104,7 +104,7 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                 "prr_queue.html",
                 format!("PRR queue: @{h}"),
                 "prr",
-                json!({ "handle": h, "rows": rows, "open": open, "listed": known_prr(c, h), "cycle": cycle_json(c), "summary": queue_summary(c, views, rows) }),
+                json!({ "handle": h, "rows": rows, "open": open, "listed": known_prr(c, h), "cycle": cycle_json(c), "summary": queue_summary(c, rows) }),
             )
         })
         .collect();
@@ -113,17 +113,18 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
 }
 
 /// The summary line of a queue: its rows in the release in progress.
-fn queue_summary(c: &Ctx, views: &[ReleaseView], rows: &[Value]) -> Value {
+fn queue_summary(c: &Ctx, rows: &[Value]) -> Value {
     let now = c.analysis.current.release.to_string();
     let current: Vec<Value> = rows
         .iter()
         .filter(|r| r["release"] == now)
         .cloned()
         .collect();
-    let frozen = views
-        .iter()
-        .any(|v| v.phase == Phase::InProgress && v.frozen);
-    super::triage::summary(&current, &now, frozen)
+    super::triage::summary(
+        &current,
+        &now,
+        past_enhancements_freeze(&c.analysis.current),
+    )
 }
 
 /// Whether `h` is a PRR approver (or emeritus) in OWNERS_ALIASES.
@@ -193,38 +194,42 @@ fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
 
 /// `/prr/`: every approver with their counts.
 fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
-    let index: Vec<Value> = queues
-        .iter()
-        .map(|(h, rows)| {
-            let now = c.analysis.current.release.to_string();
-            let current = rows.iter().filter(|r| r["release"] == now).count();
-            let awaiting: Vec<&Value> = rows
-                .iter()
-                .filter(|r| r["release"] == now && r["urgency"] != 2)
-                .collect();
-            json!({
-                "handle": h,
-                "url": c.urls.page(&format!("prr/{h}/")),
-                "total": rows.len(),
-                "current": current,
-                "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
-                "listed": known_prr(c, h),
-                "awaiting": awaiting,
-                "act_now": awaiting.iter().filter(|r| r["urgency"] == 0).count(),
-            })
-        })
-        .collect();
-    let mut busiest: Vec<&Value> = index
-        .iter()
-        .filter(|a| a["awaiting"].as_array().is_some_and(|w| !w.is_empty()))
-        .collect();
-    busiest.sort_by_key(|a| {
+    let now = c.analysis.current.release.to_string();
+    let mut index = Vec::new();
+    // The reviewers with KEPs of the release in progress awaiting them.
+    let mut busiest = Vec::new();
+    for (h, rows) in queues {
+        let url = c.urls.page(&format!("prr/{h}/"));
+        index.push(json!({
+            "handle": h,
+            "url": url,
+            "total": rows.len(),
+            "current": rows.iter().filter(|r| r["release"] == now).count(),
+            "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
+            "listed": known_prr(c, h),
+        }));
+        let awaiting: Vec<&Value> = rows
+            .iter()
+            .filter(|r| r["release"] == now && r["urgency"] != 2)
+            .collect();
+        if !awaiting.is_empty() {
+            let act_now = awaiting.iter().filter(|r| r["urgency"] == 0).count();
+            busiest.push((act_now, h, url, awaiting));
+        }
+    }
+    // Most to act on now first, then most awaiting (stable: by handle).
+    busiest.sort_by_key(|(act_now, _, _, awaiting)| {
         (
-            std::cmp::Reverse(a["act_now"].as_u64()),
-            std::cmp::Reverse(a["awaiting"].as_array().map_or(0, Vec::len)),
+            std::cmp::Reverse(*act_now),
+            std::cmp::Reverse(awaiting.len()),
         )
     });
-    let busiest: Vec<Value> = busiest.into_iter().cloned().collect();
+    let busiest: Vec<Value> = busiest
+        .into_iter()
+        .map(|(act_now, h, url, awaiting)| {
+            json!({ "handle": h, "url": url, "awaiting": awaiting, "act_now": act_now })
+        })
+        .collect();
     (
         "prr/index.html".into(),
         "prr_index.html",
