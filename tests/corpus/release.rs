@@ -236,34 +236,27 @@ fn one_definition_of_in_release_for_every_view() {
             .iter()
             .map(|e| c.model.keps[e.index].path.as_str())
             .collect();
-        let q = kepsite(&[
-            "query",
-            "--repo",
-            repo,
-            "--release",
-            &name,
-            "--cache-dir",
-            cache,
-            "--format",
-            "json",
-        ]);
-        assert_eq!(q.code, 0, "{}", q.stderr);
-        let q: Vec<serde_json::Value> = serde_json::from_str(&q.stdout).unwrap();
+        // `kepsite <cmd> --release <name> --format json`, with one cache.
+        let json = |cmd: &str| -> serde_json::Value {
+            let run = kepsite(&[
+                cmd,
+                "--repo",
+                repo,
+                "--release",
+                &name,
+                "--cache-dir",
+                cache,
+                "--format",
+                "json",
+            ]);
+            assert_eq!(run.code, 0, "{cmd}: {}", run.stderr);
+            serde_json::from_str(&run.stdout).unwrap()
+        };
+        let q = json("query");
+        let q = q.as_array().unwrap();
         let queried: BTreeSet<&str> = q.iter().map(|k| k["path"].as_str().unwrap()).collect();
         assert_eq!(queried, lib, "{name}");
-        let rep = kepsite(&[
-            "report",
-            "--repo",
-            repo,
-            "--release",
-            &name,
-            "--cache-dir",
-            cache,
-            "--format",
-            "json",
-        ]);
-        assert_eq!(rep.code, 0, "{}", rep.stderr);
-        let rep: serde_json::Value = serde_json::from_str(&rep.stdout).unwrap();
+        let rep = json("report");
         assert_eq!(
             rep["summary"]["total"].as_u64().unwrap() as usize,
             lib.len(),

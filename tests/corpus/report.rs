@@ -142,18 +142,22 @@ fn corpus_since_matches_git_log() {
 /// counts as the report's JSON.
 #[test]
 fn corpus_announcement_draft_for_v135() {
-    let repo = corpus();
-    let out = kepsite(&[
-        "report",
-        "--repo",
-        repo.to_str().unwrap(),
-        "--release",
-        "v1.35",
-        "--format",
-        "announcement",
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let md = out.stdout;
+    // `kepsite report --release v1.35 --format <format>` (with history).
+    let v135 = |format: &str| -> String {
+        let repo = corpus();
+        let run = kepsite(&[
+            "report",
+            "--repo",
+            repo.to_str().unwrap(),
+            "--release",
+            "v1.35",
+            "--format",
+            format,
+        ]);
+        assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+        run.stdout
+    };
+    let md = v135("announcement");
     assert!(
         md.starts_with("# Kubernetes v1.35: release announcement draft\n"),
         "{md}"
@@ -194,16 +198,7 @@ fn corpus_announcement_draft_for_v135() {
     );
     assert!(md.contains(&headline), "{headline}\n{md}");
     // The report's model says the same.
-    let j = kepsite(&[
-        "report",
-        "--repo",
-        repo.to_str().unwrap(),
-        "--release",
-        "v1.35",
-        "--format",
-        "json",
-    ]);
-    let j: Value = serde_json::from_str(&j.stdout).unwrap();
+    let j: Value = serde_json::from_str(&v135("json")).unwrap();
     assert_eq!(
         (total + depr) as u64,
         j["summary"]["shipped"].as_u64().unwrap() + j["summary"]["deprecated"].as_u64().unwrap()

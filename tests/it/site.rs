@@ -1031,28 +1031,32 @@ fn severity_tags_are_coloured_by_severity() {
     assert!(rule(".tag.warning {").contains("var(--warn)"));
 }
 
-/// A README link to a path a KEP had before it moved (here a 2019
-/// single-file KEP `keps/sig-node/20190101-pod-restart-budget.md` that
-/// became `keps/sig-node/1480-pod-restart-budget/`) leads to the KEP's
-/// portal page, found in the history, not to the old path on GitHub.
-#[test]
-fn links_to_a_keps_former_path_stay_on_the_portal() {
+/// KEP-1480 of `content/` as the single file `keps/sig-node/<legacy>`
+/// (`file(kep.yaml, README)` gives its text) in one commit, and back as its
+/// directory in the next, where KEP-4321's README links `[<text>](../<legacy>)`.
+/// Returns KEP-4321's page built from that history, and the `<a ...` opening
+/// of that link.
+fn link_after_migration(
+    legacy: &str,
+    file: impl Fn(&str, &str) -> String,
+    text: &str,
+) -> (String, String) {
     let (tmp, root) = crate::support::content_copy();
     let dir = root.join("keps/sig-node/1480-pod-restart-budget");
     let saved = tmp.path().join("1480");
     crate::support::copy_tree(&dir, &saved);
     let yaml = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    let legacy = root.join("keps/sig-node/20190101-pod-restart-budget.md");
+    let legacy_path = root.join("keps/sig-node").join(legacy);
     std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::write(&legacy, format!("---\n{yaml}---\n{readme}")).unwrap();
+    std::fs::write(&legacy_path, file(&yaml, &readme)).unwrap();
     crate::support::git_commit_all(&root);
-    std::fs::remove_file(&legacy).unwrap();
+    std::fs::remove_file(&legacy_path).unwrap();
     crate::support::copy_tree(&saved, &dir);
     let other = root.join("keps/sig-node/4321-kubelet-image-pull-progress/README.md");
-    let mut text = std::fs::read_to_string(&other).unwrap();
-    text.push_str("\nSee [the old budget KEP](../20190101-pod-restart-budget.md).\n");
-    std::fs::write(&other, text).unwrap();
+    let mut readme_4321 = std::fs::read_to_string(&other).unwrap();
+    readme_4321.push_str(&format!("\nSee [{text}](../{legacy}).\n"));
+    std::fs::write(&other, readme_4321).unwrap();
     crate::support::git(&root, &["add", "-A"]);
     crate::support::git(&root, &["commit", "-qm", "1480 becomes a directory"]);
     let out = tmp.path().join("site");
@@ -1065,12 +1069,26 @@ fn links_to_a_keps_former_path_stay_on_the_portal() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let page = read(&out, "keps/4321/index.html");
-    // The README's own link (the see-also panel links to 1480 as well).
     let at = page
-        .find("the old budget KEP</a>")
+        .find(&format!("{text}</a>"))
         .unwrap_or_else(|| panic!("no link to the old path"));
     let start = page[..at].rfind("<a ").unwrap();
-    let anchor = &page[start..at];
+    let anchor = page[start..at].to_string();
+    (page, anchor)
+}
+
+/// A README link to a path a KEP had before it moved (here a 2019
+/// single-file KEP `keps/sig-node/20190101-pod-restart-budget.md` that
+/// became `keps/sig-node/1480-pod-restart-budget/`) leads to the KEP's
+/// portal page, found in the history, not to the old path on GitHub.
+#[test]
+fn links_to_a_keps_former_path_stay_on_the_portal() {
+    let (page, anchor) = link_after_migration(
+        "20190101-pod-restart-budget.md",
+        |yaml, readme| format!("---\n{yaml}---\n{readme}"),
+        "the old budget KEP",
+    );
+    // The README's own link (the see-also panel links to 1480 as well).
     assert!(anchor.contains("href=\"/keps/1480/\""), "{anchor}");
     assert!(
         !page.contains("20190101-pod-restart-budget.md\""),
@@ -1085,43 +1103,18 @@ fn links_to_a_keps_former_path_stay_on_the_portal() {
 /// by the title the new kep.yaml repeats.
 #[test]
 fn links_to_a_renamed_unnumbered_legacy_file_stay_on_the_portal() {
-    let (tmp, root) = crate::support::content_copy();
-    let dir = root.join("keps/sig-node/1480-pod-restart-budget");
-    let saved = tmp.path().join("1480");
-    crate::support::copy_tree(&dir, &saved);
-    let yaml = std::fs::read_to_string(dir.join("kep.yaml")).unwrap();
-    let unnumbered: String = yaml
-        .lines()
-        .filter(|l| !l.starts_with("kep-number:"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_ne!(unnumbered, yaml, "the fixture's kep.yaml has a kep-number");
-    let legacy = root.join("keps/sig-node/20190101-restart-budgets-for-pods.md");
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::write(&legacy, format!("---\n{unnumbered}---\n# Budgets\n")).unwrap();
-    crate::support::git_commit_all(&root);
-    std::fs::remove_file(&legacy).unwrap();
-    crate::support::copy_tree(&saved, &dir);
-    let other = root.join("keps/sig-node/4321-kubelet-image-pull-progress/README.md");
-    let mut text = std::fs::read_to_string(&other).unwrap();
-    text.push_str("\nSee [the old budgets KEP](../20190101-restart-budgets-for-pods.md).\n");
-    std::fs::write(&other, text).unwrap();
-    crate::support::git(&root, &["add", "-A"]);
-    crate::support::git(&root, &["commit", "-qm", "migrate to the directory layout"]);
-    let out = tmp.path().join("site");
-    let run = crate::support::kepsite(&[
-        "build",
-        "--repo",
-        root.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let page = read(&out, "keps/4321/index.html");
-    let at = page
-        .find("the old budgets KEP</a>")
-        .unwrap_or_else(|| panic!("no link to the old path"));
-    let start = page[..at].rfind("<a ").unwrap();
-    let anchor = &page[start..at];
+    let (_, anchor) = link_after_migration(
+        "20190101-restart-budgets-for-pods.md",
+        |yaml, _| {
+            let unnumbered: String = yaml
+                .lines()
+                .filter(|l| !l.starts_with("kep-number:"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_ne!(unnumbered, yaml, "the fixture's kep.yaml has a kep-number");
+            format!("---\n{unnumbered}---\n# Budgets\n")
+        },
+        "the old budgets KEP",
+    );
     assert!(anchor.contains("href=\"/keps/1480/\""), "{anchor}");
 }
