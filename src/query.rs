@@ -116,26 +116,6 @@ fn any_handle(list: &[String], wanted: &[String]) -> bool {
     })
 }
 
-/// The text of the README's Summary section (first `## Summary` up to the next heading).
-pub fn summary(readme: &str) -> &str {
-    let mut start = None;
-    let mut offset = 0;
-    for line in readme.split_inclusive('\n') {
-        let t = line.trim_start();
-        if t.starts_with('#') {
-            if let Some(s) = start {
-                return readme[s..offset].trim();
-            }
-            let title = t.trim_start_matches('#').trim();
-            if title.eq_ignore_ascii_case("summary") {
-                start = Some(offset + line.len());
-            }
-        }
-        offset += line.len();
-    }
-    start.map(|s| readme[s..].trim()).unwrap_or("")
-}
-
 impl Filters {
     /// Whether `kep` passes every filter.
     pub fn matches(&self, model: &Model, analysis: &Analysis, kep: &Kep) -> bool {
@@ -227,7 +207,10 @@ impl Filters {
     fn matches_text(&self, kep: &Kep) -> bool {
         let Some(text) = &self.text else { return true };
         let t = text.to_lowercase();
-        kep.title().to_lowercase().contains(&t) || summary(&kep.readme).to_lowercase().contains(&t)
+        kep.title().to_lowercase().contains(&t)
+            || crate::kep::document::summary_section(&kep.readme)
+                .to_lowercase()
+                .contains(&t)
     }
 }
 
@@ -337,13 +320,6 @@ pub fn export(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn summary_section() {
-        let md = "# KEP\n\n## Summary\n\nShort text.\n\n## Motivation\n\nWhy.\n";
-        assert_eq!(summary(md), "Short text.");
-        assert_eq!(summary("# none\n"), "");
-    }
 
     #[test]
     fn patterns_are_anchored() {

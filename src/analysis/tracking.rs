@@ -95,6 +95,10 @@ pub struct KepAnalysis {
     /// Where the targeted release stands: in progress, planned, or out
     /// (a stale target).
     pub target_phase: Option<Phase>,
+    /// The first sentences of the README's Summary, as plain text (read
+    /// here, once, while the README text is at hand).
+    #[serde(skip)]
+    pub summary: String,
     /// Table-of-contents entries that no longer match the headings.
     #[serde(skip)]
     pub toc_mismatches: Vec<TocMismatch>,
@@ -243,6 +247,7 @@ pub fn analyze_kep(
         target_stage,
         readiness: None,
         target_phase: target_release.map(|r| outcome::phase(current, r)),
+        summary: document::blurb(document::summary_section(&kep.readme)),
         toc_mismatches: document::toc_mismatches(&doc),
     };
     if let (Some(r), Some(s)) = (out.target_release, out.target_stage.clone()) {

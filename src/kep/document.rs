@@ -8,12 +8,14 @@
 //! parses in milliseconds.
 
 mod anchor;
+mod summary;
 mod toc;
 
 use serde::Serialize;
 use std::borrow::Cow;
 
 pub use anchor::{Anchors, heading_text, markdown_options, slug, slug_text};
+pub use summary::{blurb, summary_section};
 pub use toc::{Toc, TocEntry, TocMismatch, toc_mismatches};
 
 /// One ATX heading and the text that follows it up to the next heading.

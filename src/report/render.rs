@@ -8,8 +8,6 @@
 mod announcement;
 mod markdown;
 
-pub use announcement::blurb;
-
 use std::path::Path;
 
 use anyhow::{Context, Result};

@@ -78,7 +78,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         landed,
         step: s.step.map(|x| x.label()),
         changed_later: s.changed_later.clone(),
-        summary: super::render::blurb(crate::query::summary(&kep.readme)),
+        summary: inputs.analysis.keps[s.index].summary.clone(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
         ready: matches!(

@@ -749,3 +749,27 @@ fn announcement_of_the_release_in_progress_is_a_sneak_peek() {
     assert!(!md.contains("<!-- This section"), "{md}");
     assert_eq!(md.matches("<!--").count(), 1, "only the draft's own note");
 }
+
+/// The portal's report pages carry the announcement draft with each KEP's
+/// Summary sentences: the site build takes the README texts away before it
+/// plans the report pages, so the draft must not read them there.
+#[test]
+fn the_portal_announcement_draft_quotes_the_summaries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let run = kepsite(&["build", "--repo", "content", "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(out.join("releases/v1.36/report/index.html")).unwrap();
+    let draft = page
+        .split_once("id=\"announcement\"")
+        .map(|(_, d)| d)
+        .expect("the report page has the draft");
+    assert!(
+        draft.contains("### KEP-4321: Kubelet image pull progress reporting"),
+        "{draft}"
+    );
+    assert!(
+        draft.contains("Large images can take minutes to pull"),
+        "the draft quotes KEP-4321's Summary: {draft}"
+    );
+}

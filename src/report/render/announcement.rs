@@ -9,59 +9,8 @@
 
 use std::fmt::Write;
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-
 use super::md;
 use crate::report::{Report, Row};
-
-/// Sentences of a KEP's Summary the draft quotes, and a bound on its length.
-const SENTENCES: usize = 3;
-const MAX_CHARS: usize = 480;
-
-/// The plain text of a Summary section written in Markdown: text and code
-/// spans only (HTML, comments with the template's guidance, images and
-/// link targets are left out), whitespace collapsed, cut after a few
-/// sentences.
-pub fn blurb(markdown: &str) -> String {
-    let mut text = String::new();
-    let mut skip = 0usize;
-    for ev in Parser::new(markdown) {
-        match ev {
-            Event::Start(Tag::Image { .. } | Tag::CodeBlock(_) | Tag::Table(_)) => skip += 1,
-            Event::End(TagEnd::Image | TagEnd::CodeBlock | TagEnd::Table) => {
-                skip = skip.saturating_sub(1)
-            }
-            Event::Text(t) | Event::Code(t) if skip == 0 => text.push_str(&t),
-            Event::SoftBreak | Event::HardBreak => text.push(' '),
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Heading(_)) => text.push(' '),
-            _ => {}
-        }
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let text = words.join(" ");
-    let mut out = String::new();
-    let mut sentences = 0;
-    for (i, c) in text.char_indices() {
-        out.push(c);
-        let end = matches!(c, '.' | '!' | '?')
-            && text[i + c.len_utf8()..]
-                .chars()
-                .next()
-                .is_none_or(char::is_whitespace);
-        if end {
-            sentences += 1;
-            if sentences == SENTENCES {
-                break;
-            }
-        }
-        if out.len() >= MAX_CHARS {
-            out = out.trim_end().to_string();
-            out.push('…');
-            break;
-        }
-    }
-    out.trim().to_string()
-}
 
 /// One KEP as the post lists it.
 fn item(out: &mut String, k: &Row) {
@@ -238,19 +187,6 @@ pub fn announcement(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_blurb_is_the_first_sentences_in_plain_text() {
-        let md = "<!--\nThis section is incredibly important.\n-->\n\nThis KEP adds **user\nnamespaces** to [pods](https://x). It maps IDs. It is safe. It is fast.\n\n![img](a.png)\n";
-        assert_eq!(
-            blurb(md),
-            "This KEP adds user namespaces to pods. It maps IDs. It is safe."
-        );
-        assert_eq!(blurb("v1.2 is out. Next"), "v1.2 is out. Next");
-        let long = "word ".repeat(200);
-        assert!(blurb(&long).ends_with('…'));
-        assert!(blurb(&long).len() <= MAX_CHARS + 4);
-    }
 
     #[test]
     fn sig_names_read_as_in_the_posts() {
