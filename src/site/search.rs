@@ -1,46 +1,42 @@
-//! Search index: [`SearchDoc`]s → sharded JSON files ([`SearchIndex`]) that
-//! `search.js` fetches on demand.
+//! Search index: [`SearchDoc`]s → a few hundred JSON files
+//! ([`SearchIndex`]) that `search.js` fetches on demand.
 //!
 //! - `search/meta.json`: doc id → `[number, title, sig, stage]` (sig and
 //!   stage as indexes into its `sigs` and `stages`; a fifth entry is the URL
-//!   when it is not `keps/<number>/`), the list of term shards, and the
-//!   snippet and passage bucket sizes;
-//! - `search/t/<pp>.json`: terms starting with `pp` → flat postings
-//!   `[doc, weight, passage, doc, weight, passage, ...]`, where passage is the
-//!   1-based index of the doc's passage where the term occurs most (0: none);
-//! - `search/s/<k>.json`: snippet text (the summary) of docs `k*B .. (k+1)*B`;
-//! - `search/p/<doc>-<k>.json`: the doc's passages `k*P+1 ..= (k+1)*P`, each
-//!   `[section anchor, heading, text]` ([`body`]), or its text alone when it
-//!   is in the same section as the passage before it in the file.
+//!   when it is not `keps/<number>/`), the shard keys of each term file, the
+//!   headings postings name (`heads`: `[anchor, text]`, those of three KEPs
+//!   or more: the template's) and the snippet bucket size;
+//! - `search/t/<n>.json`: the terms of consecutive shard keys (a key is a
+//!   term's first two characters) → postings, one string each
+//!   ([`encode::encode_postings`]: doc, weight, heading);
+//! - `search/s/<k>.json`: snippet text (the summary) of docs `k*B .. (k+1)*B`.
 //!
-//! A query for "kubelet" fetches the meta file, the `ku` shard and, for the
-//! results it shows, the passage bucket where the words occur (the summary
-//! bucket when they occur only in the title, summary or metadata). People
+//! A query for "kubelet" fetches the meta file, the term file holding `ku`
+//! and the snippet buckets of the results it shows. A result whose words are
+//! in its text names the section where they occur most (the nearest
+//! enclosing template heading) and opens it with the words marked. People
 //! are terms `@name` (authors, reviewers, approvers, PRR approvers); feature
 //! gates are terms whole and split at their capitals. Weights favour titles
 //! and numbers.
 
 mod body;
 mod encode;
-mod index;
 mod terms;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use encode::*;
-pub use index::Index;
+pub use encode::{TERM_FILE_BYTES, decode_postings, encode_postings};
 use terms::*;
 
 use rayon::prelude::*;
 
-pub use body::{BodyTerms, PASSAGE_CHARS, Passage, Section, passages};
+pub use body::{BodyTerms, Head, PASSAGE_CHARS, Passage, Section, passages};
 
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
-/// Passages per passage file: 12 of ~240 characters, with each section's
-/// anchor and heading written once per file, make ~2.6 KB files (6,395 on
-/// the corpus, where 8 with the heading on every passage made 9,422).
-pub const PASSAGE_BUCKET: usize = 12;
+/// A heading is in meta's `heads` when this many KEPs have it.
+pub const HEAD_DOCS: usize = 3;
 const SNIPPET_CHARS: usize = 320;
 
 const W_TITLE: u32 = 16;
@@ -129,52 +125,82 @@ fn snippet(d: &SearchDoc) -> String {
     out
 }
 
+/// A heading postings name: anchor and text.
+pub type Heading = (String, String);
+
+/// The headings of at least [`HEAD_DOCS`] docs, most common first.
+fn dictionary(lowered: &[Lowered]) -> Vec<Heading> {
+    let mut count: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for l in lowered {
+        let own: BTreeSet<(&str, &str)> = l
+            .body_terms
+            .heads()
+            .iter()
+            .map(|h| (h.id.as_str(), h.title.as_str()))
+            .collect();
+        for h in own {
+            *count.entry(h).or_insert(0) += 1;
+        }
+    }
+    let mut common: Vec<((&str, &str), usize)> =
+        count.into_iter().filter(|(_, n)| *n >= HEAD_DOCS).collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    common.truncate(usize::from(u16::MAX) - 1);
+    common
+        .into_iter()
+        .map(|((id, title), _)| (id.to_string(), title.to_string()))
+        .collect()
+}
+
+/// Each of `heads` as meta names it (1-based, 0: none): its own heading when
+/// `dict` has it, else that of the nearest heading enclosing it.
+fn named(heads: &[Head], dict: &BTreeMap<(&str, &str), u16>) -> Vec<u16> {
+    let mut out: Vec<u16> = Vec::with_capacity(heads.len());
+    for (i, h) in heads.iter().enumerate() {
+        let id = dict
+            .get(&(h.id.as_str(), h.title.as_str()))
+            .copied()
+            .or_else(|| {
+                let parent = heads[..i].iter().rposition(|p| p.level < h.level)?;
+                Some(out[parent])
+            })
+            .unwrap_or(0);
+        out.push(id);
+    }
+    out
+}
+
 /// Build the index files for `docs` (doc id = position).
 pub fn build(docs: Vec<SearchDoc>) -> SearchIndex {
     let mut out = SearchIndex::new();
     out.extend(encode_snippets(&docs));
     let metas: Vec<MetaEntry> = docs.iter().map(meta_entry).collect();
-    let lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
+    let mut lowered: Vec<Lowered> = docs.par_iter().map(lower).collect();
     drop(docs);
-    let passages: Vec<Vec<(String, Vec<u8>)>> = lowered
-        .par_iter()
+    let heads = dictionary(&lowered);
+    let dict: BTreeMap<(&str, &str), u16> = heads
+        .iter()
         .enumerate()
-        .map(|(i, l)| encode_passages(i, l.body_terms.passages()))
+        .map(|(i, (id, t))| ((id.as_str(), t.as_str()), i as u16 + 1))
         .collect();
-    out.extend(passages.into_iter().flatten());
-    let encoded = shards(&lowered, |k, terms| {
-        (
-            k.to_string(),
-            encode_shard(terms.iter().map(|(t, p)| (*t, p.as_slice()))),
-        )
-    });
-    out.insert(
-        "search/meta.json".into(),
-        encode_meta_entries(metas, encoded.iter().map(|(k, _)| k)),
+    lowered
+        .par_iter_mut()
+        .for_each(|l| l.heads = named(l.body_terms.heads(), &dict));
+    let keys = shards(&lowered, |k, terms| (k.to_string(), encode_terms(&terms)));
+    let files = term_files(keys);
+    let keys: Vec<Vec<String>> = files.iter().map(|(k, _)| k.clone()).collect();
+    out.insert("search/meta.json".into(), encode_meta(metas, &keys, &heads));
+    out.extend(
+        files
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, b))| (term_file_path(i), b)),
     );
-    out.extend(encoded.into_iter().map(|(k, b)| (shard_path(&k), b)));
     out
 }
 
-/// The passage files of doc `doc`, taken out of `d` (for writing at once),
-/// leaving `d` what the index needs: its body terms without the passages'
-/// text, and of its body only what the snippet reads. The index then writes
-/// no passage files for it.
-pub fn take_passages(doc: usize, d: &mut SearchDoc) -> Vec<(String, Vec<u8>)> {
-    let mut terms = body_terms_of(d);
-    let files = encode_passages(doc, terms.passages());
-    std::sync::Arc::make_mut(&mut terms).drop_passages();
-    d.body_terms = Some(terms);
-    // A new string, not a truncated one: truncating keeps the whole README's
-    // allocation (224 MB over the 10x corpus's 6,513 KEPs).
-    d.body = snippet_source(&d.body).to_string();
-    d.sections = Vec::new();
-    files
-}
-
-/// The files a first search for `term` downloads: meta, the term's shard,
-/// and for each of the first `shown` results the passage bucket where the
-/// term occurs most, or its snippet bucket. Returns total bytes.
+/// The files a first search for `term` downloads: meta, the term's file,
+/// and the snippet buckets of the first `shown` results. Returns total bytes.
 pub fn query_cost(index: &SearchIndex, term: &str, shown: usize) -> usize {
     query_files(index, term, shown)
         .iter()
@@ -185,40 +211,44 @@ pub fn query_cost(index: &SearchIndex, term: &str, shown: usize) -> usize {
 /// The paths [`query_cost`] counts.
 pub fn query_files(index: &SearchIndex, term: &str, shown: usize) -> Vec<String> {
     let term = term.to_ascii_lowercase();
-    let mut files = vec!["search/meta.json".to_string()];
-    let Some(key) = term.get(..2).map(shard_path) else {
+    let meta = "search/meta.json".to_string();
+    let shards: Vec<String> = index
+        .get(&meta)
+        .and_then(|m| serde_json::from_slice::<serde_json::Value>(m).ok())
+        .and_then(|m| serde_json::from_value(m["shards"].clone()).ok())
+        .unwrap_or_default();
+    let mut files = vec![meta];
+    let Some(key) = term.get(..2) else {
         return files;
     };
-    let Some(shard) = index.get(&key) else {
+    let Some(n) = shards.iter().position(|k| k.split(' ').any(|k| k == key)) else {
         return files;
     };
-    files.push(key);
-    let terms: BTreeMap<String, Vec<u32>> = serde_json::from_slice(shard).unwrap_or_default();
-    // doc → (best weight, its passage)
-    let mut best: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
+    let path = term_file_path(n);
+    let terms: BTreeMap<String, String> = index
+        .get(&path)
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .unwrap_or_default();
+    files.push(path);
+    // doc → best weight
+    let mut best: BTreeMap<u32, u32> = BTreeMap::new();
     for (t, p) in terms.range(term.clone()..) {
         if !t.starts_with(&term) {
             break;
         }
-        for triple in p.chunks(3) {
-            if let [d, w, b] = triple {
-                let e = best.entry(*d).or_insert((0, 0));
-                if *w > e.0 {
-                    *e = (*w, *b);
-                }
-            }
+        for triple in decode_postings(p).unwrap_or_default().chunks(3) {
+            let e = best.entry(triple[0]).or_insert(0);
+            *e = (*e).max(triple[1]);
         }
     }
-    let mut ranked: Vec<(u32, (u32, u32))> = best.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
-    let mut more: BTreeSet<String> = BTreeSet::new();
-    for (d, (_, b)) in ranked.iter().take(shown) {
-        more.insert(match b {
-            0 => snippet_path(*d as usize / SNIPPET_BUCKET),
-            b => passage_path(*d as usize, (*b as usize - 1) / PASSAGE_BUCKET),
-        });
-    }
-    files.extend(more);
+    let mut ranked: Vec<(u32, u32)> = best.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let buckets: BTreeSet<String> = ranked
+        .iter()
+        .take(shown)
+        .map(|(d, _)| snippet_path(*d as usize / SNIPPET_BUCKET))
+        .collect();
+    files.extend(buckets);
     files
 }
 

@@ -334,11 +334,10 @@ fn check_yaml(text: &str) {
 }
 
 fn check_tokenizer(body: &str) {
-    // from_bytes reads back only terms of ASCII letters and digits, one
-    // space after each, and passages the best-passage numbers point into
+    // terms of ASCII letters and digits, one space after each, and
+    // sections the best-section numbers point into
     let terms = BodyTerms::of(body, &[]);
-    let again = BodyTerms::from_bytes(&terms.to_bytes());
-    assert_eq!(again.as_ref(), Some(&terms));
+    assert!(terms.sound());
     // and with the sections a README's headings give its text
     let keps = BTreeMap::new();
     let assets = BTreeSet::new();
@@ -355,8 +354,7 @@ fn check_tokenizer(body: &str) {
         &Highlighter::new(),
     );
     let terms = BodyTerms::of(&r.text, &r.sections);
-    let again = BodyTerms::from_bytes(&terms.to_bytes());
-    assert_eq!(again.as_ref(), Some(&terms));
+    assert!(terms.sound());
 }
 
 #[test]

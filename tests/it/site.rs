@@ -355,12 +355,29 @@ fn search_index_is_sharded() {
     let files = site::render_to_memory(&d, &opts(Path::new("unused"))).unwrap();
     let meta: serde_json::Value = serde_json::from_slice(&files["search/meta.json"]).unwrap();
     assert!(meta["docs"].as_array().unwrap().len() >= 27);
-    let ku: BTreeMap<String, Vec<u32>> =
-        serde_json::from_slice(&files["search/t/ku.json"]).unwrap();
-    assert!(ku.contains_key("kubelet"));
-    let num: BTreeMap<String, Vec<u32>> =
-        serde_json::from_slice(&files["search/t/14.json"]).unwrap();
-    assert!(num.contains_key("1480"));
+    let file_of = |key: &str| {
+        let n = meta["shards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|k| k.as_str().unwrap().split(' ').any(|k| k == key))
+            .unwrap_or_else(|| panic!("no term file holds {key}: {}", meta["shards"]));
+        let terms: BTreeMap<String, String> =
+            serde_json::from_slice(&files[&format!("search/t/{n}.json")]).unwrap();
+        terms
+    };
+    let kubelet = &file_of("ku")["kubelet"];
+    let postings = kepsite::site::search::decode_postings(kubelet).unwrap();
+    assert!(
+        postings.len() >= 3 && postings.len().is_multiple_of(3),
+        "{postings:?}"
+    );
+    assert!(file_of("14").contains_key("1480"));
+    // a few files, not one per key
+    let keys = meta["shards"].as_array().unwrap();
+    let term_files = files.keys().filter(|p| p.starts_with("search/t/")).count();
+    assert_eq!(term_files, keys.len());
+    assert!(!files.keys().any(|p| p.starts_with("search/p/")));
 }
 
 #[test]

@@ -54,6 +54,7 @@ impl<'a> Stream<'a, '_> {
         }
         self.sections.push(Section {
             start: self.text.text.len(),
+            level: level as u8,
             id: unique.clone(),
             title: text.trim().to_string(),
         });

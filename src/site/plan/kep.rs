@@ -207,10 +207,11 @@ impl<'a> Kit<'a> {
             .map(|p| (p.path.clone(), p.template.clone()))
             .collect();
         pages.into_iter().for_each(sink.page);
-        // Doc ids are positions in the model, as the index numbers them.
-        for (path, bytes) in search::take_passages(i, &mut doc) {
-            (sink.file)(&path, &bytes);
-        }
+        // The index needs of the text only its terms and the snippet's
+        // source: a new string, not a truncated one, which would keep the
+        // whole README's allocation.
+        doc.body = search::snippet_source(&doc.body).to_string();
+        doc.sections = Vec::new();
         (KepPages::Streamed(handed), doc)
     }
 

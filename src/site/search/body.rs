@@ -1,10 +1,8 @@
-//! A README's plain text and its headings ([`Section`]s) → [`BodyTerms`]: the
-//! text cut into [`Passage`]s (each inside one section, a few sentences
-//! long), and every term with how often it occurs and the passage where it
-//! occurs most. A search result links to that passage's section and shows
-//! its text, so a match deep in a KEP opens where it is.
-
-use serde::{Deserialize, Serialize};
+//! A README's plain text and its headings ([`Section`]s) → [`BodyTerms`]:
+//! every term with how often it occurs and the section where it occurs most
+//! densely. The text is cut into [`Passage`]s (each inside one section, a few
+//! sentences long) to find that section; a search result then opens it, with
+//! the words marked there, so a match deep in a KEP opens where it is.
 
 use super::{FxMap, W_BODY_MAX, keep_body_word, words};
 
@@ -12,11 +10,14 @@ use super::{FxMap, W_BODY_MAX, keep_body_word, words};
 pub const PASSAGE_CHARS: usize = 240;
 
 /// A heading of a README: where its section starts in the plain text
-/// (`Rendered::text`, at the heading's own text), its anchor and its text.
+/// (`Rendered::text`, at the heading's own text), its level, its anchor and
+/// its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Section {
     /// Byte offset of the heading's text in the plain text.
     pub start: usize,
+    /// The heading's level in the README (1 for `#`).
+    pub level: u8,
     /// The heading's anchor id on the page.
     pub id: String,
     /// The heading's text.
@@ -24,45 +25,52 @@ pub struct Section {
 }
 
 /// A few sentences of one section.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Passage {
-    /// The anchor of the section it is in (empty before the first heading).
-    pub id: String,
-    /// That section's heading.
-    pub heading: String,
+    /// The section it is in: 1-based index into the sections (0 before the
+    /// first heading).
+    pub section: u16,
     /// The text, whitespace collapsed.
     pub text: String,
 }
 
+/// A heading as the index keeps it: level, anchor, text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Head {
+    /// Level in the README (1 for `#`).
+    pub level: u8,
+    /// Anchor id on the page.
+    pub id: String,
+    /// Text.
+    pub title: String,
+}
+
 /// The distinct index terms of a README body, each with how often it occurs
-/// (capped at the body's largest weight) and the passage (1-based, 0 for
-/// none) where it occurs most. Computed once per rendering and kept with it
-/// ([`super::super::readme_cache`]), so a build that reuses a rendering does
-/// not tokenize its text again.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// (capped at the body's largest weight) and the section (1-based, 0 for
+/// none) of the passage where it occurs most. Computed once per rendering.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BodyTerms {
     /// The terms (ASCII alphanumerics), each followed by one space.
     terms: String,
     /// Each term's count, in the same order.
     counts: Vec<u8>,
-    /// Each term's best passage, 1-based (0: none).
+    /// Each term's best section, 1-based (0: none).
     best: Vec<u16>,
-    /// The passages.
-    passages: Vec<Passage>,
+    /// The README's headings.
+    heads: Vec<Head>,
 }
 
 /// Cut `body` into passages along `sections` (sorted by `start`).
 pub fn passages(body: &str, sections: &[Section]) -> Vec<Passage> {
     let mut out = Vec::new();
-    let mut cut = |text: &str, id: &str, heading: &str| {
+    let mut cut = |text: &str, section: u16| {
         let mut cur = String::new();
         let mut chars = 0;
         for w in text.split_whitespace() {
             let n = w.chars().count();
             if chars > 0 && chars + 1 + n > PASSAGE_CHARS {
                 out.push(Passage {
-                    id: id.to_string(),
-                    heading: heading.to_string(),
+                    section,
                     text: std::mem::take(&mut cur),
                 });
                 chars = 0;
@@ -75,27 +83,22 @@ pub fn passages(body: &str, sections: &[Section]) -> Vec<Passage> {
             chars += n;
         }
         if !cur.is_empty() {
-            out.push(Passage {
-                id: id.to_string(),
-                heading: heading.to_string(),
-                text: cur,
-            });
+            out.push(Passage { section, text: cur });
         }
     };
     let first = sections
         .first()
         .map_or(body.len(), |s| s.start.min(body.len()));
-    cut(body.get(..first).unwrap_or(""), "", "");
-    for (i, s) in sections.iter().enumerate() {
+    cut(body.get(..first).unwrap_or(""), 0);
+    for (i, s) in sections.iter().enumerate().take(usize::from(u16::MAX) - 1) {
         let end = sections.get(i + 1).map_or(body.len(), |n| n.start);
         let Some(text) = body.get(s.start..end.max(s.start)) else {
             continue;
         };
         // the heading's own line is not part of its text
         let text = text.split_once('\n').map_or("", |(_, rest)| rest);
-        cut(text, &s.id, &s.title);
+        cut(text, i as u16 + 1);
     }
-    out.truncate(usize::from(u16::MAX) - 1);
     out
 }
 
@@ -103,42 +106,63 @@ impl BodyTerms {
     /// The terms of `body` with headings `sections`, as the index reads them.
     pub fn of(body: &str, sections: &[Section]) -> BodyTerms {
         let passages = passages(body, sections);
+        let heads: Vec<Head> = sections
+            .iter()
+            .take(usize::from(u16::MAX) - 1)
+            .map(|s| Head {
+                level: s.level,
+                id: s.id.clone(),
+                title: s.title.clone(),
+            })
+            .collect();
+        // each passage's text and, for a section's first passage, its
+        // heading (a heading counts once), lowercased
+        let mut last: Option<u16> = None;
         let lowered: Vec<(String, String)> = passages
             .iter()
-            .map(|p| (p.text.to_ascii_lowercase(), p.heading.to_ascii_lowercase()))
+            .map(|p| {
+                let first = last != Some(p.section);
+                last = Some(p.section);
+                let head = match usize::from(p.section).checked_sub(1) {
+                    Some(i) if first => heads[i].title.to_ascii_lowercase(),
+                    _ => String::new(),
+                };
+                (p.text.to_ascii_lowercase(), head)
+            })
             .collect();
-        // term → (count, best passage, its count there)
+        let contents = |p: &Passage| {
+            usize::from(p.section).checked_sub(1).is_some_and(|i| {
+                heads[i]
+                    .title
+                    .trim()
+                    .eq_ignore_ascii_case("table of contents")
+            })
+        };
+        // term → (count, best section, its count in the best passage)
         let mut w: FxMap<&str, (u8, u16, u16)> = FxMap::default();
         let mut here: FxMap<&str, u16> = FxMap::default();
-        let mut last_heading: Option<&str> = None;
-        for (i, (text, heading)) in lowered.iter().enumerate() {
+        for (p, (text, head)) in passages.iter().zip(&lowered) {
             here.clear();
-            // a heading counts once, with its section's first passage
-            let new_section = last_heading != Some(passages[i].id.as_str());
-            last_heading = Some(passages[i].id.as_str());
-            let head = if new_section { heading.as_str() } else { "" };
             for t in words(head).chain(words(text)).filter(|t| keep_body_word(t)) {
                 *here.entry(t).or_insert(0) += 1;
             }
-            let contents = heading.trim() == "table of contents";
+            let contents = contents(p);
             for (&t, &n) in &here {
                 let e = w.entry(t).or_insert((0, 0, 0));
                 e.0 = (u16::from(e.0) + n).min(W_BODY_MAX as u16) as u8;
                 if !contents && n > e.2 {
-                    e.1 = i as u16 + 1;
+                    e.1 = p.section;
                     e.2 = n;
                 }
             }
         }
-        // the text before the first heading too, when it has no passage
-        // (whitespace only): nothing to add
         let mut entries: Vec<(&str, (u8, u16, u16))> = w.into_iter().collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut out = BodyTerms {
             terms: String::with_capacity(entries.iter().map(|(t, _)| t.len() + 1).sum()),
             counts: Vec::with_capacity(entries.len()),
             best: Vec::with_capacity(entries.len()),
-            passages: Vec::new(),
+            heads,
         };
         for (t, (n, best, _)) in entries {
             out.terms.push_str(t);
@@ -146,11 +170,10 @@ impl BodyTerms {
             out.counts.push(n);
             out.best.push(best);
         }
-        out.passages = passages;
         out
     }
 
-    /// Each term with its count and best passage (1-based, 0 for none).
+    /// Each term with its count and best section (1-based, 0 for none).
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u8, u16)> + '_ {
         self.terms
             .split_terminator(' ')
@@ -164,36 +187,28 @@ impl BodyTerms {
         self.counts.len()
     }
 
-    /// Forget the passages' text (once their files are written); the terms
-    /// keep the number of the passage where each occurs most.
-    pub fn drop_passages(&mut self) {
-        self.passages = Vec::new();
+    /// The README's headings; a term's best section indexes them from 1.
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
     }
 
-    /// The passages.
-    pub fn passages(&self) -> &[Passage] {
-        &self.passages
-    }
-
-    /// The terms as bytes ([`BodyTerms::from_bytes`] reads them back).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
-    }
-
-    /// What [`BodyTerms::to_bytes`] wrote; `None` when it does not hold together.
-    pub fn from_bytes(bytes: &[u8]) -> Option<BodyTerms> {
-        let b: BodyTerms = serde_json::from_slice(bytes).ok()?;
-        let n = b.counts.len();
-        let sound = (b.terms.is_empty() || b.terms.ends_with(' '))
-            && b.terms.bytes().filter(|&c| c == b' ').count() == n
-            && b.best.len() == n
-            && b.terms
+    /// Whether it holds together: terms of ASCII letters and digits, one
+    /// space after each, a count and a section in range for each.
+    pub fn sound(&self) -> bool {
+        let n = self.counts.len();
+        (self.terms.is_empty() || self.terms.ends_with(' '))
+            && self.terms.bytes().filter(|&c| c == b' ').count() == n
+            && self.best.len() == n
+            && self
+                .terms
                 .bytes()
                 .all(|c| c == b' ' || c.is_ascii_alphanumeric())
-            && !b.terms.contains("  ")
-            && !b.terms.starts_with(' ')
-            && b.best.iter().all(|&p| usize::from(p) <= b.passages.len());
-        sound.then_some(b)
+            && !self.terms.contains("  ")
+            && !self.terms.starts_with(' ')
+            && self
+                .best
+                .iter()
+                .all(|&p| usize::from(p) <= self.heads.len())
     }
 }
 
@@ -206,6 +221,7 @@ mod tests {
             .iter()
             .map(|(id, title)| Section {
                 start: body.find(&format!("{title}\n")).unwrap(),
+                level: 2,
                 id: id.to_string(),
                 title: title.to_string(),
             })
@@ -213,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn terms_point_at_the_passage_where_they_occur_most() {
+    fn terms_point_at_the_section_where_they_occur_most() {
         let body = "Intro words.\nTable of Contents\nSidecar sidecar sidecar design details.\n\
                     Summary\nThe kubelet runs pods.\nDesign\nA sidecar starts first; the sidecar \
                     restarts. Kubelet.\n";
@@ -226,24 +242,22 @@ mod tests {
             ],
         );
         let b = BodyTerms::of(body, &secs);
-        let ps = b.passages();
         let at = |term: &str| {
             let (_, _, best) = b.iter().find(|(t, _, _)| *t == term).unwrap();
-            &ps[usize::from(best) - 1]
+            match usize::from(best).checked_sub(1) {
+                Some(i) => b.heads()[i].id.as_str(),
+                None => "",
+            }
         };
         // the table of contents mentions it most, but is never the target
-        assert_eq!(at("sidecar").id, "design");
-        assert_eq!(at("pods").id, "summary");
-        assert_eq!(at("intro").id, "");
-        assert_eq!(ps[0].text, "Intro words.");
-        assert_eq!(
-            at("design").id,
-            "design",
-            "a heading counts for its section"
-        );
-        let back = BodyTerms::from_bytes(&b.to_bytes()).unwrap();
-        assert_eq!(back, b);
-        assert!(BodyTerms::from_bytes(b"{}").is_none());
+        assert_eq!(at("sidecar"), "design");
+        assert_eq!(at("pods"), "summary");
+        assert_eq!(at("intro"), "");
+        assert_eq!(at("design"), "design", "a heading counts for its section");
+        assert!(b.sound());
+        let mut broken = b.clone();
+        broken.best[0] = 9;
+        assert!(!broken.sound());
     }
 
     #[test]
@@ -255,7 +269,7 @@ mod tests {
         assert!(ps.len() >= 4, "{}", ps.len());
         assert!(
             ps.iter()
-                .all(|p| p.text.len() <= PASSAGE_CHARS && p.id == "head")
+                .all(|p| p.text.len() <= PASSAGE_CHARS && p.section == 1)
         );
         assert_eq!(
             ps.iter().map(|p| p.text.split(' ').count()).sum::<usize>(),
@@ -264,6 +278,7 @@ mod tests {
         // sections out of range or out of order never panic
         let bad = vec![Section {
             start: 10_000,
+            level: 2,
             id: "x".into(),
             title: "x".into(),
         }];

@@ -1,33 +1,35 @@
-//! The index's files as compact JSON: `meta.json`, the term shards, the
-//! snippet buckets and the passage files.
-
-use std::collections::BTreeMap;
+//! The index's files as compact JSON: `meta.json`, the term files and the
+//! snippet buckets.
 
 use serde_json::json;
 
 use super::*;
 
+/// The digits of a posting string: 64 characters JSON writes as they are.
+const DIGITS: &[u8; 64] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+/// Term files are filled with consecutive shard keys up to about this many
+/// bytes (a key bigger than that has a file of its own).
+pub const TERM_FILE_BYTES: usize = 16 * 1024;
+
 pub(super) fn shard_key(term: &str) -> &str {
     term.get(..2).unwrap_or(term)
 }
 
-pub(super) fn shard_path(key: &str) -> String {
-    format!("search/t/{key}.json")
-}
-
-pub(super) fn encode_meta<'a>(
-    docs: &[SearchDoc],
-    shards: impl Iterator<Item = &'a String>,
-) -> Vec<u8> {
-    encode_meta_entries(docs.iter().map(meta_entry).collect(), shards)
+pub(super) fn term_file_path(file: usize) -> String {
+    format!("search/t/{file}.json")
 }
 
 /// What meta.json says of a doc: number, title, SIG, stage, URL.
 pub(super) type MetaEntry = (Option<u32>, String, String, String, String);
 
-pub(super) fn encode_meta_entries<'a>(
+/// `meta.json`: the docs, the SIG and stage tables, each term file's shard
+/// keys (space-separated), the headings postings name, and the snippet
+/// bucket size.
+pub(super) fn encode_meta(
     meta_docs: Vec<MetaEntry>,
-    shards: impl Iterator<Item = &'a String>,
+    files: &[Vec<String>],
+    heads: &[Heading],
 ) -> Vec<u8> {
     // SIGs and stages repeat: each is written once and named by its index
     let table = |field: fn(&MetaEntry) -> &str| -> Vec<&str> {
@@ -48,13 +50,14 @@ pub(super) fn encode_meta_entries<'a>(
             e
         })
         .collect();
+    let shards: Vec<String> = files.iter().map(|keys| keys.join(" ")).collect();
     let meta = json!({
         "docs": docs,
         "sigs": sigs,
         "stages": stages,
-        "shards": shards.collect::<Vec<_>>(),
+        "shards": shards,
+        "heads": heads,
         "bucket": SNIPPET_BUCKET,
-        "pbucket": PASSAGE_BUCKET,
     });
     to_bytes(&meta)
 }
@@ -69,63 +72,89 @@ pub(super) fn meta_entry(d: &SearchDoc) -> MetaEntry {
     )
 }
 
-pub(super) fn passage_path(doc: usize, bucket: usize) -> String {
-    format!("search/p/{doc}-{bucket}.json")
+/// `n` as digits of [`DIGITS`], five bits each, lowest first; a digit of 32
+/// or more says another follows.
+fn push_number(out: &mut Vec<u8>, mut n: u32) {
+    loop {
+        let low = (n & 31) as usize;
+        n >>= 5;
+        if n == 0 {
+            out.push(DIGITS[low]);
+            return;
+        }
+        out.push(DIGITS[low | 32]);
+    }
 }
 
-/// The passage files of doc `doc`.
-pub(super) fn encode_passages(doc: usize, passages: &[Passage]) -> Vec<(String, Vec<u8>)> {
-    passages
-        .chunks(PASSAGE_BUCKET)
-        .enumerate()
-        .map(|(k, chunk)| {
-            // a passage in the same section as the one before it is its text alone
-            let rows: Vec<serde_json::Value> = chunk
-                .iter()
-                .enumerate()
-                .map(|(i, p)| match i.checked_sub(1).map(|j| &chunk[j]) {
-                    Some(b) if b.id == p.id && b.heading == p.heading => p.text.as_str().into(),
-                    _ => serde_json::json!([p.id, p.heading, p.text]),
-                })
-                .collect();
-            (passage_path(doc, k), to_bytes(&rows))
-        })
-        .collect()
+/// Postings as one string: for each, the doc id's distance from the one
+/// before (the first's from 0), the weight and the heading (1-based into
+/// meta's `heads`, 0: none), each as [`push_number`] writes it.
+pub fn encode_postings(out: &mut Vec<u8>, postings: &[Posting]) {
+    let mut last = 0;
+    for &(d, w, h) in postings {
+        push_number(out, d - last);
+        push_number(out, w);
+        push_number(out, u32::from(h));
+        last = d;
+    }
 }
 
-/// A shard: terms in order, each with postings sorted by doc id, as compact
-/// JSON (`{"term":[doc,weight,...],...}`), written directly.
-pub(super) fn encode_shard<'a>(terms: impl Iterator<Item = (&'a str, &'a [Posting])>) -> Vec<u8> {
-    use std::io::Write;
-    let mut out = Vec::with_capacity(4096);
-    out.push(b'{');
-    for (n, (t, p)) in terms.enumerate() {
+/// What [`encode_postings`] wrote, flat: `[doc, weight, heading, ...]`
+/// (`None` when it does not hold together).
+pub fn decode_postings(s: &str) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    let (mut n, mut shift, mut doc) = (0u32, 0u32, 0u32);
+    for c in s.bytes() {
+        let v = DIGITS.iter().position(|&d| d == c)? as u32;
+        n |= (v & 31).checked_shl(shift)?;
+        shift += 5;
+        if v < 32 {
+            if out.len() % 3 == 0 {
+                doc += n;
+                n = doc;
+            }
+            out.push(n);
+            (n, shift) = (0, 0);
+        }
+    }
+    (shift == 0 && out.len() % 3 == 0).then_some(out)
+}
+
+/// One shard key's terms as members of a JSON object (`"term":"postings",...`).
+pub(super) fn encode_terms(terms: &[(&str, Vec<Posting>)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1024);
+    for (n, (t, p)) in terms.iter().enumerate() {
         if n > 0 {
             out.push(b',');
         }
-        // terms are ASCII alphanumerics; anything else is encoded properly
-        if t.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            out.push(b'"');
-            out.extend_from_slice(t.as_bytes());
-            out.push(b'"');
-        } else {
-            out.extend(to_bytes(&t));
-        }
-        out.extend_from_slice(b":[");
-        for (i, (d, w, b)) in p.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            let _ = write!(out, "{d},{w},{b}");
-        }
-        out.push(b']');
+        // terms are ASCII alphanumerics or @people; anything else is encoded properly
+        out.extend(to_bytes(t));
+        out.extend_from_slice(b":\"");
+        encode_postings(&mut out, p);
+        out.push(b'"');
     }
-    out.push(b'}');
     out
 }
 
-pub(super) fn encode_owned_shard(terms: &BTreeMap<String, Vec<Posting>>) -> Vec<u8> {
-    encode_shard(terms.iter().map(|(t, p)| (t.as_str(), p.as_slice())))
+/// Shard keys in order with their encoded terms → term files: each key's
+/// terms go whole into one file, consecutive keys share a file up to
+/// [`TERM_FILE_BYTES`]. Returns each file's keys and bytes.
+pub(super) fn term_files(keys: Vec<(String, Vec<u8>)>) -> Vec<(Vec<String>, Vec<u8>)> {
+    let mut files: Vec<(Vec<String>, Vec<u8>)> = Vec::new();
+    for (key, bytes) in keys {
+        match files.last_mut() {
+            Some((k, b)) if b.len() + bytes.len() <= TERM_FILE_BYTES => {
+                k.push(key);
+                b.push(b',');
+                b.extend(bytes);
+            }
+            _ => files.push((vec![key], [b"{".as_slice(), &bytes].concat())),
+        }
+    }
+    for (_, b) in &mut files {
+        b.push(b'}');
+    }
+    files
 }
 
 pub(super) fn snippet_path(bucket: usize) -> String {
@@ -144,6 +173,6 @@ pub(super) fn encode_snippets(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-pub(super) fn to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
+pub(super) fn to_bytes<T: serde::Serialize + ?Sized>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }

@@ -85,6 +85,8 @@ pub(super) struct Lowered {
     /// `@name` of everyone named.
     people: Vec<String>,
     number: Option<String>,
+    /// Each body heading as meta's `heads` names it (1-based, 0: none).
+    pub(super) heads: Vec<u16>,
 }
 
 /// A doc's body terms: the ones it knows, or worked out here.
@@ -146,20 +148,15 @@ pub(super) fn lower(d: &SearchDoc) -> Lowered {
         authors: d.authors.iter().map(lowered).collect(),
         people,
         number: d.number.map(|n| n.to_string()),
+        heads: Vec::new(),
     }
 }
 
-/// One posting of a term: its weight and best passage (1-based, 0: none).
+/// One posting of a term: its weight and heading (1-based into meta's
+/// `heads`, 0: none).
 pub(super) type Term<'a> = (&'a str, u32, u16);
 
-/// Each distinct term of a doc with its weight (in no particular order).
-pub(super) fn terms(l: &Lowered) -> Vec<Term<'_>> {
-    let mut out = Vec::new();
-    terms_into(l, &mut FxMap::default(), &mut out);
-    out
-}
-
-/// Each distinct term of a doc with its weight (capped at 255) and passage
+/// Each distinct term of a doc with its weight (capped at 255) and heading
 /// into `out`; `w` is a scratch map reused from doc to doc. Both are
 /// cleared first.
 pub(super) fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<Term<'a>>) {
@@ -189,26 +186,25 @@ pub(super) fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &
     // fields give it, and the map (the other fields' terms) stays small.
     let b = &l.body_terms;
     out.reserve(b.len() + w.len());
+    let head = |p: u16| {
+        usize::from(p)
+            .checked_sub(1)
+            .and_then(|i| l.heads.get(i))
+            .copied()
+            .unwrap_or(0)
+    };
     for (t, n, p) in b.iter() {
         let more = if w.is_empty() { None } else { w.remove(t) };
-        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255), p));
+        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255), head(p)));
     }
     out.extend(w.drain().map(|(t, n)| (t, n.min(255), 0)));
-}
-
-/// Call `emit(term, weight, passage)` once per distinct term of `d`.
-pub(super) fn doc_terms(d: &SearchDoc, mut emit: impl FnMut(&str, u32, u16)) {
-    let l = lower(d);
-    for (t, w, p) in terms(&l) {
-        emit(t, w, p);
-    }
 }
 
 /// A doc's terms and weights grouped by partition, and where each
 /// partition's group starts (one more entry than there are partitions).
 pub(super) type Grouped<'a> = (Vec<Term<'a>>, Vec<u32>);
 
-/// A posting: doc id, weight, best passage (1-based, 0: none).
+/// A posting: doc id, weight, heading (1-based into meta's `heads`, 0: none).
 pub(super) type Posting = (u32, u32, u16);
 
 /// Postings of one shard: terms in order, each with postings sorted by doc id.

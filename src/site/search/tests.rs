@@ -1,6 +1,21 @@
 use super::*;
 use serde_json::json;
 
+/// The postings of `term` in `idx`, flat: `[doc, weight, heading, ...]`.
+fn postings(idx: &SearchIndex, term: &str) -> Vec<u32> {
+    let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
+    let key = &term[..2];
+    let n = meta["shards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|k| k.as_str().unwrap().split(' ').any(|k| k == key))
+        .unwrap_or_else(|| panic!("no term file holds {key}"));
+    let terms: BTreeMap<String, String> =
+        serde_json::from_slice(&idx[&format!("search/t/{n}.json")]).unwrap();
+    decode_postings(&terms[term]).unwrap()
+}
+
 #[test]
 fn titles_outweigh_bodies_and_numbers_are_terms() {
     let docs = vec![
@@ -18,11 +33,69 @@ fn titles_outweigh_bodies_and_numbers_are_terms() {
         },
     ];
     let idx = build(docs.clone());
-    let ku: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
-    assert_eq!(ku["kubelet"], vec![0, W_TITLE, 0, 1, 1, 1]);
-    let n: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/12.json"]).unwrap();
-    assert_eq!(n["1287"], vec![1, W_NUMBER, 0]);
+    assert_eq!(postings(&idx, "kubelet"), vec![0, W_TITLE, 0, 1, 1, 0]);
+    assert_eq!(postings(&idx, "1287"), vec![1, W_NUMBER, 0]);
     assert!(query_cost(&idx, "kubelet", 10) > 0);
+}
+
+#[test]
+fn postings_strings_read_back_and_term_files_hold_each_key_once() {
+    let p: Vec<Posting> = vec![(0, 1, 0), (31, 32, 1), (1000, 255, 4000), (70000, 3, 65534)];
+    let mut s = Vec::new();
+    encode_postings(&mut s, &p);
+    let s = String::from_utf8(s).unwrap();
+    assert!(
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    );
+    let flat: Vec<u32> = p
+        .iter()
+        .flat_map(|&(d, w, h)| [d, w, u32::from(h)])
+        .collect();
+    assert_eq!(decode_postings(&s), Some(flat));
+    assert_eq!(decode_postings("w"), None, "a number cut short");
+    assert_eq!(decode_postings("0!"), None);
+    // many docs, many keys: files fill up to the limit, no key twice
+    let letter = |i: u32| char::from(b'a' + (i % 26) as u8);
+    let docs: Vec<SearchDoc> = (0..300)
+        .map(|n| {
+            let body: Vec<String> = (0..40)
+                .map(|j| {
+                    let k = n * 7 + j * 31;
+                    // no digits: a word of many is not indexed
+                    let (a, b) = (letter(n), letter(n / 26));
+                    format!("{}{}q{a}{b}", letter(k), letter(k / 26))
+                })
+                .collect();
+            doc(
+                n,
+                &format!("Title {n}"),
+                &format!("wxyz {}", body.join(" ")),
+            )
+        })
+        .collect();
+    let idx = build(docs);
+    let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
+    let files = meta["shards"].as_array().unwrap();
+    assert!(files.len() > 2, "{files:?}");
+    let mut keys: Vec<&str> = files
+        .iter()
+        .flat_map(|k| k.as_str().unwrap().split(' '))
+        .collect();
+    let n = keys.len();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "a key in one file only");
+    for (i, k) in files.iter().enumerate() {
+        let bytes = &idx[&format!("search/t/{i}.json")];
+        let one = !k.as_str().unwrap().contains(' ');
+        assert!(
+            one || bytes.len() <= TERM_FILE_BYTES + 2,
+            "file {i}: {}",
+            bytes.len()
+        );
+    }
+    assert_eq!(postings(&idx, "wxyz")[..3], [0, 1, 0]);
+    assert_eq!(postings(&idx, "wxyz").len(), 300 * 3);
 }
 
 /// Give `d` a body of a "Summary" section ("Short.") and a "Design" section
@@ -32,11 +105,13 @@ fn summary_and_design(d: &mut SearchDoc, design: &str, design_id: &str) {
     d.sections = vec![
         Section {
             start: 0,
+            level: 2,
             id: "summary".into(),
             title: "Summary".into(),
         },
         Section {
             start: d.body.find("Design").unwrap(),
+            level: 2,
             id: design_id.into(),
             title: "Design".into(),
         },
@@ -52,30 +127,6 @@ fn doc(n: u32, title: &str, body: &str) -> SearchDoc {
         body: body.into(),
         ..Default::default()
     }
-}
-
-#[test]
-fn passages_taken_out_early_leave_the_same_index() {
-    let long = "Words about the kubelet and its pods. ".repeat(200);
-    let docs = vec![
-        doc(1, "Kubelet pods", &long),
-        doc(2, "Other", "server pods api with nothing else to say"),
-    ];
-    let whole = build(docs.clone());
-    let mut taken = SearchIndex::new();
-    let mut slim = docs;
-    for (i, d) in slim.iter_mut().enumerate() {
-        taken.extend(take_passages(i, d));
-    }
-    assert!(taken.len() >= 2, "passage files: {:?}", taken.keys());
-    assert!(
-        slim[0].body.len() < long.len() / 10,
-        "only the snippet's source stays"
-    );
-    let mut rebuilt = build(slim);
-    assert!(!rebuilt.keys().any(|k| k.starts_with("search/p/")));
-    rebuilt.extend(taken);
-    assert_eq!(rebuilt, whole);
 }
 
 #[test]
@@ -103,18 +154,16 @@ fn known_body_terms_index_exactly_as_the_body_does() {
         .collect();
     let idx = build(plain.clone());
     assert_eq!(build(known.clone()), idx);
-    assert_eq!(Index::new(&known).files(), &idx);
     // weights still add up: title 16 + the gate's first word 8 +
     // summary 4 + body 4 (capped)
-    let ku: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/ku.json"]).unwrap();
     assert_eq!(
-        ku["kubelet"],
-        vec![0, W_TITLE + W_GATE + W_SUMMARY + W_BODY_MAX, 1]
+        postings(&idx, "kubelet"),
+        vec![0, W_TITLE + W_GATE + W_SUMMARY + W_BODY_MAX, 0]
     );
 }
 
 #[test]
-fn people_and_gates_are_terms_and_passages_are_files() {
+fn people_and_gates_are_terms_and_sections_are_named() {
     let mut d = doc(753, "Sidecar Containers", "");
     d.people = vec!["@thockin".into(), "@SergeyKanzhelev".into()];
     d.gates = vec![
@@ -127,33 +176,79 @@ fn people_and_gates_are_terms_and_passages_are_files() {
         "design-details",
     );
     let other = doc(2, "Other", "thockin wrote this");
-    let idx = build(vec![d, other]);
-    let at: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/@t.json"]).unwrap();
+    // three KEPs with a "Design" section make it a heading meta names
+    let mut more: Vec<SearchDoc> = (3..5).map(|n| doc(n, "More", "")).collect();
+    for m in &mut more {
+        summary_and_design(m, "Nothing much.", "design-details");
+    }
+    let mut docs = vec![d, other];
+    docs.extend(more);
+    let idx = build(docs);
     assert_eq!(
-        at["@thockin"],
+        postings(&idx, "@thockin"),
         vec![0, W_PERSON, 0],
         "only the KEP naming him"
     );
-    let at: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/@s.json"]).unwrap();
-    assert!(at.contains_key("@sergeykanzhelev"));
-    let ve: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/ve.json"]).unwrap();
-    assert_eq!(ve["vertical"], vec![0, W_GATE, 0]);
-    let si: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/si.json"]).unwrap();
-    assert_eq!(si["sidecarcontainers"][..2], [0, W_GATE]);
-    // "restartpolicy" is in the second passage, under #design-details
-    let re: BTreeMap<String, Vec<u32>> = serde_json::from_slice(&idx["search/t/re.json"]).unwrap();
-    assert_eq!(re["restartpolicy"], vec![0, 1, 2]);
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&idx["search/p/0-0.json"]).unwrap();
-    assert_eq!(rows[1][0], "design-details");
-    assert!(rows[1][2].as_str().unwrap().contains("restartPolicy"));
-    assert!(query_files(&idx, "restartpolicy", 5).contains(&"search/p/0-0.json".to_string()));
+    assert!(!postings(&idx, "@sergeykanzhelev").is_empty());
+    assert_eq!(postings(&idx, "vertical"), vec![0, W_GATE, 0]);
+    assert_eq!(postings(&idx, "sidecarcontainers")[..2], [0, W_GATE]);
+    // "restartpolicy" is under #design-details, the heading meta names
     let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
+    let re = postings(&idx, "restartpolicy");
+    assert_eq!(re[..2], [0, 1]);
+    assert_eq!(
+        meta["heads"][re[2] as usize - 1],
+        json!(["design-details", "Design"])
+    );
     assert_eq!(meta["docs"][0], json!([753, "Sidecar Containers", 0, 0]));
+    // the first search reads meta, one term file and the summary bucket
+    assert_eq!(query_files(&idx, "restartpolicy", 5).len(), 3);
     assert_eq!(
         split_camel("InPlacePodVerticalScaling"),
         "in place pod vertical scaling"
     );
     assert_eq!(split_camel("CSIMigrationAWS"), "csi migration aws");
+}
+
+#[test]
+fn a_section_of_its_own_is_named_by_the_template_heading_around_it() {
+    let heads = |own: &str| {
+        vec![
+            Head {
+                level: 2,
+                id: "design-details".into(),
+                title: "Design Details".into(),
+            },
+            Head {
+                level: 3,
+                id: own.into(),
+                title: own.into(),
+            },
+            Head {
+                level: 4,
+                id: format!("{own}-more"),
+                title: "More".into(),
+            },
+            Head {
+                level: 2,
+                id: "alternatives".into(),
+                title: "Alternatives".into(),
+            },
+        ]
+    };
+    let dict: BTreeMap<(&str, &str), u16> = [
+        (("design-details", "Design Details"), 1),
+        (("alternatives", "Alternatives"), 2),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(named(&heads("api-changes"), &dict), vec![1, 1, 1, 2]);
+    let orphan = vec![Head {
+        level: 3,
+        id: "x".into(),
+        title: "X".into(),
+    }];
+    assert_eq!(named(&orphan, &dict), vec![0]);
 }
 
 #[test]
@@ -182,74 +277,4 @@ fn a_snippet_needs_only_the_start_of_the_body() {
         assert!(snippet_source(text).len() <= text.len());
     }
     assert!(snippet_source(&format!("{word} tail")).len() < word.len());
-}
-
-#[test]
-fn incremental_updates_match_a_full_build() {
-    let mut docs: Vec<SearchDoc> = (0..20)
-        .map(|n| {
-            doc(
-                n,
-                &format!("Title {n}"),
-                &format!("body words kubelet{n} shared"),
-            )
-        })
-        .collect();
-    let mut ix = Index::new(&docs);
-    assert_eq!(ix.files(), &build(docs.clone()));
-    // A body edit that drops one term, adds a new shard, and changes a snippet.
-    docs[3].body = "zebra quokka shared".into();
-    assert_eq!(ix.update(&docs), &build(docs.clone()));
-    // A title edit changes meta.json; a term disappearing empties its shard.
-    docs[3].title = "Renamed".into();
-    docs[3].body = "shared".into();
-    assert_eq!(ix.update(&docs), &build(docs.clone()));
-    assert!(!ix.files().contains_key("search/t/ze.json"));
-    // No change: nothing to do, same files.
-    assert_eq!(ix.update(&docs), &build(docs.clone()));
-    // A new document rebuilds.
-    docs.push(doc(99, "New", "fresh"));
-    assert_eq!(ix.update(&docs), &build(docs.clone()));
-}
-
-#[test]
-fn a_passage_file_names_each_section_once_and_buckets_hold_twelve() {
-    // "Summary" is one short passage, "Design" runs over more than two files
-    let long: String = (0..29 * 40).map(|i| format!("w{i} ")).collect();
-    let mut d = doc(1, "Long", "");
-    summary_and_design(&mut d, &long, "design");
-    let expected = passages(&d.body, &d.sections).len();
-    assert!(
-        expected > 2 * PASSAGE_BUCKET,
-        "{expected} passages: three files"
-    );
-    let idx = build(vec![d]);
-    let rows = |k: usize| -> Vec<serde_json::Value> {
-        serde_json::from_slice(&idx[&format!("search/p/0-{k}.json")]).unwrap()
-    };
-    let first = rows(0);
-    assert_eq!(first.len(), PASSAGE_BUCKET);
-    assert_eq!(first[0], json!(["summary", "Summary", "Short."]));
-    assert_eq!(first[1][0], "design", "a new section is written whole");
-    assert!(
-        first[2].as_str().unwrap().starts_with('w'),
-        "{:?}",
-        first[2]
-    );
-    // each file opens with the section's anchor and heading again
-    let second = rows(1);
-    assert_eq!(
-        (&second[0][0], &second[0][1]),
-        (&json!("design"), &json!("Design"))
-    );
-    assert!(second[1..].iter().all(|r| r.is_string()));
-    let passages: usize = (0..)
-        .map_while(|k| idx.get(&format!("search/p/0-{k}.json")))
-        .map(|b| {
-            serde_json::from_slice::<Vec<serde_json::Value>>(b)
-                .unwrap()
-                .len()
-        })
-        .sum();
-    assert_eq!(passages, expected, "every passage is in a file, once");
 }

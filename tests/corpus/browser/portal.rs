@@ -418,10 +418,15 @@ fn corpus_search_finds_known_items_people_gates_and_sections() {
         href.contains("?hl=") && href.contains('#'),
         "KEP-{n}: {href} opens a section"
     );
-    let marks = b.js(
-        "return document.querySelectorAll('#ks-results a[role=option]')[0].querySelectorAll('.r-snip mark').length;",
+    // the result names the section; its snippet is the KEP's summary
+    let section = b.js(
+        "var a = document.querySelectorAll('#ks-results a[role=option]')[0]; var s = a.querySelector('.r-sec');\
+         return [s ? s.textContent : '', a.querySelector('.r-snip').textContent.length];",
     );
-    assert!(marks.as_u64() > Some(0), "the snippet marks the words");
+    assert!(
+        section[0].as_str().is_some_and(|s| s.starts_with("§ ")) && section[1].as_u64() > Some(20),
+        "the result names its section and has a snippet: {section}"
+    );
     open(&b, &site.published(&href));
     let marked = b.wait_for(
         "the words marked in the section",

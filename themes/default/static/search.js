@@ -1,9 +1,8 @@
-// kepsite search: fetches search/meta.json once, then only the term shards
-// (search/t/<first two characters>.json) and, for the results it shows, the
-// passage files (search/p/<doc>-<k>.json) holding the text that matched, or
-// the summary buckets (search/s/<k>.json) when only the title, summary or
-// metadata matched. A result whose words are in its text opens the section
-// that holds them, with the words marked there (?hl=...).
+// kepsite search: fetches search/meta.json once, then only the term files
+// (search/t/<n>.json, each holding the terms of a few two-character keys)
+// and the summary buckets (search/s/<k>.json) of the results it shows. A
+// result whose words are in its text names the section where they occur
+// most and opens it, with the words marked there (?hl=...).
 (function () {
   "use strict";
   var input = document.getElementById("ks-q");
@@ -11,6 +10,8 @@
   var base = document.body.getAttribute("data-base") || "/";
   var cache = {};
   var meta = null;
+  var fileOf = null;
+  var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
   var active = -1;
   var seq = 0;
   var SHOWN = 12;
@@ -25,7 +26,31 @@
     return cache[path];
   }
   function loadMeta() {
-    return get("search/meta.json").then(function (m) { meta = m; return m; });
+    return get("search/meta.json").then(function (m) {
+      if (!fileOf) {
+        fileOf = {};
+        m.shards.forEach(function (keys, i) { keys.split(" ").forEach(function (k) { fileOf[k] = i; }); });
+      }
+      meta = m;
+      return m;
+    });
+  }
+  // A posting string → [doc, weight, heading, ...]: numbers of five-bit
+  // digits, lowest first (a digit of 32 or more says another follows); the
+  // doc is its distance from the one before.
+  function postings(s) {
+    var out = [], n = 0, shift = 1, doc = 0;
+    for (var i = 0; i < s.length; i++) {
+      var v = DIGITS.indexOf(s.charAt(i));
+      n += (v & 31) * shift;
+      shift *= 32;
+      if (v < 32) {
+        if (out.length % 3 === 0) { doc += n; n = doc; }
+        out.push(n);
+        n = 0; shift = 1;
+      }
+    }
+    return out;
   }
   // Query terms: words of letters and digits, and people as "@name".
   function words(q) {
@@ -87,12 +112,12 @@
     var cover = Object.keys(covered).length / Math.max(tw.length, 1);
     return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
   }
-  // Postings of every shard term starting with t: doc id -> [best weight, passage].
+  // Postings of every term starting with t: doc id -> [best weight, heading].
   function matches(shard, t) {
     var best = {};
     Object.keys(shard).forEach(function (term) {
       if (term.indexOf(t) !== 0) return;
-      var p = shard[term];
+      var p = postings(shard[term]);
       var bonus = term === t ? 2 : 1;
       for (var i = 0; i < p.length; i += 3) {
         var w = p[i + 1] * bonus;
@@ -102,14 +127,14 @@
     return best;
   }
   function rank(m, terms, loaded) {
-    var score = null, passage = {}, rarest = {};
+    var score = null, head = {}, rarest = {};
     terms.forEach(function (t, i) {
       if (t.length < 2) return;
       var b = matches(loaded[i], t);
       var n = Object.keys(b).length;
       Object.keys(b).forEach(function (d) {
-        // the passage of the rarest term is the one that says most
-        if (b[d][1] && !(rarest[d] <= n)) { rarest[d] = n; passage[d] = b[d][1]; }
+        // the section of the rarest term is the one that says most
+        if (b[d][1] && !(rarest[d] <= n)) { rarest[d] = n; head[d] = b[d][1]; }
       });
       if (score === null) { score = {}; Object.keys(b).forEach(function (d) { score[d] = b[d][0]; }); return; }
       var next = {};
@@ -120,7 +145,7 @@
     m.docs.forEach(function (doc, id) {
       var th = titleScore(doc, terms);
       var s = score ? (score[id] || 0) : 0;
-      if (th || s > 0) ids.push({ id: id, th: th, s: s + th, p: th ? 0 : (passage[id] || 0) });
+      if (th || s > 0) ids.push({ id: id, th: th, s: s + th, p: th ? 0 : (head[id] || 0) });
     });
     ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
     return ids.slice(0, SHOWN);
@@ -132,23 +157,14 @@
     loadMeta().then(function (m) {
       var shards = terms.map(function (t) {
         var k = t.slice(0, 2);
-        return t.length >= 2 && m.shards.indexOf(k) >= 0 ? get("search/t/" + k + ".json") : Promise.resolve({});
+        return t.length >= 2 && fileOf[k] !== undefined ? get("search/t/" + fileOf[k] + ".json") : Promise.resolve({});
       });
       return Promise.all(shards).then(function (loaded) {
         var top = rank(m, terms, loaded);
         return Promise.all(top.map(function (r) {
-          if (r.p) {
-            var k = Math.floor((r.p - 1) / m.pbucket);
-            return get("search/p/" + r.id + "-" + k + ".json").then(function (rows) {
-              // a row is [anchor, heading, text], or the text alone in the section of the row before
-              var want = (r.p - 1) % m.pbucket;
-              r.anchor = ""; r.heading = ""; r.text = "";
-              for (var j = 0; j <= want && j < rows.length; j++) {
-                if (typeof rows[j] === "string") { r.text = rows[j]; }
-                else { r.anchor = rows[j][0]; r.heading = rows[j][1]; r.text = rows[j][2]; }
-              }
-            });
-          }
+          var head = r.p && m.heads[r.p - 1];
+          r.anchor = head ? head[0] : "";
+          r.heading = head ? head[1] : "";
           return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
             r.text = texts[r.id % m.bucket] || "";
           });
