@@ -375,11 +375,12 @@ async fn handle(asked: &Asked, shared: Shared) -> Response {
                 r.add_header("Location", &location(&key, &query));
                 r
             }
-            None => match short_link(&key) {
-                // `/kep/<n>`: the short link netlify.toml redirects, served alike.
+            None => match short_link(&key).or_else(|| old_address(&key)) {
+                // `/kep/<n>`: the short link netlify.toml redirects, and a
+                // KEP's directory path, which `_redirects` sends to its page.
                 Some(to) if site.files.contains_key(&format!("{to}index.html")) => {
                     let mut r = plain(301, "moved\n");
-                    r.add_header("Location", &format!("/{to}"));
+                    r.add_header("Location", &location(to.trim_end_matches('/'), &query));
                     r
                 }
                 _ => not_found(&site),
@@ -394,6 +395,21 @@ fn short_link(key: &str) -> Option<String> {
     let n = rest.strip_suffix("/index.html").unwrap_or(rest);
     (!n.is_empty() && n.len() <= 6 && n.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("keps/{n}/"))
+}
+
+/// `keps/<sig>/…/<number>-<slug>/` (a KEP's directory path) →
+/// `keps/<number>/`, as `_redirects` and the 404 page's script send it.
+fn old_address(key: &str) -> Option<String> {
+    let rest = key.strip_prefix("keps/")?;
+    let rest = rest.strip_suffix("index.html").unwrap_or(rest);
+    let (parents, dir) = rest.trim_end_matches('/').rsplit_once('/')?;
+    let (n, _) = dir.split_once('-')?;
+    let ok = !parents.is_empty() && !n.is_empty() && n.len() <= 6;
+    let n: u32 = n
+        .parse()
+        .ok()
+        .filter(|_| ok && n.bytes().all(|b| b.is_ascii_digit()))?;
+    Some(format!("keps/{n}/"))
 }
 
 fn not_found(site: &Site) -> Response {

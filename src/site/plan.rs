@@ -336,21 +336,42 @@ fn listings(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         .extend(streamed.into_inner().unwrap_or_else(|e| e.into_inner()));
 }
 
+/// Netlify's `_redirects`: each KEP's directory path, where its page is
+/// not, to its page (`/keps/sig-node/753-sidecar-containers/` →
+/// `/keps/753/`). Other hosts serve `404.html` there, whose script
+/// (`static/moved.js`) goes the same way; `serve` answers it with a 301.
+fn redirects(base: &str, paths: &crate::urls::KepPaths) -> String {
+    use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+    // a path as the file's lines take it: no space, no non-ASCII
+    const PATH: &AsciiSet = &CONTROLS.add(b' ').add(b'#').add(b'%').add(b'?');
+    let url = |p: &str| utf8_percent_encode(&format!("{base}{p}"), PATH).to_string();
+    let mut out = String::from("# Old KEP addresses (by directory) to their pages\n");
+    for (alias, dir) in paths.aliases.iter().zip(&paths.dirs) {
+        if let Some(alias) = alias {
+            out.push_str(&format!("{} {} 301\n", url(alias), url(dir)));
+        }
+    }
+    out
+}
+
 /// The value behind `m`, also after a panic elsewhere.
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The sitemap (every page but the redirects) and the 404 page; pages sorted.
+/// The sitemap, the 404 page and `_redirects`; pages sorted.
 fn finish(plan: &mut Plan, kit: &Kit) {
     let base = kit.urls.base;
+    plan.files.insert(
+        "_redirects".into(),
+        redirects(base, &kit.paths).into_bytes(),
+    );
     let mut html: Vec<String> = plan
         .pages
         .iter()
-        .map(|p| (&p.path, &p.template))
-        .chain(plan.streamed.iter().map(|(p, t)| (p, t)))
-        .filter(|(_, t)| **t != Template::Tera("redirect.html"))
-        .filter_map(|(p, _)| p.strip_suffix("index.html"))
+        .map(|p| &p.path)
+        .chain(plan.streamed.iter().map(|(p, _)| p))
+        .filter_map(|p| p.strip_suffix("index.html"))
         .map(|p| format!("{base}{p}"))
         .collect();
     html.sort();

@@ -926,7 +926,6 @@ fn pages_log_no_console_errors() {
         "/keps/?sig=sig-node&sort=-number",
         "/keps/1480/",
         "/keps/4590/",
-        "/keps/sig-node/1480-pod-restart-budget/",
         "/sigs/",
         "/sigs/sig-node/",
         "/releases/",
@@ -968,6 +967,19 @@ fn pages_log_no_console_errors() {
         site.take_misses(),
         Vec::<String>::new(),
         "requests for missing files"
+    );
+    // A KEP's directory path has no page: the host serves 404.html, whose
+    // script goes on to the KEP's page (Netlify reads _redirects instead).
+    b.goto(&site.published("/keps/sig-node/1480-pod-restart-budget/?x=1#summary"));
+    let at = b.wait_for(
+        "the 404 page to go on to the KEP's page",
+        "return location.pathname === '/keps/1480/' && document.readyState === 'complete' ? location.search + location.hash : null;",
+    );
+    assert_eq!(at, json!("?x=1#summary"));
+    assert_eq!(b.console_errors(), Vec::<String>::new());
+    assert_eq!(
+        site.take_misses(),
+        vec!["/keps/sig-node/1480-pod-restart-budget/".to_string()]
     );
 }
 

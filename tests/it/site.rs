@@ -44,8 +44,6 @@ fn expected_pages_exist() {
         "keps/1480/kep.json",
         "keps/4590/index.html",
         "keps/2980/index.html",
-        "keps/sig-node/1480-pod-restart-budget/index.html",
-        "keps/sig-network/gateway/4590-gateway-route-health-status/index.html",
         "sigs/index.html",
         "sigs/sig-node/index.html",
         "releases/index.html",
@@ -67,12 +65,23 @@ fn expected_pages_exist() {
     assert!(keps.as_array().unwrap().len() >= 27);
     // The README.MD KEP is rendered, not empty.
     assert!(read(&out, "keps/2980/index.html").contains("<h2 id=\"summary\">"));
-    // Nested KEP and the redirect page.
-    let redirect = read(&out, "keps/sig-node/1480-pod-restart-budget/index.html");
+    // A KEP's directory path: no page, but a line of _redirects, and the
+    // 404 page's script for other hosts.
+    assert!(!out.join("keps/sig-node/1480-pod-restart-budget").exists());
+    let redirects = read(&out, "_redirects");
     assert!(
-        redirect.contains("http-equiv=\"refresh\"")
-            && redirect.contains("rel=\"canonical\" href=\"/keps/1480/\"")
+        redirects
+            .lines()
+            .any(|l| l == "/keps/sig-node/1480-pod-restart-budget/ /keps/1480/ 301"),
+        "{redirects}"
     );
+    assert!(
+        redirects.contains(
+            "/keps/sig-network/gateway/4590-gateway-route-health-status/ /keps/4590/ 301"
+        ),
+        "a sub-project's KEP too: {redirects}"
+    );
+    assert!(read(&out, "404.html").contains("/static/immutable/moved."));
     // Release page lists the KEPs going alpha in v1.36.
     let rel = read(&out, "releases/v1.36/index.html");
     for n in ["5140", "3101", "5204", "4590", "5588"] {

@@ -1,11 +1,11 @@
 //! One KEP's share of the plan: its rendered README (from a cache when its
-//! inputs are unchanged), its page and alias page, its JSON file and its
+//! inputs are unchanged), its page, its JSON file and its
 //! search document. [`Kit`] holds what every KEP's planning reads.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{KepPages, MarkdownInputs, Page, PlanCache, Sink, page, site_context};
 use crate::finding::Finding;
@@ -145,7 +145,7 @@ impl<'a> Kit<'a> {
         }
     }
 
-    /// KEP `i`'s page (and alias page) and search document, from its
+    /// KEP `i`'s page and search document, from its
     /// rendered README `r` and its findings `kf`. With a `sink`, the pages
     /// and the search passages go to it, and the search document keeps only
     /// what the index needs of the text (its terms and the snippet's source).
@@ -175,11 +175,7 @@ impl<'a> Kit<'a> {
                 Value::String(format!("{url}kep.json")),
             ),
         ]));
-        let mut pages = vec![self.page(format!("{dir}index.html"), "kep.html", &title, ctx)];
-        if let Some(alias) = &self.paths.aliases[i] {
-            let ctx = json!({ "target": url });
-            pages.push(self.page(format!("{alias}index.html"), "redirect.html", &title, ctx));
-        }
+        let pages = vec![self.page(format!("{dir}index.html"), "kep.html", &title, ctx)];
         let mut doc = SearchDoc {
             number: kep.number(),
             title: kep.title().to_string(),
