@@ -1,14 +1,13 @@
-//! `keps.json` and each KEP's `kep.json`: the records of `kepsite export`,
-//! written into one buffer whose slices are the per-KEP files.
+//! `keps.json`: the records of `kepsite export`, serialized in parallel
+//! into one buffer.
 
 use rayon::prelude::*;
 
 use super::{Kit, Plan, Sink};
 
-/// `keps.json` and each KEP's `kep.json` (the records of `kepsite export`),
-/// to the `sink` or into the plan, before the KEP pages. Each record is
-/// serialized twice: once to count its bytes, then into its place in
-/// `keps.json`, whose slices are the `kep.json` files. So the records are
+/// `keps.json` (the records of `kepsite export`), to the `sink` or into the
+/// plan, before the KEP pages. Each record is serialized twice: once to
+/// count its bytes, then into its place in `keps.json`. So the records are
 /// held once (107 MB on the 10x corpus, where a second copy for the join was
 /// the build's peak), and not while the READMEs are rendered.
 pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
@@ -18,7 +17,7 @@ pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         now: data.now,
         stale_days: crate::site::STALE_DAYS,
     });
-    let (all, ranges) = crate::timing::timed("plan: export json", || {
+    let all = crate::timing::timed("plan: export json", || {
         let views = crate::view::all(&data.model, &data.analysis, &data.findings, history);
         let sizes: Vec<usize> = views.par_iter().map(json_len).collect();
         let (mut all, ranges) = json_array_layout(&sizes);
@@ -31,22 +30,11 @@ pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
                 "a record serialized shorter the second time"
             );
         });
-        (all, ranges)
+        all
     });
-    let paths = kit.paths.dirs.par_iter().map(|d| format!("{d}kep.json"));
     match sink {
-        Some(sink) => {
-            paths
-                .zip(&ranges)
-                .for_each(|(path, r)| (sink.file)(&path, &all[r.clone()]));
-            (sink.file)("keps.json", &all);
-        }
+        Some(sink) => (sink.file)("keps.json", &all),
         None => {
-            let each: Vec<(String, Vec<u8>)> = paths
-                .zip(&ranges)
-                .map(|(p, r)| (p, all[r.clone()].to_vec()))
-                .collect();
-            plan.files.extend(each);
             plan.files.insert("keps.json".into(), all);
         }
     }

@@ -170,10 +170,6 @@ impl<'a> Kit<'a> {
                 "toc".to_string(),
                 serde_json::to_value(&r.toc).unwrap_or_default(),
             ),
-            (
-                "json_url".to_string(),
-                Value::String(format!("{url}kep.json")),
-            ),
         ]));
         let pages = vec![self.page(format!("{dir}index.html"), "kep.html", &title, ctx)];
         let mut doc = SearchDoc {
