@@ -3,15 +3,15 @@
 
 use rayon::prelude::*;
 
-use super::{Kit, Plan, Sink};
+use super::{Kit, Sink};
 
 /// `keps.json` and each KEP's `kep.json` (the records of `kepsite export`),
-/// to the `sink` or into the plan, before the KEP pages. Each record is
+/// to the `sink`, before the KEP pages. Each record is
 /// serialized twice: once to count its bytes, then into its place in
 /// `keps.json`, whose slices are the `kep.json` files. So the records are
 /// held once (107 MB on the 10x corpus, where a second copy for the join was
 /// the build's peak), and not while the READMEs are rendered.
-pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
+pub(super) fn json_files(kit: &Kit, sink: Sink) {
     let data = kit.data;
     let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
         history: h,
@@ -34,22 +34,10 @@ pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         (all, ranges)
     });
     let paths = kit.paths.dirs.par_iter().map(|d| format!("{d}kep.json"));
-    match sink {
-        Some(sink) => {
-            paths
-                .zip(&ranges)
-                .for_each(|(path, r)| (sink.file)(&path, &all[r.clone()]));
-            (sink.file)("keps.json", &all);
-        }
-        None => {
-            let each: Vec<(String, Vec<u8>)> = paths
-                .zip(&ranges)
-                .map(|(p, r)| (p, all[r.clone()].to_vec()))
-                .collect();
-            plan.files.extend(each);
-            plan.files.insert("keps.json".into(), all);
-        }
-    }
+    paths
+        .zip(&ranges)
+        .for_each(|(path, r)| (sink.file)(&path, &all[r.clone()]));
+    (sink.file)("keps.json", &all);
 }
 
 /// The length of `v` as compact JSON.

@@ -37,8 +37,8 @@ pub struct Passage {
 /// The distinct index terms of a README body, each with how often it occurs
 /// (capped at the body's largest weight) and the passage (1-based, 0 for
 /// none) where it occurs most. Computed once per rendering and kept with it
-/// ([`super::super::readme_cache`]), so a build that reuses a rendering does
-/// not tokenize its text again.
+/// (in serve's plan cache), so a plan that reuses a rendering does not
+/// tokenize its text again.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BodyTerms {
     /// The terms (ASCII alphanumerics), each followed by one space.
