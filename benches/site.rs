@@ -12,11 +12,9 @@
 //! - **cold**: a build from nothing, as a CI or Netlify build from a fresh
 //!   clone: no output directory and an empty `--cache-dir` (the git history is
 //!   walked), against Hugo with no output and no cache directory;
-//! - **`--render-all`**: every README and page rendered again, over the
-//!   previous output, with the history and highlighted code from the cache
-//!   (the work of a rebuild after a kepsite upgrade or a theme change);
-//! - **warm rebuild**: the previous output and the cache directory kept,
-//!   against Hugo keeping its cache directory (fresh output).
+//! - **hugo warm**: Hugo keeping its cache directory (fresh output), for
+//!   reference: kepsite keeps no cache but the history walk's, and a build
+//!   from nothing is the build (`serve` is the edit loop).
 //!
 //! Then the 10× corpus (scripts/synth-corpus.py), cold, beside the 1× cold
 //! build: time and peak memory should grow at most 10× and 3×.
@@ -111,35 +109,6 @@ impl Bench {
         }
     }
 
-    /// kepsite over its previous output with its cache directory (both
-    /// filled by a first, untimed build): a warm rebuild, or with
-    /// `render_all` one that renders every README and page again (the
-    /// history, the highlighted code and the kept tree still apply).
-    fn kepsite_warm<'a>(&'a self, corpus: &'a Path, render_all: bool) -> Result<Contender<'a>> {
-        let name = if render_all { "render-all" } else { "warm" };
-        let cache = self.path(&format!("kepsite-cache-1x-{name}"));
-        let out = self.path(&format!("kepsite-1x-{name}"));
-        let log = self.path(&format!("kepsite-1x-{name}.log"));
-        let cmd = move || {
-            let mut cmd = self.kepsite_cmd(corpus, &out, &cache);
-            if render_all {
-                cmd.arg("--render-all");
-            }
-            cmd
-        };
-        support::measure(&mut cmd(), &log)?;
-        Ok(Contender {
-            name: if render_all {
-                "kepsite build --render-all".into()
-            } else {
-                "kepsite build, warm rebuild".into()
-            },
-            log,
-            prepare: Box::new(|| Ok(())),
-            command: Box::new(cmd),
-        })
-    }
-
     /// Hugo on the plain site `site`: with `cold`, without its cache
     /// directory; else keeping it (filled by a first, untimed build). The
     /// output is fresh every run.
@@ -185,8 +154,6 @@ impl Bench {
 fn output_of(bench: &Bench, name: &str, corpus: &str) -> PathBuf {
     let dir = match name {
         n if n.starts_with("kepsite build, cold") => format!("kepsite-{corpus}-cold"),
-        n if n.contains("--render-all") => "kepsite-1x-render-all".into(),
-        n if n.contains("warm rebuild") => "kepsite-1x-warm".into(),
         n if n.ends_with("cold") => "hugo-1x-cold".into(),
         _ => "hugo-1x-warm".into(),
     };
@@ -294,19 +261,6 @@ fn print_goals(rows: &[Row]) {
             met(cold.peak_mb() <= 300.0)
         );
     }
-    if let Some(warm) = find("kepsite build, warm", "1x") {
-        println!(
-            "| warm rebuild, real corpus | ≤ 0.50 s | {:.2} s | {} |",
-            s(warm),
-            met(s(warm) <= 0.50)
-        );
-        if let Some(hugo) = find("hugo --quiet, warm", "1x") {
-            println!(
-                "| (not a goal) Hugo warm ÷ kepsite warm rebuild | — | {:.1}× | — |",
-                paired_ratio(hugo, warm)
-            );
-        }
-    }
     if let (Some(one), Some(ten)) = (cold, find("kepsite build, cold", "10x")) {
         let (t, m) = (s(ten) / s(one), ten.peak_mb() / one.peak_mb());
         println!(
@@ -370,8 +324,6 @@ fn main() -> Result<()> {
     if let Some(hugo) = &hugo {
         contenders.push(bench.hugo(hugo, &hugo_site, true)?);
     }
-    contenders.push(bench.kepsite_warm(&root, true)?);
-    contenders.push(bench.kepsite_warm(&root, false)?);
     if let Some(hugo) = &hugo {
         contenders.push(bench.hugo(hugo, &hugo_site, false)?);
     }

@@ -1,18 +1,16 @@
 //! The cache directory (`--cache-dir`) and its files.
 //!
-//! kepsite trusts what it reads back from its cache (rendered READMEs,
-//! highlighted code, the history walk), so the directory must be one nobody
+//! kepsite trusts what it reads back from its cache (the history walk,
+//! `history-v3.json`), so the directory must be one nobody
 //! else can write: by default the user's own cache directory
 //! (`$XDG_CACHE_HOME/kepsite`, else `~/.cache/kepsite`; the platform's
 //! equivalent elsewhere), never the current directory. It is created `0700`
 //! and refused when someone else owns it or group or others may write it.
 //! Files are written whole or not at all, through a temporary file created
-//! exclusively (never through a symlink someone planted), and aged by their
-//! modification time.
+//! exclusively (never through a symlink someone planted).
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 
@@ -99,25 +97,6 @@ pub(crate) fn write(file: &Path, bytes: &[u8]) -> io::Result<()> {
     crate::atomic_write::write(file, bytes, crate::atomic_write::Access::Private)
 }
 
-/// List the cache subdirectory `dir` for pruning: an error when `dir` is a
-/// symlink or not a directory, so pruning never follows a link out of the
-/// cache. (Removing an entry that is itself a symlink removes the link.)
-pub(crate) fn read_dir(dir: &Path) -> io::Result<std::fs::ReadDir> {
-    if !std::fs::symlink_metadata(dir)?.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a directory (or a symlink)",
-        ));
-    }
-    std::fs::read_dir(dir)
-}
-
-/// How long ago the file with metadata `m` was last modified (`None` when
-/// unknown, or in the future).
-pub(crate) fn age(m: &std::fs::Metadata) -> Option<Duration> {
-    m.modified().ok()?.elapsed().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,8 +118,6 @@ mod tests {
         std::fs::create_dir_all(blocked.join("inside")).unwrap();
         assert!(write(&blocked, b"x").is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-        let a = age(&std::fs::metadata(&file).unwrap()).unwrap();
-        assert!(a < Duration::from_secs(60), "{a:?}");
     }
 
     /// Issue 17, finding 6: a planted `<name>.<pid>.tmp` symlink made the
@@ -164,21 +141,6 @@ mod tests {
         assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
         assert_eq!(std::fs::read(&file).unwrap(), b"cached");
         assert!(!std::fs::symlink_metadata(&file).unwrap().is_symlink());
-    }
-
-    /// Issue 17, finding 6: a symlinked cache subdirectory made pruning
-    /// delete another directory's files.
-    #[cfg(unix)]
-    #[test]
-    fn pruning_lists_no_symlinked_directory() {
-        let dir = tempfile::tempdir().unwrap();
-        let other = dir.path().join("other");
-        std::fs::create_dir(&other).unwrap();
-        std::fs::write(other.join("keep"), b"x").unwrap();
-        let link = dir.path().join("readmes-v1");
-        std::os::unix::fs::symlink(&other, &link).unwrap();
-        assert!(read_dir(&link).is_err());
-        assert_eq!(read_dir(&other).unwrap().count(), 1);
     }
 
     /// Issue 17, finding 6: the cache directory is the user's own.

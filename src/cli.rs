@@ -128,16 +128,9 @@ pub struct BuildArgs {
     /// The git history and the cache directory.
     pub history: HistoryArgs,
     /// Use no cache: nothing is read from or written to any cache (the
-    /// history is walked from nothing; no code, README or file cache), and
-    /// the previous build kept beside `--out` (`.<out>.kepsite-stage`) is
-    /// deleted.
+    /// history is walked from nothing, and no cache directory is made).
     #[arg(long)]
     pub no_cache: bool,
-    /// Render every README and page again, reusing no rendering of an
-    /// earlier build (the history, highlighted code and the kept output
-    /// tree still apply).
-    #[arg(long)]
-    pub render_all: bool,
 }
 
 /// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
@@ -155,17 +148,15 @@ pub struct RepoLinks {
     pub branch: String,
 }
 
-/// The git history, and where it and the build's caches are kept
-/// (`build`, `serve`, `report`).
+/// The git history, and where its walk is cached (`build`, `serve`, `report`).
 #[derive(Debug, Clone, Args)]
 pub struct HistoryArgs {
     /// Leave out the git history (stage timelines and last changes, stale
     /// KEPs, the Atom feed).
     #[arg(long)]
     pub no_history: bool,
-    /// Where the history walk (and, for `build`, highlighted code, rendered
-    /// READMEs and the manifest of the output's files) is cached between
-    /// runs. Default: `kepsite` in the user cache directory
+    /// Where the history walk is cached between runs (the only cache).
+    /// Default: `kepsite` in the user cache directory
     /// (`$XDG_CACHE_HOME`, else `~/.cache`); created 0700, refused if others
     /// can write it.
     #[arg(long, value_name = "DIR")]

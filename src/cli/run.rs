@@ -162,10 +162,11 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
 fn build(a: &BuildArgs) -> Result<i32> {
     let started = std::time::Instant::now();
     // `--no-cache`: no cache directory at all; the history is walked from
-    // nothing, and nothing is read from or written to any cache.
+    // nothing, and nothing is read from or written to any cache. The
+    // history's is the only cache: without the history, none is made.
     let cache_dir = match a.no_cache {
         true => None,
-        false => Some(a.history.dir()?),
+        false => a.history.walk_cache()?,
     };
     let walk = match (a.history.no_history, cache_dir.as_deref()) {
         (true, _) => crate::project::Walk::Skip,
@@ -182,9 +183,6 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
-        cache_dir,
-        reuse_previous: !a.no_cache,
-        render_all: a.render_all,
     };
     let report = crate::site::build(data, &opts)?;
     eprintln!(

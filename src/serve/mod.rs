@@ -127,9 +127,6 @@ fn config(opts: &ServeOptions) -> Config {
             theme: opts.theme.clone(),
             repo_url: opts.repo_url.trim_end_matches('/').to_string(),
             branch: opts.branch.clone(),
-            cache_dir: None,
-            reuse_previous: false,
-            render_all: false,
         },
         history: opts.history.clone(),
     }

@@ -5,10 +5,10 @@
 //!
 //! - a change to the repository loads the [`Project`] again from its
 //!   [`Input`] (an asset alone is only read again);
-//! - the site is planned by the site's own planner with a [`PlanCache`]
-//!   (rendered READMEs are reused when their inputs are unchanged, the
-//!   search index is updated per document), and only the pages whose context
-//!   or template changed are rendered again;
+//! - the site is rendered by the build's own engine into a memory sink, with
+//!   a [`PlanCache`] (rendered READMEs are reused when their inputs are
+//!   unchanged, the search index is updated per document), and only the
+//!   files whose bytes changed are published;
 //! - before that, a README-only edit re-renders its KEP's page alone
 //!   ([`State::preview`]), so the page being edited reloads at once;
 //! - a KEP that stops parsing, a theme that does not load or a page that does
@@ -121,16 +121,11 @@ pub struct State {
     data: Project,
     highlighter: Highlighter,
     theme: Theme,
-    /// Templates edited since the last complete render.
-    dirty_templates: BTreeSet<String>,
     cache: PlanCache,
-    /// The pages the served files were rendered from.
+    /// The KEP pages the served files were rendered from, by output path.
     pages: HashMap<String, Page>,
-    /// Output paths of the plan's ready files (the search index).
-    plan_files: BTreeSet<String>,
     /// Asset copies: output path → repository path.
     assets: BTreeMap<String, String>,
-    statics: BTreeSet<String>,
     files: HashMap<String, Arc<Entry>>,
     problems: BTreeMap<String, String>,
 }
@@ -204,18 +199,13 @@ impl State {
             data,
             highlighter: Highlighter::new(),
             theme,
-            dirty_templates: BTreeSet::new(),
             cache: PlanCache::reusing(),
             pages: HashMap::new(),
-            plan_files: BTreeSet::new(),
             assets: BTreeMap::new(),
-            statics: BTreeSet::new(),
             files: HashMap::new(),
             problems,
         };
-        let mut changed = BTreeSet::new();
-        state.put_statics(&mut changed);
-        state.render(&BTreeSet::new(), &mut changed);
+        state.render(&mut BTreeSet::new());
         Ok(state)
     }
 
@@ -257,9 +247,10 @@ impl State {
             outcome.full_reload = true;
             model_changed = self.reload_all();
         }
-        let theme_changed = changed.theme && self.reload_theme(&mut out);
-        if model_changed || theme_changed || !self.dirty_templates.is_empty() {
-            outcome.rendered = self.render(&repo_changed, &mut out);
+        let theme_changed = changed.theme && self.reload_theme();
+        // Pages that failed to render are tried again on every change.
+        if model_changed || theme_changed || self.problems.contains_key("templates") {
+            outcome.rendered = self.render(&mut out);
         } else if !repo_changed.is_empty() {
             self.refresh_assets(&repo_changed, &mut out);
         }

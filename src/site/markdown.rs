@@ -52,12 +52,9 @@ pub struct Rendered {
     pub summary: String,
     /// Plain text of the whole document, for the search index.
     pub text: String,
-    /// Highlight-cache keys of its code blocks (see [`Highlighter::keep`]).
-    pub code_keys: Vec<u64>,
     /// The search terms of `text`, once someone has worked them out.
     pub body_terms: Option<std::sync::Arc<super::search::BodyTerms>>,
-    /// Where each heading's section starts in `text` (not kept in the
-    /// README cache: the search terms made from them are).
+    /// Where each heading's section starts in `text`.
     pub sections: Vec<Section>,
 }
 
@@ -108,7 +105,6 @@ pub fn render_titled(
             .collect::<Vec<_>>()
             .join(" "),
         text: done.text,
-        code_keys: done.code_keys,
         body_terms: None,
         sections: done.sections,
     }
@@ -124,7 +120,6 @@ struct Done {
     toc: Vec<TocEntry>,
     summary: String,
     text: String,
-    code_keys: Vec<u64>,
     sections: Vec<Section>,
 }
 
@@ -157,7 +152,6 @@ fn stream(
         anchors: Anchors::default(),
         toc: Vec::new(),
         text: TextOf::default(),
-        code_keys: Vec::new(),
         sections: Vec::new(),
     };
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -172,7 +166,6 @@ fn stream(
         toc: stream.toc,
         summary,
         text,
-        code_keys: stream.code_keys,
         sections: stream.sections,
     };
     (html, done)
@@ -214,7 +207,6 @@ struct Stream<'a, 'l> {
     anchors: Anchors,
     toc: Vec<TocEntry>,
     text: TextOf,
-    code_keys: Vec<u64>,
     sections: Vec<Section>,
 }
 

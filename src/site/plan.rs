@@ -1,6 +1,7 @@
-//! The page plan: [`Model`] + findings + [`SiteOptions`] → [`Plan`], every
-//! output as data (pages with a template and a JSON context, plain files, and
-//! asset copies). Nothing here writes to disk or renders a template.
+//! The page plan: [`Model`] + findings + [`SiteOptions`] → every output as
+//! data (pages with a template and a JSON context, plain files, and asset
+//! copies), handed to a [`Sink`] as soon as each is planned; what is left
+//! is the [`Plan`]. Nothing here writes to disk or renders a template.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -16,7 +17,6 @@ use super::SiteOptions;
 use super::highlight::Highlighter;
 use super::markdown::Rendered;
 use super::pages;
-use super::readme_cache::ReadmeCache;
 use super::search;
 use super::view;
 use crate::project::Project;
@@ -43,22 +43,21 @@ pub struct Page {
     pub context: Value,
 }
 
-/// Everything a build writes.
+/// What is left of the site once the [`Sink`] has taken the rest.
 #[derive(Debug, Default)]
 pub struct Plan {
-    /// Rendered outputs.
+    /// Pages still to render (the sitemap and the 404 page).
     pub pages: Vec<Page>,
-    /// Path and template of each page handed to a [`Sink`] instead of kept in `pages`.
+    /// Path and template of each page handed to the [`Sink`].
     pub streamed: Vec<(String, Template)>,
-    /// Ready bytes (search index), by output path.
-    pub files: BTreeMap<String, Vec<u8>>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
 }
 
-/// What a plan can reuse from an earlier one: rendered READMEs whose inputs
-/// are unchanged, and a search index updated document by document. `serve`
-/// keeps one between rebuilds; [`plan`] starts from an empty one.
+/// What a plan can reuse from an earlier one, in memory: rendered READMEs
+/// whose inputs are unchanged (the search index is built anew each time:
+/// ~50 ms on the corpus). `serve` keeps one between rebuilds; a build starts
+/// from an empty one that keeps nothing.
 #[derive(Debug, Default)]
 pub struct PlanCache {
     keep: bool,
@@ -82,7 +81,7 @@ struct MarkdownInputs {
     from: String,
     local_assets: BTreeSet<String>,
     /// Hash of the KEP URL map and the repository URL and branch.
-    links: u128,
+    links: u64,
 }
 
 /// Common context: the site's name and URLs.
@@ -117,10 +116,10 @@ fn page(
     }
 }
 
-/// Where a build hands each KEP's pages and files as soon as they are
-/// planned (to be rendered and written at once), so that the pages of every
-/// KEP, with their READMEs, its JSON and its search passages, are never all
-/// held in memory.
+/// Where the plan hands each page and file as soon as it is planned (to be
+/// rendered and written at once), so that the pages of every KEP, with
+/// their READMEs, its JSON and its search passages, are never all held in
+/// memory.
 #[derive(Clone, Copy)]
 pub struct Sink<'a> {
     /// Takes a page to render and write.
@@ -130,63 +129,18 @@ pub struct Sink<'a> {
     pub file: &'a (dyn Fn(&str, &[u8]) + Sync),
 }
 
-/// A KEP's pages: kept in the plan, or handed to a [`Sink`] (path and template).
-enum KepPages {
-    Kept(Vec<Page>),
-    Streamed(Vec<(String, Template)>),
-}
-
-/// Plan the whole site.
-pub fn plan(data: &Project, opts: &SiteOptions, hl: &Highlighter) -> Plan {
-    plan_cached(data, opts, hl, &mut PlanCache::default())
-}
-
-/// Plan the whole site, handing the KEP pages (each KEP's page and its alias)
-/// to `sink` instead of keeping them in [`Plan::pages`]. `readmes` are the
-/// KEPs' README texts taken out of `data` ([`Project::take_readmes`]): each
-/// is freed as soon as it is rendered.
-pub fn plan_streaming(
-    data: &Project,
-    readmes: Vec<String>,
-    opts: &SiteOptions,
-    hl: &Highlighter,
-    sink: Sink,
-) -> Plan {
-    let readmes = readmes.into_iter().map(Cow::Owned).collect();
-    plan_inner(
-        data,
-        readmes,
-        opts,
-        hl,
-        &mut PlanCache::default(),
-        Some(sink),
-    )
-}
-
-/// Plan the whole site, reusing what `cache` holds from an earlier plan.
-pub fn plan_cached(
-    data: &Project,
-    opts: &SiteOptions,
-    hl: &Highlighter,
-    cache: &mut PlanCache,
-) -> Plan {
-    let readmes = data
-        .model
-        .keps
-        .iter()
-        .map(|k| Cow::Borrowed(k.readme.as_str()))
-        .collect();
-    plan_inner(data, readmes, opts, hl, cache, None)
-}
-
-/// The plan, with each KEP's README text in `readmes` (model order).
-fn plan_inner(
+/// Plan the whole site, handing every page and file but the sitemap and
+/// the 404 page to `sink`, and reusing what `cache` holds from an earlier
+/// plan. `readmes` are the KEPs' README texts (model order): a build takes
+/// them out of `data` ([`Project::take_readmes`]) so that each is freed as
+/// soon as it is rendered.
+pub fn plan(
     data: &Project,
     readmes: Vec<Cow<str>>,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
-    sink: Option<Sink>,
+    sink: Sink,
 ) -> Plan {
     let model = &data.model;
     let kit = Kit::new(data, opts, hl);
@@ -194,60 +148,36 @@ fn plan_inner(
         assets: kit.assets.clone(),
         ..Plan::default()
     };
-    json_files(&kit, sink, &mut plan);
-    // A build keeps the READMEs' renderings between runs (not with --render-all).
-    let kept = sink
-        .and(opts.cache_dir.as_deref())
-        .filter(|_| !opts.render_all)
-        .and_then(ReadmeCache::open);
-    let per_kep = crate::timing::timed("plan: KEP pages", || {
-        plan_keps(&kit, cache, kept.as_ref(), readmes, sink)
-    });
-    if sink.is_some() {
+    json_files(&kit, sink);
+    let per_kep = crate::timing::timed("plan: KEP pages", || plan_keps(&kit, cache, readmes, sink));
+    if !cache.keep {
         // A build highlights nothing after the READMEs: its grammars (and
         // their compiled regexes) go before the listings are built.
-        super::save_highlights(hl);
         hl.release();
-    }
-    if let Some(c) = &kept {
-        c.prune();
-    }
-    if cache.keep {
+    } else {
         kit.remember(cache, &per_kep);
     }
     let mut docs = Vec::with_capacity(model.keps.len());
-    for (pages, doc, _) in per_kep {
-        match pages {
-            KepPages::Kept(pages) => plan.pages.extend(pages),
-            KepPages::Streamed(handed) => plan.streamed.extend(handed),
-        }
+    for (handed, doc, _) in per_kep {
+        plan.streamed.extend(handed);
         docs.push(doc);
     }
     // The search index, then the listing pages. Each is parallel inside; run
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
     let search_files = crate::timing::timed("plan: search", || search::build(docs));
-    match sink {
-        // written now, not held while the listings are built (77 MB at 10x)
-        Some(sink) => search_files
-            .into_iter()
-            .for_each(|(path, bytes)| (sink.file)(&path, &bytes)),
-        None => plan.files.extend(search_files),
-    }
+    // written now, not held while the listings are built (77 MB at 10x)
+    search_files
+        .into_iter()
+        .for_each(|(path, bytes)| (sink.file)(&path, &bytes));
     listings(&kit, sink, &mut plan);
-    finish(&mut plan, &kit);
+    finish(&mut plan, &kit, sink);
     plan
 }
 
 /// Each KEP's page, alias page and search document, in parallel (`readmes`:
 /// each KEP's README text, freed once rendered).
-fn plan_keps(
-    kit: &Kit,
-    cache: &PlanCache,
-    kept: Option<&ReadmeCache>,
-    readmes: Vec<Cow<str>>,
-    sink: Option<Sink>,
-) -> Vec<PerKep> {
+fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Cow<str>>, sink: Sink) -> Vec<PerKep> {
     let model = &kit.data.model;
     let by_kep = crate::view::findings_by_kep(model, &kit.data.findings);
     model
@@ -258,7 +188,7 @@ fn plan_keps(
         .zip(readmes.into_par_iter())
         .enumerate()
         .map(|(i, (((kep, local), kf), readme))| {
-            let (r, hit) = kit.markdown_of(cache, kept, kep, &readme, local);
+            let (r, hit) = kit.markdown_of(cache, kep, &readme, local);
             // the README's text goes as soon as it is rendered
             drop(readme);
             let for_cache = (cache.keep && !hit).then(|| r.clone());
@@ -271,9 +201,9 @@ fn plan_keps(
 }
 
 /// The listing pages (home, index, SIGs, releases, people, …) and the
-/// release reports, side by side: neither keeps both cores busy alone. With
-/// a `sink`, each kind of page is handed to it as soon as it is built.
-fn listings(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
+/// release reports, side by side: neither keeps both cores busy alone. Each
+/// kind of page is handed to `sink` as soon as it is built.
+fn listings(kit: &Kit, sink: Sink, plan: &mut Plan) {
     let data = kit.data;
     let model = &data.model;
     let refs: Vec<view::KepRef> = model
@@ -293,15 +223,11 @@ fn listings(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         urls: &kit.urls,
     };
     let opts = kit.opts;
-    let kept = std::sync::Mutex::new(Vec::new());
     let streamed = std::sync::Mutex::new(Vec::new());
-    let take = |pages: Vec<Page>| match sink {
-        Some(sink) => {
-            let handed = pages.iter().map(|p| (p.path.clone(), p.template.clone()));
-            lock(&streamed).extend(handed);
-            pages.into_par_iter().for_each(sink.page);
-        }
-        None => lock(&kept).extend(pages),
+    let take = |pages: Vec<Page>| {
+        let handed = pages.iter().map(|p| (p.path.clone(), p.template.clone()));
+        lock(&streamed).extend(handed);
+        pages.into_par_iter().for_each(sink.page);
     };
     let listing = |batch: Vec<pages::Listing>| {
         take(
@@ -330,8 +256,6 @@ fn listings(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
             },
         )
     });
-    plan.pages
-        .extend(kept.into_inner().unwrap_or_else(|e| e.into_inner()));
     plan.streamed
         .extend(streamed.into_inner().unwrap_or_else(|e| e.into_inner()));
 }
@@ -360,12 +284,9 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The sitemap, the 404 page and `_redirects`; pages sorted.
-fn finish(plan: &mut Plan, kit: &Kit) {
+fn finish(plan: &mut Plan, kit: &Kit, sink: Sink) {
     let base = kit.urls.base;
-    plan.files.insert(
-        "_redirects".into(),
-        redirects(base, &kit.paths).into_bytes(),
-    );
+    (sink.file)("_redirects", redirects(base, &kit.paths).as_bytes());
     let mut html: Vec<String> = plan
         .pages
         .iter()

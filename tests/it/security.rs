@@ -330,8 +330,9 @@ fn out_inside_the_keps_directory_is_refused() {
 }
 
 /// `build --no-cache` reads and writes no cache: a build of a git
-/// repository leaves the user cache directory empty with it, and fills it
-/// without it (the history walk's cache, at least).
+/// repository leaves the user cache directory empty with it (no `kepsite`
+/// directory is even made), and without it writes the history walk's cache
+/// alone: the only cache there is.
 #[test]
 fn no_cache_writes_no_cache() {
     let (tmp, root) = content_copy();
@@ -351,11 +352,16 @@ fn no_cache_writes_no_cache() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        files(cache_home).len()
+        let entries = std::fs::read_dir(cache_home).unwrap().count();
+        (entries, files(cache_home).into_keys().collect::<Vec<_>>())
     };
-    assert_eq!(build(&tmp.path().join("cold"), &["--no-cache"]), 0);
-    assert!(
-        build(&tmp.path().join("warm"), &[]) > 0,
-        "a build without --no-cache caches"
-    );
+    let cold = build(&tmp.path().join("cold"), &["--no-cache"]);
+    assert_eq!(cold, (0, vec![]), "the cache directory stays empty");
+    let warm = build(&tmp.path().join("warm"), &[]);
+    assert_eq!(warm, (1, vec!["kepsite/history-v3.json".to_string()]));
+    // With the history's cache there, --no-cache still reads and writes nothing.
+    let warm_dir = tmp.path().join("warm");
+    let before = files(&warm_dir);
+    build(&warm_dir, &["--no-cache"]);
+    assert_eq!(files(&warm_dir), before);
 }

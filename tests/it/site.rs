@@ -278,10 +278,9 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
     );
     let before = files(&out);
 
-    // The third build reuses the first build's tree, whose files the live
-    // site shares (hard links). Its pages all change (another base URL) and
-    // are written before the last one, the sitemap, fails: the live site must
-    // not see any of them.
+    // The third build's pages all change (another base URL) and are written
+    // before the last one, the sitemap, fails: the live site must not see
+    // any of them.
     let theme = tmp.path().join("theme/templates");
     std::fs::create_dir_all(&theme).unwrap();
     std::fs::write(theme.join("sitemap.xml"), "{{ no_such | length }}").unwrap();
@@ -306,27 +305,28 @@ fn rebuilds_replace_and_failures_keep_the_previous_site() {
 }
 
 #[test]
-fn unchanged_files_are_reused_and_changed_ones_rewritten() {
-    use std::os::unix::fs::MetadataExt;
+fn a_rebuild_writes_every_file_anew_and_follows_no_link() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
-    let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
     site::build(data(), &opts(&out)).unwrap();
-    let (page, css) = (ino("keps/1480/index.html"), ino("static/site.css"));
-    // A page edited in the built site differs from what the build renders,
-    // and a symlink planted there must not be carried over.
+    let expected = files(&out);
+    // A page edited in the built site, and a symlink planted there: the
+    // next build writes a new tree and never follows the link.
     std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
     let outside = tmp.path().join("outside.txt");
     std::fs::write(&outside, "secret").unwrap();
     std::fs::remove_file(out.join("static/search.js")).unwrap();
     std::os::unix::fs::symlink(&outside, out.join("static/search.js")).unwrap();
     site::build(data(), &opts(&out)).unwrap();
-    assert_eq!(ino("static/site.css"), css, "unchanged file reused");
-    assert_ne!(ino("keps/1480/index.html"), page);
-    assert!(read(&out, "keps/1480/index.html").contains("<!DOCTYPE html>"));
+    assert_eq!(files(&out), expected);
     let js = std::fs::symlink_metadata(out.join("static/search.js")).unwrap();
-    assert!(js.file_type().is_file(), "symlinks are never reused");
+    assert!(js.file_type().is_file());
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
+    let beside: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(beside.len(), 2, "the site and outside.txt: {beside:?}");
 }
 
 #[test]
@@ -548,326 +548,6 @@ fn history_feeds_the_timeline_stale_list_and_atom_feed() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!read(&out, "keps/4470/index.html").contains(r#"<ol class="timeline">"#));
     assert!(read(&out, "feed.xml").contains("by their last-updated date"));
-}
-
-#[test]
-fn rebuilds_reuse_the_replaced_tree() {
-    use std::os::unix::fs::MetadataExt;
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("public");
-    let stage = tmp.path().join(".public.kepsite-stage");
-    let d = data();
-    let ino = |rel: &str| std::fs::metadata(out.join(rel)).unwrap().ino();
-    site::build(d.clone(), &opts(&out)).unwrap();
-    assert!(!stage.exists(), "nothing is kept beside a first build");
-    let first_dir = std::fs::metadata(out.join("keps/1480")).unwrap().ino();
-    let first_page = ino("keps/1480/index.html");
-    site::build(d.clone(), &opts(&out)).unwrap();
-    assert!(
-        stage.join(site::MARKER).is_file(),
-        "the replaced site is kept"
-    );
-    assert_ne!(
-        ino("keps"),
-        std::fs::metadata(stage.join("keps")).unwrap().ino()
-    );
-    site::build(d.clone(), &opts(&out)).unwrap();
-    // the third build filled the first build's tree: same directories, and
-    // the same file for a page that did not change
-    assert_eq!(
-        std::fs::metadata(out.join("keps/1480")).unwrap().ino(),
-        first_dir
-    );
-    assert_eq!(ino("keps/1480/index.html"), first_page);
-    let names: Vec<String> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(
-        names.len(),
-        2,
-        "only the site and its staging tree: {names:?}"
-    );
-
-    // --no-cache: a fresh tree, and nothing kept
-    let no_reuse = SiteOptions {
-        reuse_previous: false,
-        ..opts(&out)
-    };
-    site::build(d.clone(), &no_reuse).unwrap();
-    assert!(!stage.exists());
-    assert_ne!(
-        std::fs::metadata(out.join("keps/1480")).unwrap().ino(),
-        first_dir
-    );
-}
-
-#[test]
-fn a_reused_tree_is_checked_file_by_file() {
-    tampering_is_undone(false);
-}
-
-#[test]
-fn a_reused_tree_is_checked_against_the_manifest() {
-    tampering_is_undone(true);
-}
-
-/// Tamper with a built site in every way a tree can be damaged; the next two
-/// builds (the second reusing the damaged tree) write exactly the site again.
-/// With `cache`, the builds keep a manifest of what they wrote.
-fn tampering_is_undone(cache: bool) {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("public");
-    let d = data();
-    let opts = SiteOptions {
-        cache_dir: cache.then(|| tmp.path().join("cache")),
-        ..opts(&out)
-    };
-    site::build(d.clone(), &opts).unwrap();
-    let expected = files(&out);
-    // Tamper with the live site; the next build moves it aside as the
-    // staging tree, and the one after reuses it.
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    let home = std::fs::read(out.join("index.html")).unwrap();
-    let same_length = home.iter().map(u8::to_ascii_uppercase).collect::<Vec<_>>();
-    assert_ne!(home, same_length);
-    std::fs::write(out.join("index.html"), same_length).unwrap();
-    std::fs::write(out.join("stale.html"), "old").unwrap();
-    std::fs::create_dir_all(out.join("old-dir/deep")).unwrap();
-    std::fs::write(out.join("old-dir/deep/x.html"), "old").unwrap();
-    std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
-    std::fs::remove_file(out.join("static/site.css")).unwrap();
-    std::fs::create_dir_all(out.join("static/site.css/inside")).unwrap();
-    let outside = tmp.path().join("outside");
-    std::fs::create_dir_all(&outside).unwrap();
-    std::fs::remove_dir_all(out.join("sigs")).unwrap();
-    std::os::unix::fs::symlink(&outside, out.join("sigs")).unwrap();
-    std::fs::remove_dir_all(out.join("feature-gates")).unwrap();
-    std::fs::write(
-        out.join("feature-gates"),
-        "a file where a directory belongs",
-    )
-    .unwrap();
-    std::os::unix::fs::symlink(&outside, out.join("keps/1480/link")).unwrap();
-    site::build(d.clone(), &opts).unwrap();
-    assert_eq!(files(&out), expected, "the build after the tampering");
-    site::build(d.clone(), &opts).unwrap();
-    assert_eq!(files(&out), expected, "the build reusing the tampered tree");
-    if cache {
-        let manifests = std::fs::read_dir(tmp.path().join("cache"))
-            .unwrap()
-            .filter(|e| {
-                let name = e.as_ref().unwrap().file_name();
-                name.to_string_lossy().ends_with(".manifest")
-            })
-            .count();
-        assert_eq!(manifests, 1);
-    }
-    assert!(
-        std::fs::symlink_metadata(out.join("sigs"))
-            .unwrap()
-            .is_dir(),
-        "the symlink was replaced, not followed"
-    );
-    assert!(std::fs::symlink_metadata(out.join("keps/1480/link")).is_err());
-    assert!(
-        std::fs::symlink_metadata(kepsite::site::output::stage_path(&out).join("keps/1480/link"))
-            .is_err()
-    );
-    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
-}
-
-/// `kepsite build` of `root` into `out` (no history), with the cache in
-/// `cache` or with `--no-cache`, and `extra` arguments: the site, and how many
-/// pages it kept without rendering them.
-fn build_cli(
-    root: &Path,
-    out: &Path,
-    cache: Option<&Path>,
-    extra: &[&str],
-) -> (BTreeMap<String, Vec<u8>>, usize) {
-    let mut args = vec!["build", "--repo", root.to_str().unwrap()];
-    args.extend(["--out", out.to_str().unwrap(), "--no-history"]);
-    args.extend(extra);
-    match cache {
-        Some(c) => args.extend(["--cache-dir", c.to_str().unwrap()]),
-        None => args.push("--no-cache"),
-    }
-    let r = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
-        .args(&args)
-        .env("KEPSITE_TIMINGS", "1")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
-    assert!(r.status.success(), "{stderr}");
-    let kept: usize = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("timing: pages kept without rendering (inputs unchanged): "))
-        .map_or(0, |n| n.trim().parse().unwrap());
-    (files(out), kept)
-}
-
-#[test]
-fn rendered_readmes_are_reused_only_while_their_inputs_hold() {
-    let (_repo, root) = crate::support::content_copy();
-    let tmp = tempfile::tempdir().unwrap();
-    let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
-    let cache = tmp.path().join("cache");
-    let kept = cache.join("readmes-v1");
-    let build = |out: &Path, cached: bool| build_cli(&root, out, cached.then_some(&*cache), &[]).0;
-    let readme = root.join("keps/sig-apps/3100-job-retry-jitter/README.md");
-    // a link to a KEP directory that does not exist yet
-    let text = std::fs::read_to_string(&readme).unwrap()
-        + "\nSee [the follow-up](../9999-follow-up/README.md).\n";
-    std::fs::write(&readme, text).unwrap();
-    let first = build(&out, true);
-    let count = std::fs::read_dir(&kept).unwrap().count();
-    assert!(count >= 10, "one rendering per README: {count}");
-    assert_eq!(build(&out, true), first, "every README reused");
-    assert_eq!(
-        build(&fresh, false),
-        first,
-        "the same site without any cache"
-    );
-    let page = |site: &BTreeMap<String, Vec<u8>>| {
-        String::from_utf8(site["keps/3101/index.html"].clone()).unwrap()
-    };
-    assert!(page(&first).contains("blob/master/keps/sig-apps/9999-follow-up/README.md"));
-
-    // The README changes: its page follows. Its old rendering stays for a
-    // day (another site sharing the cache may still use it), then goes.
-    let text = std::fs::read_to_string(&readme).unwrap() + "\nA sentence added later.\n";
-    std::fs::write(&readme, text).unwrap();
-    let second = build(&out, true);
-    assert!(page(&second).contains("A sentence added later."));
-    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count + 1);
-    // A fixed old time (2020-09-13), not one counted back from the clock:
-    // any day after it, the renderings are more than a day old.
-    let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
-    for e in std::fs::read_dir(&kept).unwrap() {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(e.unwrap().path())
-            .unwrap();
-        f.set_modified(long_ago).unwrap();
-    }
-    assert_eq!(build(&out, true), second);
-    assert_eq!(std::fs::read_dir(&kept).unwrap().count(), count);
-
-    // The KEP it links to appears: the unchanged README links to its page.
-    let new = root.join("keps/sig-apps/9999-follow-up");
-    std::fs::create_dir_all(&new).unwrap();
-    let yaml = std::fs::read_to_string(root.join("keps/sig-apps/3100-job-retry-jitter/kep.yaml"))
-        .unwrap()
-        .replace("kep-number: 3101", "kep-number: 9999");
-    std::fs::write(new.join("kep.yaml"), yaml).unwrap();
-    std::fs::write(new.join("README.md"), "# KEP-9999: Follow-up\n").unwrap();
-    let third = build(&out, true);
-    assert!(
-        page(&third).contains(r#"href="/keps/9999/""#),
-        "{}",
-        page(&third)
-    );
-    assert_eq!(build(&fresh, false), third);
-}
-
-#[test]
-fn pages_are_rendered_again_only_when_their_inputs_change() {
-    let (_repo, root) = crate::support::content_copy();
-    let tmp = tempfile::tempdir().unwrap();
-    let (out, fresh) = (tmp.path().join("public"), tmp.path().join("fresh"));
-    let cache = tmp.path().join("cache");
-    let theme = tmp.path().join("theme");
-    // a build with the cache (or none): the site, and how many pages it kept unrendered
-    let build_with = |out: &Path, cached: bool, theme: Option<&Path>, extra: &[&str]| {
-        let mut args = extra.to_vec();
-        if let Some(t) = theme {
-            args.extend(["--theme", t.to_str().unwrap()]);
-        }
-        build_cli(&root, out, cached.then_some(&*cache), &args)
-    };
-    let build =
-        |out: &Path, cached: bool, theme: Option<&Path>| build_with(out, cached, theme, &[]);
-    let pages = |site: &BTreeMap<String, Vec<u8>>| {
-        site.keys()
-            .filter(|p| p.ends_with(".html") || p.ends_with(".xml"))
-            .count()
-    };
-    let (first, kept) = build(&out, true, None);
-    assert_eq!(kept, 0, "nothing to keep the first time");
-    let (second, kept) = build(&out, true, None);
-    assert_eq!(second, first);
-    assert_eq!(kept, pages(&first), "every page kept");
-
-    // A title changes: the pages that show it are rendered again, the others kept.
-    let yaml = root.join("keps/sig-apps/3100-job-retry-jitter/kep.yaml");
-    let text = std::fs::read_to_string(&yaml).unwrap();
-    let title = text
-        .lines()
-        .find_map(|l| l.strip_prefix("title: "))
-        .unwrap()
-        .to_string();
-    std::fs::write(&yaml, text.replace(&title, "Jitter, renamed")).unwrap();
-    let (third, kept) = build(&out, true, None);
-    assert!(
-        0 < kept && kept < pages(&third),
-        "{kept} of {} kept",
-        pages(&third)
-    );
-    let page = String::from_utf8(third["keps/3101/index.html"].clone()).unwrap();
-    assert!(page.contains("Jitter, renamed"));
-    assert_eq!(
-        build(&fresh, false, None).0,
-        third,
-        "same as without a cache"
-    );
-
-    // A template changes: every page is rendered again.
-    std::fs::create_dir_all(theme.join("templates")).unwrap();
-    let kep_html = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/templates/kep.html"),
-    )
-    .unwrap();
-    std::fs::write(
-        theme.join("templates/kep.html"),
-        kep_html.replace("<h2>Contents</h2>", "<h2>Contents of this KEP</h2>"),
-    )
-    .unwrap();
-    let (fourth, kept) = build(&out, true, Some(&theme));
-    assert_eq!(kept, 0, "a new template set renders every page");
-    assert!(
-        String::from_utf8(fourth["keps/3101/index.html"].clone())
-            .unwrap()
-            .contains("Contents of this KEP")
-    );
-    assert_eq!(build(&fresh, false, Some(&theme)).0, fourth);
-    let (fifth, kept) = build(&out, true, Some(&theme));
-    assert_eq!((fifth, kept), (fourth.clone(), pages(&fourth)));
-
-    // A page edited in place (same length, so only its bytes differ) is
-    // rendered again although its inputs did not change.
-    let home = std::fs::read(out.join("index.html")).unwrap();
-    let upper: Vec<u8> = home.iter().map(u8::to_ascii_uppercase).collect();
-    assert_ne!(home, upper);
-    std::fs::write(out.join("index.html"), upper).unwrap();
-    let (sixth, kept) = build(&out, true, Some(&theme));
-    assert_eq!(sixth, fourth);
-    assert_eq!(kept, pages(&fourth) - 1);
-
-    // --render-all renders every page and README, and leaves the cache of
-    // renderings as it was.
-    let readmes = |dir: &Path| {
-        let mut names: Vec<_> = std::fs::read_dir(dir.join("readmes-v1"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        names.sort();
-        names
-    };
-    let before = readmes(&cache);
-    let (seventh, kept) = build_with(&out, true, Some(&theme), &["--render-all"]);
-    assert_eq!((seventh, kept), (fourth.clone(), 0));
-    assert_eq!(readmes(&cache), before);
 }
 
 #[test]

@@ -1,18 +1,50 @@
-//! How [`State`] publishes: the files being served are replaced only where
-//! their bytes change (each change noted for the reload signal), from the
-//! planned pages (rendered where their context or template changed), the
-//! plan's ready files, the asset copies and the theme's static files.
+//! How [`State`] publishes: the site's engine renders every file into
+//! memory ([`Served`], its sink), and the files being served are replaced
+//! only where their bytes change (each change noted for the reload signal).
+//! An edited asset alone is only read again.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 use rayon::prelude::*;
 
 use super::{Entry, State, chain};
-use crate::site::highlight;
-use crate::site::plan::{Page, Template, plan_cached};
-use crate::site::{assets, render_page};
+use crate::site::plan::{Page, Template};
+use crate::site::{self, Engine, Memory, Sink, assets};
+
+/// Serve's sink: the files in memory, the KEP pages' contexts (for the
+/// preview of a README edit), and the pages that failed to render.
+#[derive(Default)]
+struct Served {
+    files: Memory,
+    pages: Mutex<HashMap<String, Page>>,
+    /// Output path and error of each page that failed.
+    failed: Mutex<Vec<(String, String)>>,
+    rendered: AtomicUsize,
+}
+
+impl Sink for Served {
+    fn put(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        self.files.put(path, bytes)
+    }
+
+    fn failed(&self, path: &str, e: anyhow::Error) -> Result<()> {
+        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        failed.push((path.to_string(), chain(&e)));
+        Ok(())
+    }
+
+    fn page(&self, page: &Page) {
+        self.rendered.fetch_add(1, Ordering::Relaxed);
+        if page.template == Template::Tera("kep.html") {
+            let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+            pages.insert(page.path.clone(), page.clone());
+        }
+    }
+}
 
 impl State {
     pub(super) fn put(&mut self, path: &str, bytes: Vec<u8>, out: &mut BTreeSet<String>) {
@@ -41,145 +73,85 @@ impl State {
         }
     }
 
-    pub(super) fn put_statics(&mut self, out: &mut BTreeSet<String>) {
-        let mut statics: BTreeMap<String, Vec<u8>> = self
+    /// Render the whole site through the site's engine into memory and
+    /// publish the files whose bytes changed; remove those no longer
+    /// rendered. A page that fails to render keeps its last version, and the
+    /// failures become the `templates` problem. Returns the number of pages
+    /// rendered.
+    pub(super) fn render(&mut self, out: &mut BTreeSet<String>) -> usize {
+        let statics: BTreeMap<String, Vec<u8>> = self
             .theme
             .statics
             .iter()
             .map(|(n, b)| (format!("static/{n}"), b.clone()))
             .collect();
-        statics
-            .entry("static/highlight.css".into())
-            .or_insert_with(|| highlight::stylesheet().into_bytes());
-        let gone: Vec<String> = self
-            .statics
+        let engine = Engine {
+            tera: &self.theme.tera,
+            statics: &statics,
+            hl: &self.highlighter,
+        };
+        let readmes = self
+            .data
+            .model
+            .keps
             .iter()
-            .filter(|p| !statics.contains_key(*p))
-            .cloned()
+            .map(|k| Cow::Borrowed(k.readme.as_str()))
             .collect();
-        for p in gone {
-            self.remove(&p, out);
-        }
-        self.statics = statics.keys().cloned().collect();
-        for (p, b) in statics {
-            self.put(&p, b, out);
-        }
-    }
-
-    /// Re-plan the site and render the pages whose context or template
-    /// changed. Pages that fail to render keep their last good version.
-    /// Returns the number of pages rendered.
-    pub(super) fn render(
-        &mut self,
-        repo_changed: &BTreeSet<String>,
-        out: &mut BTreeSet<String>,
-    ) -> usize {
-        let plan = plan_cached(
+        let sink = Served::default();
+        let rendered = site::render(
             &self.data,
+            readmes,
             &self.config.site,
-            &self.highlighter,
+            &engine,
             &mut self.cache,
+            &sink,
         );
-        let count = self.publish_pages(plan.pages, out);
-        self.publish_files(plan.files, out);
-        self.publish_assets(plan.assets, repo_changed, out);
-        count
-    }
-
-    /// Render the pages whose context or template changed (in parallel) and
-    /// publish them; remove the pages no longer planned. A page that fails
-    /// keeps its last version, and the failures become the `templates`
-    /// problem. Returns the number of pages rendered.
-    pub(super) fn publish_pages(
-        &mut self,
-        planned: Vec<Page>,
-        out: &mut BTreeSet<String>,
-    ) -> usize {
-        let dirty = &self.dirty_templates;
-        let pages = &self.pages;
-        let needed: Vec<bool> = planned
-            .par_iter()
-            .map(|p| match pages.get(&p.path) {
-                None => true,
-                Some(old) => {
-                    old.template != p.template
-                        || matches!(p.template, Template::Tera(n) if dirty.contains(n))
-                        || old.context != p.context
-                }
-            })
-            .collect();
-        let tera = &self.theme.tera;
-        // Rendered and hashed in parallel.
-        let rendered: Vec<Option<Result<Entry>>> = planned
-            .par_iter()
-            .zip(needed.par_iter())
-            .map(|(p, need)| {
-                need.then(|| render_page(tera, p.clone()).map(|(path, b)| Entry::new(&path, b)))
-            })
-            .collect();
-        let count = rendered.iter().filter(|r| r.is_some()).count();
-        let live: BTreeSet<String> = planned.iter().map(|p| p.path.clone()).collect();
-        let mut failures = Vec::new();
-        for (page, result) in planned.into_iter().zip(rendered) {
-            match result {
-                None => {}
-                Some(Ok(entry)) => {
-                    self.put_entry(&page.path, entry, out);
-                    self.pages.insert(page.path.clone(), page);
-                }
-                Some(Err(e)) => failures.push(chain(&e)),
+        match rendered {
+            Ok(assets) => self.assets = assets,
+            Err(e) => {
+                self.problems.insert("site".into(), chain(&e));
+                return 0;
             }
         }
+        self.problems.remove("site");
+        let Served {
+            files,
+            pages,
+            failed,
+            rendered,
+        } = sink;
+        let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut files = files.into_files();
+        let mut pages = pages.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (path, _) in &failed {
+            if let Some(old) = self.files.get(path) {
+                files.insert(path.clone(), old.bytes.clone());
+            }
+            if let Some(old) = self.pages.remove(path) {
+                pages.insert(path.clone(), old);
+            }
+        }
+        self.publish(files, out);
+        self.pages = pages;
+        self.note_failures(failed.into_iter().map(|(_, e)| e).collect());
+        rendered.into_inner()
+    }
+
+    /// Serve exactly `files`: publish those whose bytes changed and remove
+    /// the others.
+    fn publish(&mut self, files: BTreeMap<String, Vec<u8>>, out: &mut BTreeSet<String>) {
         let gone: Vec<String> = self
-            .pages
+            .files
             .keys()
-            .filter(|p| !live.contains(*p))
+            .filter(|p| !files.contains_key(*p))
             .cloned()
             .collect();
         for p in gone {
-            self.pages.remove(&p);
-            self.remove(&p, out);
-        }
-        self.note_failures(failures);
-        count
-    }
-
-    /// The `templates` problem from the pages that failed to render (none:
-    /// the problem goes, and no template is dirty any more).
-    pub(super) fn note_failures(&mut self, mut failures: Vec<String>) {
-        if failures.is_empty() {
-            self.problems.remove("templates");
-            self.dirty_templates.clear();
-            return;
-        }
-        let n = failures.len();
-        failures.truncate(3);
-        let mut msg = failures.join("\n");
-        if n > 3 {
-            msg.push_str(&format!("\n… and {} more pages", n - 3));
-        }
-        msg.push_str("\nthose pages show their last version that rendered");
-        self.problems.insert("templates".into(), msg);
-    }
-
-    /// Publish the plan's ready files (the search index and the JSON) that
-    /// changed, and remove those no longer planned.
-    pub(super) fn publish_files(
-        &mut self,
-        planned: BTreeMap<String, Vec<u8>>,
-        out: &mut BTreeSet<String>,
-    ) {
-        let files: BTreeSet<String> = planned.keys().cloned().collect();
-        for p in self
-            .plan_files
-            .difference(&files)
-            .cloned()
-            .collect::<Vec<_>>()
-        {
             self.remove(&p, out);
         }
         let current = &self.files;
-        let fresh: Vec<(String, Entry)> = planned
+        // Hashed in parallel.
+        let fresh: Vec<(String, Entry)> = files
             .into_par_iter()
             .filter(|(p, b)| current.get(p).is_none_or(|e| &e.bytes != b))
             .map(|(p, b)| {
@@ -190,35 +162,23 @@ impl State {
         for (p, e) in fresh {
             self.put_entry(&p, e, out);
         }
-        self.plan_files = files;
     }
 
-    /// Publish the asset copies that are new, moved or edited (in
-    /// `repo_changed`), and remove those no longer planned.
-    pub(super) fn publish_assets(
-        &mut self,
-        planned: BTreeMap<String, String>,
-        repo_changed: &BTreeSet<String>,
-        out: &mut BTreeSet<String>,
-    ) {
-        let read: Vec<String> = planned
-            .iter()
-            .filter(|(o, r)| self.assets.get(*o) != Some(*r) || repo_changed.contains(*r))
-            .map(|(_, r)| r.clone())
-            .collect();
-        let stale: Vec<String> = self
-            .assets
-            .keys()
-            .filter(|o| !planned.contains_key(*o))
-            .cloned()
-            .collect();
-        for o in stale {
-            if !self.pages.contains_key(&o) && !self.plan_files.contains(&o) {
-                self.remove(&o, out);
-            }
+    /// The `templates` problem from the pages that failed to render (none:
+    /// the problem goes).
+    pub(super) fn note_failures(&mut self, mut failures: Vec<String>) {
+        if failures.is_empty() {
+            self.problems.remove("templates");
+            return;
         }
-        self.assets = planned;
-        self.read_assets(&read, out);
+        let n = failures.len();
+        failures.truncate(3);
+        let mut msg = failures.join("\n");
+        if n > 3 {
+            msg.push_str(&format!("\n… and {} more pages", n - 3));
+        }
+        msg.push_str("\nthose pages show their last version that rendered");
+        self.problems.insert("templates".into(), msg);
     }
 
     pub(super) fn refresh_assets(
@@ -247,10 +207,6 @@ impl State {
             .map(|(o, r)| (o.clone(), r.clone()))
             .collect();
         for (o, r) in targets {
-            // Planned pages win over assets of the same name.
-            if self.pages.contains_key(&o) || self.plan_files.contains(&o) {
-                continue;
-            }
             if let Some(b) = bytes.get(&r) {
                 self.put(&o, b.clone(), out);
             }

@@ -1,35 +1,4 @@
-use super::theme::dependents;
 use super::*;
-
-#[test]
-fn dependents_follow_extends_and_imports() {
-    let sources: BTreeMap<String, String> = [
-        (
-            "base.html",
-            "<html>{% block main %}{% endblock main %}</html>",
-        ),
-        ("macros.html", "{% macro x() %}{% endmacro %}"),
-        (
-            "kep.html",
-            r#"{% extends "base.html" %}{% import "macros.html" as m %}"#,
-        ),
-        ("sig.html", r#"{% extends "base.html" %}"#),
-        ("sitemap.xml", "<urlset/>"),
-    ]
-    .into_iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    let one = |n: &str| BTreeSet::from([n.to_string()]);
-    assert_eq!(
-        dependents(&sources, &one("macros.html")),
-        BTreeSet::from(["macros.html".to_string(), "kep.html".to_string()])
-    );
-    assert_eq!(dependents(&sources, &one("base.html")).len(), 3);
-    assert_eq!(
-        dependents(&sources, &one("sitemap.xml")),
-        one("sitemap.xml")
-    );
-}
 
 #[test]
 fn content_types() {

@@ -1,8 +1,7 @@
 //! The theme of `serve`: loaded with plain static URLs, and reloaded on an
-//! edit with the templates that depend on the edited ones marked for
-//! rendering.
+//! edit.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Result;
 use serde_json::Value;
@@ -12,9 +11,8 @@ use crate::site::highlight;
 use crate::theme::{self, Theme};
 
 impl State {
-    /// Reload the theme; on success mark the templates that changed (and
-    /// those that extend, include or import them) for rendering.
-    pub(super) fn reload_theme(&mut self, out: &mut BTreeSet<String>) -> bool {
+    /// Reload the theme; whether it changed.
+    pub(super) fn reload_theme(&mut self) -> bool {
         let theme = match load_theme(self.config.theme.as_deref(), &self.config.site.base_url) {
             Ok(t) => t,
             Err(e) => {
@@ -23,27 +21,9 @@ impl State {
             }
         };
         self.problems.remove("theme");
-        let mut edited: BTreeSet<String> = theme
-            .sources
-            .iter()
-            .filter(|(n, s)| self.theme.sources.get(*n) != Some(*s))
-            .map(|(n, _)| n.clone())
-            .collect();
-        edited.extend(
-            self.theme
-                .sources
-                .keys()
-                .filter(|n| !theme.sources.contains_key(*n))
-                .cloned(),
-        );
-        let statics_changed = theme.statics != self.theme.statics;
+        let changed = theme.sources != self.theme.sources || theme.statics != self.theme.statics;
         self.theme = theme;
-        self.dirty_templates
-            .extend(dependents(&self.theme.sources, &edited));
-        if statics_changed {
-            self.put_statics(out);
-        }
-        !self.dirty_templates.is_empty()
+        changed
     }
 }
 
@@ -75,35 +55,4 @@ pub(super) fn load_theme(dir: Option<&std::path::Path>, base: &str) -> Result<Th
         },
     );
     Ok(theme)
-}
-
-/// Templates that use one of `edited`, directly or through others
-/// (`extends`, `include`, `import`), plus `edited` itself.
-pub(super) fn dependents(
-    sources: &BTreeMap<String, String>,
-    edited: &BTreeSet<String>,
-) -> BTreeSet<String> {
-    let re = regex::Regex::new(r#"\{%-?\s*(?:extends|include|import)\s+"([^"]+)""#)
-        .expect("valid regex");
-    let uses: BTreeMap<&str, Vec<String>> = sources
-        .iter()
-        .map(|(n, s)| {
-            (
-                n.as_str(),
-                re.captures_iter(s).map(|c| c[1].to_string()).collect(),
-            )
-        })
-        .collect();
-    let mut out = edited.clone();
-    loop {
-        let before = out.len();
-        for (n, used) in &uses {
-            if used.iter().any(|u| out.contains(u)) {
-                out.insert(n.to_string());
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
 }

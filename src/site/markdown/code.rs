@@ -7,7 +7,6 @@ use std::borrow::Cow;
 use pulldown_cmark::{CodeBlockKind, Event, TagEnd};
 
 use super::Stream;
-use crate::site::highlight;
 
 impl<'a> Stream<'a, '_> {
     /// A code block opens: its language is noted and its text gathered
@@ -48,7 +47,6 @@ impl<'a> Stream<'a, '_> {
                 crate::escape::text(buf)
             );
         }
-        self.code_keys.extend(highlight::cache_key(lang, buf));
         // a block wider than the page scrolls: keyboard users
         // reach it with Tab (axe scrollable-region-focusable)
         self.hl

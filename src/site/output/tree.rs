@@ -1,76 +1,12 @@
-//! The directory operations of a build: claiming the kept staging tree,
-//! scrubbing it of links, swapping it with the live site, and removing
-//! trees.
+//! The directory operations of a build: creating the staging directory,
+//! swapping it with the live site, and removing trees.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use super::{marked, parent_and_name};
-use crate::site::MARKER;
-
-/// Take the staging tree for this build by renaming it to a name of our own
-/// (so two builds never share one). `None` when there is none to take.
-pub(super) fn claim(stage: &Path, parent: &Path, name: &str) -> Option<PathBuf> {
-    if !marked(stage) {
-        return None;
-    }
-    for i in 0..1000u32 {
-        let p = parent.join(format!(".{name}.kepsite-tmp-{}-{i}", std::process::id()));
-        if std::fs::symlink_metadata(&p).is_ok() {
-            continue;
-        }
-        if std::fs::rename(stage, &p).is_err() {
-            return None;
-        }
-        // until it is complete again, the tree is not a build
-        if std::fs::remove_file(p.join(MARKER)).is_err() {
-            let _ = remove_tree(&p);
-            return None;
-        }
-        return Some(p);
-    }
-    None
-}
-
-/// Remove every symlink and special file from `dir` (below `root`), without
-/// following any, and list the regular files and directories left (relative
-/// to `root`).
-pub(super) fn scrub(root: &Path, dir: &Path, found: &mut Vec<(String, bool)>) -> Result<()> {
-    let entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .collect::<std::io::Result<_>>()
-        .with_context(|| format!("reading {}", dir.display()))?;
-    let lists: Vec<Vec<(String, bool)>> = entries
-        .par_iter()
-        .map(|e| -> Result<Vec<(String, bool)>> {
-            let path = e.path();
-            let ft = e.file_type()?;
-            let rel = path
-                .strip_prefix(root)
-                .ok()
-                .and_then(Path::to_str)
-                .map(str::to_string);
-            match rel {
-                Some(rel) if ft.is_dir() => {
-                    let mut below = vec![(rel, true)];
-                    scrub(root, &path, &mut below)?;
-                    Ok(below)
-                }
-                Some(rel) if ft.is_file() => Ok(vec![(rel, false)]),
-                // symlinks, special files, names that are not UTF-8
-                _ => {
-                    remove(&path, ft.is_dir())
-                        .with_context(|| format!("removing {}", path.display()))?;
-                    Ok(Vec::new())
-                }
-            }
-        })
-        .collect::<Result<_>>()?;
-    found.extend(lists.into_iter().flatten());
-    Ok(())
-}
+use super::parent_and_name;
 
 pub(super) fn tempdir_in(parent: &Path, stem: &str) -> Result<PathBuf> {
     for i in 0..1000u32 {
@@ -161,12 +97,4 @@ pub(crate) fn remove_tree(dir: &Path) -> std::io::Result<()> {
         .map(std::fs::remove_file)
         .collect::<std::io::Result<()>>()?;
     std::fs::remove_dir_all(dir)
-}
-
-/// Remove the directory tree (`dir`) or the file at `path`.
-pub(super) fn remove(path: &Path, dir: bool) -> std::io::Result<()> {
-    match dir {
-        true => remove_tree(path),
-        false => std::fs::remove_file(path),
-    }
 }

@@ -3,14 +3,14 @@
 
 use rayon::prelude::*;
 
-use super::{Kit, Plan, Sink};
+use super::{Kit, Sink};
 
-/// `keps.json` (the records of `kepsite export`), to the `sink` or into the
-/// plan, before the KEP pages. Each record is serialized twice: once to
+/// `keps.json` (the records of `kepsite export`), to the `sink`, before
+/// the KEP pages. Each record is serialized twice: once to
 /// count its bytes, then into its place in `keps.json`. So the records are
 /// held once (107 MB on the 10x corpus, where a second copy for the join was
 /// the build's peak), and not while the READMEs are rendered.
-pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
+pub(super) fn json_files(kit: &Kit, sink: Sink) {
     let data = kit.data;
     let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
         history: h,
@@ -32,12 +32,7 @@ pub(super) fn json_files(kit: &Kit, sink: Option<Sink>, plan: &mut Plan) {
         });
         all
     });
-    match sink {
-        Some(sink) => (sink.file)("keps.json", &all),
-        None => {
-            plan.files.insert("keps.json".into(), all);
-        }
-    }
+    (sink.file)("keps.json", &all);
 }
 
 /// The length of `v` as compact JSON.

@@ -1,20 +1,19 @@
-//! One KEP's share of the plan: its rendered README (from a cache when its
-//! inputs are unchanged), its page, its JSON file and its
-//! search document. [`Kit`] holds what every KEP's planning reads.
+//! One KEP's share of the plan: its rendered README (from serve's plan
+//! cache when its inputs are unchanged), its page and its search document.
+//! [`Kit`] holds what every KEP's planning reads.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{KepPages, MarkdownInputs, Page, PlanCache, Sink, page, site_context};
+use super::{MarkdownInputs, Page, PlanCache, Sink, Template, page, site_context};
 use crate::finding::Finding;
 use crate::kep::{Kep, KepFormat};
 use crate::project::Project;
 use crate::site::SiteOptions;
 use crate::site::highlight::Highlighter;
 use crate::site::markdown::{self, Links, Rendered, normalize};
-use crate::site::readme_cache::ReadmeCache;
 use crate::site::search::{self, SearchDoc};
 use crate::site::view::{self, LinkView, Urls};
 use crate::urls::{KepPaths, kep_paths};
@@ -32,15 +31,15 @@ pub(super) struct Kit<'a> {
     pub local_assets: Vec<BTreeSet<String>>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
-    /// Where links can go, as a hash that stays the same across Rust
-    /// releases (it is part of the README cache's persisted keys).
-    pub links_key: u128,
+    /// Where links can go, as a hash (part of a README's inputs).
+    pub links_key: u64,
     sig_dirs: BTreeSet<&'a str>,
 }
 
-/// A KEP's planned outputs: its pages and its search document, and its
-/// rendered README when the plan cache should keep it.
-pub(super) type PerKep = (KepPages, SearchDoc, Option<Arc<Rendered>>);
+/// A KEP's planned outputs: its pages handed to the sink (path and
+/// template), its search document, and its rendered README when the plan
+/// cache should keep it.
+pub(super) type PerKep = (Vec<(String, Template)>, SearchDoc, Option<Arc<Rendered>>);
 
 impl<'a> Kit<'a> {
     pub fn new(data: &'a Project, opts: &'a SiteOptions, hl: &'a Highlighter) -> Kit<'a> {
@@ -49,14 +48,10 @@ impl<'a> Kit<'a> {
         former_paths(data, &mut paths, &opts.base_url);
         let (local_assets, assets) = local_assets(data, &paths);
         let links_key = {
-            let mut h = crate::site::memo::Hasher::default();
-            h.bytes(opts.repo_url.as_bytes());
-            h.bytes(opts.branch.as_bytes());
-            for (k, v) in paths.by_path.iter().chain(&paths.titles) {
-                h.bytes(k.as_bytes());
-                h.bytes(v.as_bytes());
-            }
-            h.digest()
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&opts.repo_url, &opts.branch, &paths.by_path, &paths.titles).hash(&mut h);
+            h.finish()
         };
         Kit {
             data,
@@ -77,13 +72,11 @@ impl<'a> Kit<'a> {
     }
 
     /// A README's rendering: from `cache` (`serve`'s, in memory) when its
-    /// inputs are unchanged, else from the one kept between builds, else
-    /// rendered now. The flag says whether it came from `cache`. `readme`
-    /// is the KEP's README text.
+    /// inputs are unchanged, else rendered now. The flag says whether it
+    /// came from `cache`. `readme` is the KEP's README text.
     pub fn markdown_of(
         &self,
         cache: &PlanCache,
-        kept: Option<&ReadmeCache>,
         kep: &Kep,
         readme: &str,
         local: &BTreeSet<String>,
@@ -97,19 +90,9 @@ impl<'a> Kit<'a> {
         {
             return (r.clone(), true);
         }
-        let key = kept.map(|c| c.key(readme, from, self.links_key, local));
-        if let (Some(c), Some(k)) = (kept, key)
-            && let Some(r) = c.get(k)
-        {
-            self.hl.keep(&r.code_keys);
-            return (Arc::new(r), false);
-        }
         let links = self.links(local);
         let mut r = markdown::render_titled(readme, from, &links, &self.paths.titles, self.hl);
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
-        if let (Some(c), Some(k)) = (kept, key) {
-            c.put(k, &r);
-        }
         (Arc::new(r), false)
     }
 
@@ -145,17 +128,17 @@ impl<'a> Kit<'a> {
         }
     }
 
-    /// KEP `i`'s page and search document, from its
-    /// rendered README `r` and its findings `kf`. With a `sink`, the pages
-    /// and the search passages go to it, and the search document keeps only
-    /// what the index needs of the text (its terms and the snippet's source).
+    /// KEP `i`'s page and search document, from its rendered README `r`
+    /// and its findings `kf`. The page goes to `sink`, and the search
+    /// document keeps only what the index needs of the text (its terms and
+    /// the snippet's source).
     pub fn plan_kep(
         &self,
         i: usize,
         r: Rendered,
         kf: Vec<&Finding>,
-        sink: Option<Sink>,
-    ) -> (KepPages, SearchDoc) {
+        sink: Sink,
+    ) -> (Vec<(String, Template)>, SearchDoc) {
         let kep = &self.data.model.keps[i];
         let dir = &self.paths.dirs[i];
         let url = self.urls.page(dir);
@@ -191,9 +174,6 @@ impl<'a> Kit<'a> {
                 .map(|g| g.name.clone())
                 .collect(),
         };
-        let Some(sink) = sink else {
-            return (KepPages::Kept(pages), doc);
-        };
         let handed = pages
             .iter()
             .map(|p| (p.path.clone(), p.template.clone()))
@@ -204,7 +184,7 @@ impl<'a> Kit<'a> {
         // whole README's allocation.
         doc.body = search::snippet_source(&doc.body).to_string();
         doc.sections = Vec::new();
-        (KepPages::Streamed(handed), doc)
+        (handed, doc)
     }
 
     fn page(&self, path: String, template: &'static str, title: &str, ctx: Value) -> Page {
