@@ -99,10 +99,12 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
     use kepsite::check::{self, Format, Options};
     use kepsite::repo::Range;
     let opts = |range: Option<Range>, rev: Option<&str>| Options {
-        root: repo.to_path_buf(),
-        rev: rev.map(str::to_string),
-        current: None,
-        sigs: None,
+        input: kepsite::project::Input {
+            root: repo.to_path_buf(),
+            rev: rev.map(str::to_string),
+            sigs: None,
+            current: None,
+        },
         range,
         format: Format::Github,
         rules: Vec::new(),

@@ -44,7 +44,7 @@ fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> 
         site_url: None,
         repo_url: "https://github.com/kubernetes/enhancements".into(),
         branch: "master".into(),
-        history: Some(cache),
+        history: kepsite::project::Walk::Cached(cache),
         theme: None,
     }
 }

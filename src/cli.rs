@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::project::Input;
+use crate::project::{Input, Walk};
 use crate::query;
 use crate::repo::EMBEDDED_ROOT;
 
@@ -148,7 +148,8 @@ pub struct RepoLinks {
     pub branch: String,
 }
 
-/// The git history, and where its walk is cached (`build`, `serve`, `report`).
+/// The git history, and where its walk is cached (`build`, `serve`,
+/// `report`, `query --release`).
 #[derive(Debug, Clone, Args)]
 pub struct HistoryArgs {
     /// Leave out the git history (stage timelines and last changes, stale
@@ -169,11 +170,12 @@ impl HistoryArgs {
         crate::cache_file::dir(self.cache_dir.as_deref())
     }
 
-    /// Where the history walk is cached, or `None` with `--no-history`.
-    pub fn walk_cache(&self) -> Result<Option<PathBuf>> {
+    /// How [`crate::project::Project::load`] walks the history: not at all
+    /// with `--no-history`, else cached in [`HistoryArgs::dir`].
+    pub fn walk(&self) -> Result<Walk> {
         match self.no_history {
-            true => Ok(None),
-            false => self.dir().map(Some),
+            true => Ok(Walk::Skip),
+            false => self.dir().map(Walk::Cached),
         }
     }
 }
@@ -392,6 +394,17 @@ pub struct ExportArgs {
     /// A KEP untouched for this many days is stale.
     #[arg(long, value_name = "DAYS", default_value_t = 365)]
     pub stale_days: i64,
+}
+
+impl ExportArgs {
+    /// How the history is walked: only with `--history`, cached in
+    /// `--cache-dir` (default as for every subcommand).
+    pub fn walk(&self) -> Result<Walk> {
+        match self.history {
+            true => crate::cache_file::dir(self.cache_dir.as_deref()).map(Walk::Cached),
+            false => Ok(Walk::Skip),
+        }
+    }
 }
 
 mod run;

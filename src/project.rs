@@ -3,7 +3,8 @@
 //! the release in progress), every finding of `check`, and (when the input is
 //! a git repository) each KEP's history. It is built once from an [`Input`],
 //! the command line's input normalised in one place, by [`Project::load`];
-//! the site, the report, `export`/`query` and `serve` all render from it.
+//! the site, the report, `check`, `export`/`query` and `serve` all render
+//! from it.
 
 use std::path::{Path, PathBuf};
 
@@ -56,12 +57,14 @@ impl Input {
 }
 
 /// Whether and how [`Project::load`] walks the git history.
-#[derive(Debug, Clone, Copy)]
-pub enum Walk<'a> {
+/// Every subcommand's history flags become one of these in one place
+/// (`cli::HistoryArgs::walk`, or `export`'s `--history`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walk {
     /// No history (`--no-history`).
     Skip,
     /// Walk it, reading and refreshing the cache in this directory.
-    Cached(&'a Path),
+    Cached(PathBuf),
     /// Walk it from nothing, reading and writing no cache (`--no-cache`).
     Uncached,
 }
@@ -118,10 +121,10 @@ impl Project {
 }
 
 impl Project {
-    /// Load `input` and analyse it; with a cache directory, walk its git
-    /// history too, beside the load and analysis (the walk is mostly one
+    /// Load `input` and analyse it; unless `history` is [`Walk::Skip`],
+    /// walk its git history too, beside the load and analysis (the walk is mostly one
     /// thread reading git objects).
-    pub fn load(input: &Input, history: Walk<'_>) -> Result<Project> {
+    pub fn load(input: &Input, history: &Walk) -> Result<Project> {
         let (project, history) = rayon::join(
             || -> Result<Project> {
                 let model = timed("load", || input.model())?;

@@ -11,18 +11,16 @@
 //! on both sides; the base gets the metadata rules alone, and the README
 //! findings of the side after stand in for its own.
 
-use std::collections::HashMap;
-use std::path::Path;
-
 use anyhow::Result;
+use std::collections::HashMap;
 
 use super::scope::{self, Scoped};
 use crate::analysis::findings;
 use crate::analysis::tracking::{Analysis, analyze};
 use crate::finding::Finding;
-use crate::kep::domain::Release;
 use crate::kep::prr::SigList;
 use crate::model::{self, Model, TEMPLATE_README};
+use crate::project::Input;
 use crate::repo::{self, ChangeSet, Range};
 
 /// What a changed-only check found.
@@ -37,16 +35,13 @@ pub struct Changed {
     pub changes: ChangeSet,
 }
 
-/// Check the change in `range` of the repository at `root`, with `current`
-/// (`--current`) as the release in progress when given.
-pub fn check(
-    root: &Path,
-    range: &Range,
-    sigs: Option<&Path>,
-    current: Option<Release>,
-) -> Result<Changed> {
+/// Check the change in `range` of the repository `input` reads (its root,
+/// sigs.yaml, and `--current` as the release in progress when given; the
+/// range names the revisions).
+pub fn check(input: &Input, range: &Range) -> Result<Changed> {
+    let (root, current) = (input.root.as_path(), input.current);
     let changes = repo::changes(root, range)?;
-    let sigs: Option<SigList> = sigs.map(model::load_sigs).transpose()?;
+    let sigs: Option<SigList> = input.sigs.as_deref().map(model::load_sigs).transpose()?;
     let after = repo::load(root, changes.head.as_deref())?;
     let before = repo::at_base(&after, root, &changes)?;
     let whole_base = changes.paths.contains(TEMPLATE_README);

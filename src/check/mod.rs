@@ -14,18 +14,16 @@ pub mod sarif;
 pub mod scope;
 pub mod summary;
 
-use std::path::PathBuf;
-
 use anyhow::Result;
 use clap::ValueEnum;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::analysis::findings;
-use crate::analysis::tracking::{Analysis, analyze};
+use crate::analysis::tracking::Analysis;
 use crate::diagnostics::{self, Summary};
 use crate::finding::{Finding, Severity};
-use crate::model::{self, Model};
+use crate::model::Model;
+use crate::project::{Input, Project, Walk};
 use crate::repo::{ChangeSet, Range};
 use scope::Scoped;
 
@@ -49,14 +47,9 @@ pub enum Format {
 /// Everything `check` needs, validated.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Repository root.
-    pub root: PathBuf,
-    /// `--rev`: read this revision instead of the working tree.
-    pub rev: Option<String>,
-    /// `--current`: the release in progress, overriding the calendar.
-    pub current: Option<crate::kep::domain::Release>,
-    /// sigs.yaml.
-    pub sigs: Option<PathBuf>,
+    /// The repository, `--rev`, sigs.yaml and `--current`, as every
+    /// subcommand reads them.
+    pub input: Input,
     /// Report only what this change answers for.
     pub range: Option<Range>,
     /// Output format.
@@ -87,33 +80,29 @@ pub struct Checked {
     pub changes: Option<ChangeSet>,
 }
 
-type Loaded = (Model, Analysis, Vec<Finding>);
-
-fn load_checked(opts: &Options, rev: Option<&str>) -> Result<Loaded> {
-    let mut model = model::load(&opts.root, rev, opts.sigs.as_deref())?;
-    model.current_release = opts.current;
-    let analysis = analyze(&model);
-    let found = findings::check_with(&model, &analysis);
-    Ok((model, analysis, found))
-}
-
 /// Load, check, and keep what `opts` asks to report.
 pub fn collect(opts: &Options) -> Result<Checked> {
     let (model, analysis, found, keps, changes) = match &opts.range {
         None => {
-            let (model, analysis, found) = load_checked(opts, opts.rev.as_deref())?;
+            // The one Project every subcommand loads (check needs no history).
+            let Project {
+                model,
+                analysis,
+                findings: found,
+                ..
+            } = Project::load(&opts.input, &Walk::Skip)?;
             let all = (0..model.keps.len()).collect();
             (model, analysis, found, all, None)
         }
         Some(range) => {
-            let range = match (range, &opts.rev) {
+            let range = match (range, &opts.input.rev) {
                 (Range::Since { base, head: None }, Some(rev)) => Range::Since {
                     base: base.clone(),
                     head: Some(rev.clone()),
                 },
                 (r, _) => r.clone(),
             };
-            let c = changed::check(&opts.root, &range, opts.sigs.as_deref(), opts.current)?;
+            let c = changed::check(&opts.input, &range)?;
             let Scoped { findings, touched } = c.scoped;
             (c.model, c.analysis, findings, touched, Some(c.changes))
         }

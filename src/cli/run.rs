@@ -1,7 +1,7 @@
 //! What each subcommand does: its parsed arguments to the library's calls,
 //! the output written and the exit code returned.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -12,7 +12,7 @@ use super::{
 use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
 use crate::check;
-use crate::project::Project;
+use crate::project::{Project, Walk};
 use crate::query::{self, Filters};
 
 /// Run the parsed command; returns the process exit code.
@@ -37,9 +37,9 @@ fn serve(a: &ServeArgs) -> Result<i32> {
     {
         bail!("theme {} is not a directory", t.display());
     }
-    let history = match a.history.walk_cache()? {
-        Some(dir) => input.history(Some(&dir)),
-        None => None,
+    let history = match a.history.walk()? {
+        Walk::Cached(dir) => input.history(Some(&dir)),
+        Walk::Skip | Walk::Uncached => None,
     };
     crate::serve::run(&crate::serve::ServeOptions {
         input,
@@ -89,12 +89,8 @@ fn check(a: &CheckArgs) -> Result<i32> {
         (None, None) => None,
     };
     let base_url = a.base_url.as_deref().map(with_slash);
-    let input = a.input.input();
     let mut opts = check::Options {
-        root: input.root,
-        rev: input.rev,
-        current: input.current,
-        sigs: input.sigs,
+        input: a.input.input(),
         range,
         format: a.format,
         rules: a.rule.clone(),
@@ -133,10 +129,11 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
     // for `report`) unless `--no-history`: a KEP that named the release on
     // the default branch and moved on is in it, as on the release pages.
     let releases = query::parse_releases(&a.release)?;
-    let project = match (releases.is_empty(), a.history.walk_cache()?) {
-        (false, Some(dir)) => Project::load(&a.input.input(), crate::project::Walk::Cached(&dir))?,
-        _ => Project::new(a.input.input().model()?),
+    let walk = match releases.is_empty() {
+        true => Walk::Skip,
+        false => a.history.walk()?,
     };
+    let project = Project::load(&a.input.input(), &walk)?;
     let in_release = (!releases.is_empty()).then(|| query::in_releases(&project, &releases));
     let Project {
         model,
@@ -164,18 +161,13 @@ fn build(a: &BuildArgs) -> Result<i32> {
     // `--no-cache`: no cache directory at all; the history is walked from
     // nothing, and nothing is read from or written to any cache. The
     // history's is the only cache: without the history, none is made.
-    let cache_dir = match a.no_cache {
-        true => None,
-        false => a.history.walk_cache()?,
-    };
-    let walk = match (a.history.no_history, cache_dir.as_deref()) {
-        (true, _) => crate::project::Walk::Skip,
-        (false, None) => crate::project::Walk::Uncached,
-        (false, Some(dir)) => crate::project::Walk::Cached(dir),
+    let walk = match a.no_cache && !a.history.no_history {
+        true => Walk::Uncached,
+        false => a.history.walk()?,
     };
     let input = a.input.input();
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
-    let data = Project::load(&input, walk)?;
+    let data = Project::load(&input, &walk)?;
     let keps = data.model.keps.len();
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),
@@ -294,32 +286,22 @@ fn preview_command(a: &BuildArgs) -> String {
 
 fn export(a: &ExportArgs) -> Result<i32> {
     let input = a.input.input();
-    let Project {
-        model,
-        analysis,
-        findings: found,
-        ..
-    } = Project::new(input.model()?);
-    let walked = if a.history {
-        let root = input.root;
-        let rev = input.rev.as_deref().unwrap_or("HEAD");
-        let opts = crate::analysis::history::HistoryOptions {
-            cache_dir: Some(crate::cache_file::dir(a.cache_dir.as_deref())?),
-            progress: std::io::stderr().is_terminal(),
-        };
-        let h = crate::analysis::history::walk(&root, rev, &opts)
-            .with_context(|| format!("walking the history of {}", root.display()))?;
-        let now = h.newest_time();
-        Some((h, now))
-    } else {
-        None
-    };
-    let ctx = walked.as_ref().map(|(h, now)| crate::view::HistoryContext {
-        history: h,
-        now: *now,
-        stale_days: a.stale_days,
-    });
-    let json = query::export(&model, &analysis, &found, ctx)?;
+    let project = Project::load(&input, &a.walk()?)?;
+    if a.history && project.history.is_none() {
+        bail!(
+            "--history needs --repo to be a git repository: no history could be read from {}",
+            crate::escape::terminal(&input.root.display().to_string())
+        );
+    }
+    let ctx = project
+        .history
+        .as_ref()
+        .map(|h| crate::view::HistoryContext {
+            history: h,
+            now: project.now,
+            stale_days: a.stale_days,
+        });
+    let json = query::export(&project.model, &project.analysis, &project.findings, ctx)?;
     write_out(a.out.as_deref(), &json)?;
     Ok(0)
 }
@@ -336,7 +318,7 @@ fn report(a: &ReportArgs) -> Result<i32> {
         site_url: a.site_url.clone(),
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history: a.history.walk_cache()?,
+        history: a.history.walk()?,
         theme: a.theme.clone(),
     };
     let text = crate::report::run::run(&req)?;

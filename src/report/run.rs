@@ -11,7 +11,7 @@ use super::render::{self, Format};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, Links, Options, build, check_release, issues};
 use crate::analysis::analyze;
-use crate::project::{Input, Project};
+use crate::project::{Input, Project, Walk};
 
 /// Everything `kepsite report` was asked for.
 #[derive(Debug, Clone)]
@@ -36,9 +36,9 @@ pub struct Request {
     pub repo_url: String,
     /// `--branch`.
     pub branch: String,
-    /// Read the stage history from git (when the input is a git
-    /// repository), keeping the walk in this cache directory.
-    pub history: Option<PathBuf>,
+    /// Whether to read the stage history from git (when the input is a git
+    /// repository), and where the walk is cached.
+    pub history: Walk,
     /// `--theme`.
     pub theme: Option<PathBuf>,
 }
@@ -71,11 +71,7 @@ pub fn run(req: &Request) -> Result<String> {
     if req.since.is_some() && input.is_embedded() {
         bail!("--since needs --repo DIR, a git repository");
     }
-    let walk = match req.history.as_deref() {
-        Some(dir) => crate::project::Walk::Cached(dir),
-        None => crate::project::Walk::Skip,
-    };
-    let project = Project::load(input, walk)?;
+    let project = Project::load(input, &req.history)?;
     let current = project.analysis.current;
     let release = check_release(&project.model, &current, &req.release)?;
     let range = req

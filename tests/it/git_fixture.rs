@@ -47,3 +47,13 @@ pub fn kep_yaml(number: &str, status: &str, stage: &str, milestone: &str) -> Str
 }
 
 pub const T0: i64 = 1_600_000_000; // 2020-09-13
+
+/// Commits every file of the work tree (added or changed) on top of HEAD.
+pub fn commit_all(repo: &Repository, time: i64, msg: &str) -> String {
+    let mut index = repo.index().expect("index");
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .expect("add all");
+    index.write().expect("index write");
+    commit(repo, time, msg, &[])
+}
