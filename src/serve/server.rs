@@ -375,7 +375,7 @@ async fn handle(asked: &Asked, shared: Shared) -> Response {
                 r.add_header("Location", &location(&key, &query));
                 r
             }
-            None => match short_link(&key).or_else(|| old_address(&key)) {
+            None => match short_link(&key).or_else(|| moved(&site, &key)) {
                 // `/kep/<n>`: the short link netlify.toml redirects, and a
                 // KEP's directory path, which `_redirects` sends to its page.
                 Some(to) if site.files.contains_key(&format!("{to}index.html")) => {
@@ -397,19 +397,20 @@ fn short_link(key: &str) -> Option<String> {
         .then(|| format!("keps/{n}/"))
 }
 
-/// `keps/<sig>/…/<number>-<slug>/` (a KEP's directory path) →
-/// `keps/<number>/`, as `_redirects` and the 404 page's script send it.
-fn old_address(key: &str) -> Option<String> {
-    let rest = key.strip_prefix("keps/")?;
-    let rest = rest.strip_suffix("index.html").unwrap_or(rest);
-    let (parents, dir) = rest.trim_end_matches('/').rsplit_once('/')?;
-    let (n, _) = dir.split_once('-')?;
-    let ok = !parents.is_empty() && !n.is_empty() && n.len() <= 6;
-    let n: u32 = n
-        .parse()
-        .ok()
-        .filter(|_| ok && n.bytes().all(|b| b.is_ascii_digit()))?;
-    Some(format!("keps/{n}/"))
+/// A KEP's directory path (`keps/<sig>/<dir>/`) → its page
+/// (`keps/<number>/`), as the site's `_redirects` file says.
+fn moved(site: &Site, key: &str) -> Option<String> {
+    use percent_encoding::percent_decode_str;
+    let dir = key.strip_suffix("index.html").unwrap_or(key);
+    let dir = format!("/{}/", dir.trim_end_matches('/'));
+    let text = std::str::from_utf8(&site.files.get("_redirects")?.bytes).ok()?;
+    text.lines().find_map(|line| {
+        let mut w = line.split(' ');
+        let (from, to) = (w.next()?, w.next()?);
+        let from = percent_decode_str(from).decode_utf8().ok()?;
+        let to = percent_decode_str(to).decode_utf8().ok()?;
+        (from == dir).then(|| to.trim_start_matches('/').to_string())
+    })
 }
 
 fn not_found(site: &Site) -> Response {

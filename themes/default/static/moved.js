@@ -1,21 +1,26 @@
 // kepsite 404 page: a KEP's old address, by its directory
-// (/keps/sig-node/753-sidecar-containers/), goes to its page (/keps/753/).
-// Netlify does this with _redirects and `kepsite serve` with a 301; this is
-// for every other host, which serves 404.html there.
+// (/keps/sig-node/753-sidecar-containers/), goes to its page (/keps/753/)
+// as the build's _redirects file says. Netlify reads that file itself and
+// `kepsite serve` answers with a 301; this is for every other host, which
+// serves 404.html there and the file as it is.
 (function () {
   "use strict";
   var base = document.body.getAttribute("data-base") || "/";
-  var path;
-  try { path = decodeURIComponent(window.location.pathname); } catch (e) { return; }
-  if (path.indexOf(base) !== 0) return;
-  var m = /^keps\/(?:[^\/]+\/)+0*(\d+)-[^\/]*\/?(?:index\.html)?$/.exec(path.slice(base.length));
-  if (!m) return;
-  var to = base + "keps/" + (m[1] || "0") + "/";
-  var link = document.getElementById("moved");
-  if (link) {
-    link.href = to;
-    link.textContent = to;
-    link.parentNode.hidden = false;
-  }
-  window.location.replace(to + window.location.search + window.location.hash);
+  var path = window.location.pathname.replace(/index\.html$/, "");
+  if (path.indexOf(base + "keps/") !== 0) return;
+  if (path.charAt(path.length - 1) !== "/") path += "/";
+  fetch(base + "_redirects").then(function (r) { return r.ok ? r.text() : ""; }).then(function (text) {
+    text.split("\n").some(function (line) {
+      var w = line.split(" ");
+      if (w[0] !== path || !w[1]) return false;
+      var link = document.getElementById("moved");
+      if (link) {
+        link.href = w[1];
+        link.textContent = w[1];
+        link.parentNode.hidden = false;
+      }
+      window.location.replace(w[1] + window.location.search + window.location.hash);
+      return true;
+    });
+  }).catch(function () {});
 })();
