@@ -98,7 +98,9 @@ pub fn load(dir: Option<&Path>) -> Result<Theme> {
 
 /// Directory under `static/` holding the content-hashed copies of the static
 /// files. Their names change whenever their bytes do, so a host may cache them
-/// forever (see netlify.toml); `static/<name>` stays for themes that link it.
+/// forever (see netlify.toml). A build writes only these copies (the
+/// theme's `static/<name>` files are not copied under their own names: a
+/// template links them with `static_url`); `serve` serves the plain names.
 pub const IMMUTABLE_DIR: &str = "immutable";
 
 impl Theme {

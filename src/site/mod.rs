@@ -262,20 +262,16 @@ pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<S
     Ok(memory.into_files())
 }
 
-/// The theme, and its static files (with the highlighting stylesheet and
-/// the content-hashed copies) by output path.
+/// The theme, and the content-hashed copies of its static files (the
+/// highlighting stylesheet among them) by output path.
 fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<u8>>)> {
     let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
     theme
         .statics
         .entry("highlight.css".into())
         .or_insert_with(|| highlight::stylesheet().into_bytes());
-    let hashed = theme.fingerprint(&opts.base_url);
-    let mut statics: BTreeMap<String, Vec<u8>> = std::mem::take(&mut theme.statics)
-        .into_iter()
-        .map(|(name, bytes)| (format!("static/{name}"), bytes))
-        .collect();
-    statics.extend(hashed);
+    // only the content-hashed copies: pages link them by `static_url`
+    let statics = theme.fingerprint(&opts.base_url);
     Ok((theme, statics))
 }
 

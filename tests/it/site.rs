@@ -53,9 +53,6 @@ fn expected_pages_exist() {
         "sitemap.xml",
         "keps.json",
         "search/meta.json",
-        "static/site.css",
-        "static/highlight.css",
-        "static/search.js",
         ".kepsite-build",
     ] {
         assert!(out.join(page).is_file(), "missing {page}");
@@ -169,7 +166,12 @@ fn static_files_have_content_hashed_copies() {
     let files = render(None);
     let css = hashed_css(&files);
     assert!(css.ends_with(".css") && css.len() == "/static/immutable/site.0123456789.css".len());
-    assert_eq!(files[css.trim_start_matches('/')], files["static/site.css"]);
+    let source =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/static/site.css"))
+            .unwrap();
+    assert_eq!(files[css.trim_start_matches('/')], source);
+    // only the hashed copies: no file under its plain name
+    assert!(!files.contains_key("static/site.css"));
     for name in ["highlight", "search", "favicon"] {
         assert!(
             files
@@ -315,11 +317,11 @@ fn a_rebuild_writes_every_file_anew_and_follows_no_link() {
     std::fs::write(out.join("keps/1480/index.html"), "edited by hand").unwrap();
     let outside = tmp.path().join("outside.txt");
     std::fs::write(&outside, "secret").unwrap();
-    std::fs::remove_file(out.join("static/search.js")).unwrap();
-    std::os::unix::fs::symlink(&outside, out.join("static/search.js")).unwrap();
+    std::fs::remove_file(out.join("keps.json")).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("keps.json")).unwrap();
     site::build(data(), &opts(&out)).unwrap();
     assert_eq!(files(&out), expected);
-    let js = std::fs::symlink_metadata(out.join("static/search.js")).unwrap();
+    let js = std::fs::symlink_metadata(out.join("keps.json")).unwrap();
     assert!(js.file_type().is_file());
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
     let beside: Vec<_> = std::fs::read_dir(tmp.path())
@@ -351,7 +353,14 @@ fn theme_overrides_file_by_file() {
         String::from_utf8_lossy(&files["404.html"]),
         "<!DOCTYPE html><title>gone</title><p>custom /</p>"
     );
-    assert!(files.contains_key("static/extra.css"));
+    // an extra static file of the theme is published under its hashed name
+    assert!(
+        files
+            .keys()
+            .any(|k| k.starts_with("static/immutable/extra.") && k.ends_with(".css")),
+        "{:?}",
+        files.keys().filter(|k| k.starts_with("static/")).collect::<Vec<_>>()
+    );
     assert!(
         String::from_utf8_lossy(&files["index.html"]).contains("In v1.36, the release in progress")
     );
@@ -733,7 +742,17 @@ fn severity_tags_are_coloured_by_severity() {
     let page = read(&out, "findings/index.html");
     assert!(page.contains("<span class=\"tag error\">error</span>"));
     assert!(page.contains("<span class=\"tag warning\">warning</span>"));
-    let css = read(&out, "static/site.css");
+    let css = std::fs::read_dir(out.join("static/immutable"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("site.")
+        })
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .expect("the hashed site.css");
     let rule = |sel: &str| {
         let at = css.find(sel).unwrap_or_else(|| panic!("no {sel} rule"));
         css[at..at + css[at..].find('}').unwrap()].to_string()

@@ -17,33 +17,89 @@ use syntect::highlighting::{
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
-/// A theme and the distinct foreground colours its rules name.
+/// A theme and the distinct foreground and background colours its rules name.
 struct Palette {
     theme: Theme,
     colours: Vec<Color>,
+    backgrounds: Vec<Color>,
+}
+
+fn key(c: &Color) -> (u8, u8, u8, u8) {
+    (c.r, c.g, c.b, c.a)
+}
+
+/// The place of `c` in `list`, unless it is `default`.
+fn place(list: &[Color], c: Color, default: Option<Color>) -> Option<usize> {
+    if Some(c) == default {
+        return None;
+    }
+    list.binary_search_by_key(&key(&c), key).ok()
 }
 
 impl Palette {
     fn of(theme: Theme) -> Palette {
-        let mut colours: Vec<Color> = theme
-            .scopes
-            .iter()
-            .filter_map(|item| item.style.foreground)
-            .collect();
-        colours.sort_by_key(|c| (c.r, c.g, c.b, c.a));
-        colours.dedup();
-        Palette { theme, colours }
+        let sorted = |f: fn(&syntect::highlighting::StyleModifier) -> Option<Color>| {
+            let mut v: Vec<Color> = theme.scopes.iter().filter_map(|i| f(&i.style)).collect();
+            v.sort_by_key(key);
+            v.dedup();
+            v
+        };
+        let colours = sorted(|s| s.foreground);
+        let backgrounds = sorted(|s| s.background);
+        Palette {
+            theme,
+            colours,
+            backgrounds,
+        }
     }
 
-    /// The place of `c` in the palette, unless it is the default colour.
+    /// The place of foreground `c` in the palette, unless it is the default.
     fn place(&self, c: Color) -> Option<usize> {
-        if Some(c) == self.theme.settings.foreground {
-            return None;
-        }
-        self.colours
-            .binary_search_by_key(&(c.r, c.g, c.b, c.a), |p| (p.r, p.g, p.b, p.a))
-            .ok()
+        place(&self.colours, c, self.theme.settings.foreground)
     }
+
+    /// The place of background `c` in the palette, unless it is the default.
+    fn back(&self, c: Color) -> Option<usize> {
+        place(&self.backgrounds, c, self.theme.settings.background)
+    }
+}
+
+/// The relative luminance of `c` (WCAG 2).
+fn luminance(c: Color) -> f64 {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+}
+
+/// The contrast ratio of `a` and `b` (WCAG 2: 1 to 21).
+fn contrast(a: Color, b: Color) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+/// `c`, darkened on a light background or lightened on a dark one until it
+/// reads at 4.5:1 (WCAG AA) on the theme's background: some of the themes'
+/// colours do not (InspiredGitHub's green is 3.1:1 on white).
+fn readable(c: Color, p: &Palette) -> Color {
+    let bg = p.theme.settings.background.unwrap_or(Color::WHITE);
+    let toward: u8 = if luminance(bg) > 0.5 { 0 } else { 255 };
+    let mix = |v: u8, t: f64| (f64::from(v) + (f64::from(toward) - f64::from(v)) * t).round() as u8;
+    (0..=20)
+        .map(|i| f64::from(i) / 20.0)
+        .map(|t| Color {
+            r: mix(c.r, t),
+            g: mix(c.g, t),
+            b: mix(c.b, t),
+            a: c.a,
+        })
+        .find(|m| contrast(*m, bg) >= 4.5)
+        .unwrap_or(c)
 }
 
 /// The light and the dark theme.
@@ -61,11 +117,23 @@ fn palettes() -> &'static (Palette, Palette) {
 fn classes(light: Style, dark: Style, out: &mut String) {
     let (l, d) = palettes();
     out.clear();
+    let mut add = |class: std::fmt::Arguments| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let _ = out.write_fmt(class);
+    };
     if let Some(n) = l.place(light.foreground) {
-        let _ = write!(out, "hl-{n}");
+        add(format_args!("hl-{n}"));
+    }
+    if let Some(n) = l.back(light.background) {
+        add(format_args!("hl-g{n}"));
     }
     if let Some(n) = d.place(dark.foreground) {
-        let _ = write!(out, "{}hl-d{n}", if out.is_empty() { "" } else { " " });
+        add(format_args!("hl-d{n}"));
+    }
+    if let Some(n) = d.back(dark.background) {
+        add(format_args!("hl-e{n}"));
     }
     for (flag, name) in [
         (FontStyle::BOLD, "hl-b"),
@@ -152,7 +220,10 @@ pub(super) fn stylesheet() -> String {
     };
     code(l, &mut css);
     for (n, c) in l.colours.iter().enumerate() {
-        let _ = writeln!(css, ".hl-{n}{{color:{}}}", hex(*c));
+        let _ = writeln!(css, ".hl-{n}{{color:{}}}", hex(readable(*c, l)));
+    }
+    for (n, c) in l.backgrounds.iter().enumerate() {
+        let _ = writeln!(css, ".hl-g{n}{{background-color:{}}}", hex(*c));
     }
     css.push_str(
         ".hl-b{font-weight:bold}\n.hl-i{font-style:italic}\n.hl-u{text-decoration:underline}\n",
@@ -160,11 +231,20 @@ pub(super) fn stylesheet() -> String {
     css.push_str("@media (prefers-color-scheme: dark) {\n");
     code(d, &mut css);
     for (n, c) in d.colours.iter().enumerate() {
-        let _ = writeln!(css, ".hl-d{n}{{color:{}}}", hex(*c));
+        let _ = writeln!(css, ".hl-d{n}{{color:{}}}", hex(readable(*c, d)));
     }
-    // the light theme's colour classes give way to the dark ones'
+    for (n, c) in d.backgrounds.iter().enumerate() {
+        let _ = writeln!(css, ".hl-e{n}{{background-color:{}}}", hex(*c));
+    }
+    // the light theme's classes give way to the dark ones'
     for n in 0..l.colours.len() {
         let _ = writeln!(css, ".hl-{n}:not([class*=\"hl-d\"]){{color:inherit}}");
+    }
+    for n in 0..l.backgrounds.len() {
+        let _ = writeln!(
+            css,
+            ".hl-g{n}:not([class*=\"hl-e\"]){{background-color:transparent}}"
+        );
     }
     css.push_str("}\n");
     css
@@ -199,6 +279,15 @@ mod tests {
         {
             assert!(css.contains(&format!(".{class}{{")), "no rule for {class}");
         }
+        // every colour reads at 4.5:1 on its theme's background
+        let (l, d) = palettes();
+        for p in [l, d] {
+            let bg = p.theme.settings.background.unwrap();
+            for c in &p.colours {
+                assert!(contrast(readable(*c, p), bg) >= 4.5, "{c:?}");
+            }
+        }
+        assert!(contrast(Color::BLACK, Color::WHITE) > 20.9);
         // the text reads back whole
         let text = html
             .split('<')
