@@ -359,7 +359,10 @@ fn theme_overrides_file_by_file() {
             .keys()
             .any(|k| k.starts_with("static/immutable/extra.") && k.ends_with(".css")),
         "{:?}",
-        files.keys().filter(|k| k.starts_with("static/")).collect::<Vec<_>>()
+        files
+            .keys()
+            .filter(|k| k.starts_with("static/"))
+            .collect::<Vec<_>>()
     );
     assert!(
         String::from_utf8_lossy(&files["index.html"]).contains("In v1.36, the release in progress")

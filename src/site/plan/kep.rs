@@ -31,6 +31,8 @@ pub(super) struct Kit<'a> {
     pub local_assets: Vec<BTreeSet<String>>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
+    /// The assets a page links (output paths): only these are copied.
+    pub linked: std::sync::Mutex<BTreeSet<String>>,
     /// Where links can go, as a hash (part of a README's inputs).
     pub links_key: u64,
     sig_dirs: BTreeSet<&'a str>,
@@ -66,6 +68,7 @@ impl<'a> Kit<'a> {
             paths,
             local_assets,
             assets,
+            linked: std::sync::Mutex::default(),
             links_key,
             sig_dirs: model.keps.iter().map(|k| k.sig()).collect(),
         }
@@ -146,6 +149,11 @@ impl<'a> Kit<'a> {
             Some(n) => format!("KEP-{n}: {}", kep.title()),
             None => kep.title().to_string(),
         };
+        let linked = linked(&r.html, &self.local_assets[i]);
+        self.linked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(linked.map(|rel| format!("{dir}{rel}")));
         let ctx = Value::Object(serde_json::Map::from_iter([
             ("kep".to_string(), self.kep_view(i, &url, kf)),
             ("body".to_string(), Value::String(r.html)),
@@ -278,6 +286,29 @@ fn former_paths(data: &Project, paths: &mut KepPaths, base: &str) {
     }
 }
 
+/// The files of `local` (paths relative to the KEP directory) that `html`
+/// links or shows: its `href` and `src` values, unescaped and
+/// percent-decoded, without query or fragment.
+fn linked<'l>(html: &str, local: &'l BTreeSet<String>) -> impl Iterator<Item = &'l String> + 'l {
+    let mut named = BTreeSet::new();
+    if !local.is_empty() {
+        for attr in [" href=\"", " src=\""] {
+            for value in html.split(attr).skip(1).filter_map(|v| v.split('"').next()) {
+                let value = value
+                    .replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&");
+                let path = value.split(['?', '#']).next().unwrap_or_default();
+                let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+                named.insert(path.into_owned());
+            }
+        }
+    }
+    local.iter().filter(move |rel| named.contains(rel.as_str()))
+}
+
 fn local_assets(
     data: &Project,
     paths: &KepPaths,
@@ -307,4 +338,29 @@ fn local_assets(
         }
     }
     (local, assets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_files_a_readme_links_or_shows_are_linked() {
+        let local: BTreeSet<String> = [
+            "my pic.png",
+            "a&b.svg",
+            "img/x.svg",
+            "unused.png",
+            "été.png",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
+        let html = r#"<p><img src="my%20pic.png" alt="x"> <a href="a&amp;b.svg#top">b</a>
+            <img src="img/x.svg?raw=true"> <img src="%C3%A9t%C3%A9.png"> unused.png as text
+            <a href="https://example.org/unused.png">elsewhere</a></p>"#;
+        let got: Vec<&String> = linked(html, &local).collect();
+        assert_eq!(got, ["a&b.svg", "img/x.svg", "my pic.png", "été.png"]);
+        assert_eq!(linked("", &local).count(), 0);
+    }
 }
