@@ -11,10 +11,11 @@
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-use syntect::highlighting::{
-    Color, FontStyle, HighlightIterator, HighlightState, Highlighter, Style, Theme, ThemeSet,
-};
-use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use syntect::highlighting::{Color, FontStyle, Highlighter, Style, Theme, ThemeSet};
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
 /// A theme and the distinct foreground and background colours its rules name.
@@ -149,49 +150,60 @@ fn classes(light: Style, dark: Style, out: &mut String) {
     }
 }
 
+/// The classes of text under scope stack `stack`: remembered per thread,
+/// since a few hundred stacks recur in every block (matching a stack
+/// against both themes' rules was a tenth of a build).
+fn classes_of(stack: &[Scope], out: &mut String) {
+    thread_local! {
+        static MEMO: RefCell<HashMap<Vec<Scope>, String>> = RefCell::new(HashMap::new());
+    }
+    MEMO.with(|memo| {
+        if let Some(c) = memo.borrow().get(stack) {
+            out.clone_from(c);
+            return;
+        }
+        let (l, d) = palettes();
+        let light = Highlighter::new(&l.theme).style_for_stack(stack);
+        let dark = Highlighter::new(&d.theme).style_for_stack(stack);
+        classes(light, dark, out);
+        memo.borrow_mut().insert(stack.to_vec(), out.clone());
+    })
+}
+
 /// `code` in `syntax` as the spans inside a `<code>` (`None` when the
 /// grammar fails on it).
 pub(super) fn html(code: &str, syntax: &SyntaxReference, syntaxes: &SyntaxSet) -> Option<String> {
-    let (l, d) = palettes();
-    let (lh, dh) = (Highlighter::new(&l.theme), Highlighter::new(&d.theme));
     let mut parse = ParseState::new(syntax);
-    let mut ls = HighlightState::new(&lh, ScopeStack::new());
-    let mut ds = HighlightState::new(&dh, ScopeStack::new());
+    let mut stack = ScopeStack::new();
     let mut out = String::with_capacity(code.len() * 2);
-    // the open span's classes, and the next token's
+    // the open span's classes, and the next piece's
     let (mut open, mut next) = (String::new(), String::new());
+    let mut piece = |text: &str, stack: &ScopeStack, out: &mut String| {
+        if text.is_empty() {
+            return;
+        }
+        classes_of(stack.as_slice(), &mut next);
+        if next != open {
+            if !open.is_empty() {
+                out.push_str("</span>");
+            }
+            if !next.is_empty() {
+                let _ = write!(out, "<span class=\"{next}\">");
+            }
+            std::mem::swap(&mut open, &mut next);
+        }
+        out.push_str(&crate::escape::text(text));
+    };
     for line in LinesWithEndings::from(code) {
         let ops = parse.parse_line(line, syntaxes).ok()?;
-        let light: Vec<(Style, &str)> = HighlightIterator::new(&mut ls, &ops, line, &lh).collect();
-        let dark: Vec<(Style, &str)> = HighlightIterator::new(&mut ds, &ops, line, &dh).collect();
-        // both cut the line where the parse changes scope, so alike; should
-        // they not, the dark style of the light piece's start is taken
-        let mut dark_at = dark.iter().scan(0, |at, (s, t)| {
-            *at += t.len();
-            Some((*at, *s))
-        });
-        let mut dark_end = (0, Style::default());
         let mut at = 0;
-        for (style, text) in light {
-            while dark_end.0 <= at {
-                match dark_at.next() {
-                    Some(e) => dark_end = e,
-                    None => break,
-                }
-            }
-            at += text.len();
-            classes(style, dark_end.1, &mut next);
-            if next != open {
-                if !open.is_empty() {
-                    out.push_str("</span>");
-                }
-                if !next.is_empty() {
-                    let _ = write!(out, "<span class=\"{next}\">");
-                }
-                std::mem::swap(&mut open, &mut next);
-            }
-            out.push_str(&crate::escape::text(text));
+        for (pos, op) in &ops {
+            let pos = (*pos).min(line.len());
+            piece(line.get(at..pos.max(at))?, &stack, &mut out);
+            at = at.max(pos);
+            stack.apply(op).ok()?;
         }
+        piece(line.get(at..)?, &stack, &mut out);
     }
     if !open.is_empty() {
         out.push_str("</span>");
