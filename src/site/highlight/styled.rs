@@ -84,22 +84,42 @@ fn contrast(a: Color, b: Color) -> f64 {
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
+/// The default theme's code background (`--panel` in site.css) in light and
+/// dark mode: code is shown on it, not on the syntect themes' own.
+const PANEL: [Color; 2] = [
+    Color {
+        r: 0xf6,
+        g: 0xf8,
+        b: 0xfa,
+        a: 0xff,
+    },
+    Color {
+        r: 0x15,
+        g: 0x1b,
+        b: 0x23,
+        a: 0xff,
+    },
+];
+
 /// `c`, darkened on a light background or lightened on a dark one until it
-/// reads at 4.5:1 (WCAG AA) on the theme's background: some of the themes'
-/// colours do not (InspiredGitHub's green is 3.1:1 on white).
+/// reads at 4.5:1 (WCAG AA) on the theme's background and on the site's
+/// code background: some of the themes' colours do not (InspiredGitHub's
+/// green is 3.1:1 on white).
 fn readable(c: Color, p: &Palette) -> Color {
     let bg = p.theme.settings.background.unwrap_or(Color::WHITE);
-    let toward: u8 = if luminance(bg) > 0.5 { 0 } else { 255 };
+    let light = luminance(bg) > 0.5;
+    let panel = PANEL[usize::from(!light)];
+    let toward: u8 = if light { 0 } else { 255 };
     let mix = |v: u8, t: f64| (f64::from(v) + (f64::from(toward) - f64::from(v)) * t).round() as u8;
-    (0..=20)
-        .map(|i| f64::from(i) / 20.0)
+    (0..=40)
+        .map(|i| f64::from(i) / 40.0)
         .map(|t| Color {
             r: mix(c.r, t),
             g: mix(c.g, t),
             b: mix(c.b, t),
             a: c.a,
         })
-        .find(|m| contrast(*m, bg) >= 4.5)
+        .find(|m| contrast(*m, bg) >= 4.6 && contrast(*m, panel) >= 4.6)
         .unwrap_or(c)
 }
 
@@ -293,13 +313,20 @@ mod tests {
         }
         // every colour reads at 4.5:1 on its theme's background
         let (l, d) = palettes();
-        for p in [l, d] {
+        for (p, panel) in [(l, PANEL[0]), (d, PANEL[1])] {
             let bg = p.theme.settings.background.unwrap();
             for c in &p.colours {
-                assert!(contrast(readable(*c, p), bg) >= 4.5, "{c:?}");
+                let r = readable(*c, p);
+                assert!(contrast(r, bg) >= 4.5 && contrast(r, panel) >= 4.5, "{c:?}");
             }
         }
         assert!(contrast(Color::BLACK, Color::WHITE) > 20.9);
+        // PANEL is site.css's code background
+        let site = include_str!("../../../themes/default/static/site.css");
+        for c in PANEL {
+            let hex = format!("--panel: #{:02x}{:02x}{:02x};", c.r, c.g, c.b);
+            assert!(site.contains(&hex), "site.css has no {hex}");
+        }
         // the text reads back whole
         let text = html
             .split('<')

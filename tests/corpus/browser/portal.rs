@@ -219,7 +219,7 @@ fn corpus_pages_have_no_serious_accessibility_violations_light_and_dark() {
     let b = Browser::start();
     // Self-check: axe reports an image without text and a nameless field.
     open(&b, &site.published("/"));
-    b.js("var i = document.createElement('img'); i.src = '/static/favicon.svg'; document.body.appendChild(i);\
+    b.js("var i = document.createElement('img'); i.src = document.querySelector('link[rel=icon]').getAttribute('href'); document.body.appendChild(i);\
           document.body.appendChild(document.createElement('input'));");
     let seen = axe(&b, &source).join("\n");
     assert!(
