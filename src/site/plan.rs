@@ -148,6 +148,7 @@ pub fn plan(
         assets: kit.assets.clone(),
         ..Plan::default()
     };
+    json_files(&kit, sink);
     let per_kep = crate::timing::timed("plan: KEP pages", || plan_keps(&kit, cache, readmes, sink));
     if !cache.keep {
         // A build highlights nothing after the READMEs: its grammars (and
@@ -161,9 +162,6 @@ pub fn plan(
         plan.streamed.extend(handed);
         docs.push(doc);
     }
-    // keps.json once the READMEs are rendered and freed: its buffer (107 MB
-    // at 10x) then takes their place instead of adding to them.
-    json_files(&kit, sink);
     // The search index, then the listing pages. Each is parallel inside; run
     // side by side (rayon::join) they were slower on two cores, and the
     // search's scratch memory added to the listings' peak.
