@@ -129,7 +129,11 @@ impl PrrQuestionnaire {
 pub struct Assessment {
     /// The target read from the stage passed to [`assess`].
     pub target: Option<PrrTarget>,
-    /// Every template section, in template order.
+    /// Every template section, in template order. Not in the JSON records
+    /// (`export`, `query`, the site's `keps.json`): sixty entries a KEP, 6 MB
+    /// of the corpus site, which `missing_sections`, the completeness and the
+    /// questionnaire sum up.
+    #[serde(skip)]
     pub sections: Vec<SectionStatus>,
     /// Titles of required sections (at the target) with no matching heading.
     pub missing_sections: Vec<String>,

@@ -33,6 +33,11 @@ fn prr_completeness_and_readiness_in_the_export() {
         full["analysis"]["assessment"]["prr"]["stable"]["percent"],
         100
     );
+    // the summary of the template, not its sixty sections one by one
+    let assessment = full["analysis"]["assessment"].as_object().unwrap();
+    assert!(assessment["missing_sections"].is_array());
+    assert!(assessment["template_completeness"].is_object());
+    assert!(!assessment.contains_key("sections"), "{assessment:?}");
     // 4470 targets beta in v1.36 without a beta PRR approval: At risk, with the reason.
     let risky = kep(&all, 4470);
     let r = &risky["analysis"]["readiness"];
