@@ -10,11 +10,11 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 
-use super::{BuildReport, MARKER, Sink};
+use super::{BuildReport, MARKER, Sink, lock};
 use crate::timing::timed;
 use tree::{swap, tempdir_in};
 
@@ -105,10 +105,6 @@ fn create(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         r => r?,
     };
     file.write_all(bytes)
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Stage {

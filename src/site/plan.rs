@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 mod json;
 mod kep;
 
-use super::SiteOptions;
+use super::{SiteOptions, lock};
 use super::highlight::Highlighter;
 use super::markdown::Rendered;
 use super::pages;
@@ -280,11 +280,6 @@ fn redirects(base: &str, paths: &crate::urls::KepPaths) -> String {
         }
     }
     out
-}
-
-/// The value behind `m`, also after a panic elsewhere.
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The sitemap, the 404 page and `_redirects`; pages sorted.

@@ -32,7 +32,7 @@ impl Sink for Served {
     }
 
     fn failed(&self, path: &str, e: anyhow::Error) -> Result<()> {
-        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failed = site::lock(&self.failed);
         failed.push((path.to_string(), chain(&e)));
         Ok(())
     }
@@ -40,7 +40,7 @@ impl Sink for Served {
     fn page(&self, page: &Page) {
         self.rendered.fetch_add(1, Ordering::Relaxed);
         if page.template == Template::Tera("kep.html") {
-            let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+            let mut pages = site::lock(&self.pages);
             pages.insert(page.path.clone(), page.clone());
         }
     }

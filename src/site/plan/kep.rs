@@ -150,10 +150,7 @@ impl<'a> Kit<'a> {
             None => kep.title().to_string(),
         };
         let linked = linked(&r.html, &self.local_assets[i]);
-        self.linked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(linked.map(|rel| format!("{dir}{rel}")));
+        crate::site::lock(&self.linked).extend(linked.map(|rel| format!("{dir}{rel}")));
         let ctx = Value::Object(serde_json::Map::from_iter([
             ("kep".to_string(), self.kep_view(i, &url, kf)),
             ("body".to_string(), Value::String(r.html)),
