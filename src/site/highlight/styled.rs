@@ -2,17 +2,18 @@
 //!
 //! syntect's classed HTML names each token's whole scope stack
 //! (`hl-string hl-unquoted hl-plain hl-out hl-yaml`): 8 MB of the corpus
-//! site's 38 MB of KEP pages. Here each token takes its colour from the light
-//! and the dark theme, which both read the one parse of the line, and a span
-//! names those colours by their place in each theme's palette (`hl-3 hl-d7`,
-//! `hl-b` bold, `hl-i` italic, `hl-u` underlined); neighbours of one style
-//! share a span, and text in the default colours has none.
-
-use std::fmt::Write;
-use std::sync::OnceLock;
+//! site's 38 MB of KEP pages. Here each token takes its style from the light
+//! and the dark theme (looked up once per scope stack, see [`classes_of`]),
+//! and a span names those colours by their place in each theme's palette
+//! (`hl-3 hl-d7` for the light and dark text, `hl-g1 hl-e2` for
+//! backgrounds, `hl-b` bold, `hl-i` italic, `hl-u` underlined, from the light
+//! theme); neighbours of one style share a span, and text in the default
+//! colours has none.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::OnceLock;
 
 use syntect::highlighting::{Color, FontStyle, Highlighter, Style, Theme, ThemeSet};
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
@@ -162,10 +163,7 @@ fn classes(light: Style, dark: Style, out: &mut String) {
         (FontStyle::UNDERLINE, "hl-u"),
     ] {
         if light.font_style.contains(flag) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(name);
+            add(format_args!("{name}"));
         }
     }
 }
