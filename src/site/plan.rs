@@ -13,12 +13,12 @@ use serde_json::{Value, json};
 mod json;
 mod kep;
 
-use super::{SiteOptions, lock};
 use super::highlight::Highlighter;
 use super::markdown::Rendered;
 use super::pages;
 use super::search;
 use super::view;
+use super::{SiteOptions, lock};
 use crate::project::Project;
 use json::json_files;
 use kep::{Kit, PerKep};

@@ -31,7 +31,7 @@ use terms::*;
 
 use rayon::prelude::*;
 
-pub use body::{BodyTerms, Head, PASSAGE_CHARS, Passage, Section, passages};
+pub use body::{BodyTerms, PASSAGE_CHARS, Passage, Section, passages};
 
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
@@ -154,7 +154,7 @@ fn dictionary(lowered: &[Lowered]) -> Vec<Heading> {
 
 /// Each of `heads` as meta names it (1-based, 0: none): its own heading when
 /// `dict` has it, else that of the nearest heading enclosing it.
-fn named(heads: &[Head], dict: &BTreeMap<(&str, &str), u16>) -> Vec<u16> {
+fn named(heads: &[Section], dict: &BTreeMap<(&str, &str), u16>) -> Vec<u16> {
     let mut out: Vec<u16> = Vec::with_capacity(heads.len());
     for (i, h) in heads.iter().enumerate() {
         let id = dict
@@ -187,14 +187,13 @@ pub fn build(docs: Vec<SearchDoc>) -> SearchIndex {
         .par_iter_mut()
         .for_each(|l| l.heads = named(l.body_terms.heads(), &dict));
     let keys = shards(&lowered, |k, terms| (k.to_string(), encode_terms(&terms)));
-    let files = term_files(keys);
-    let keys: Vec<Vec<String>> = files.iter().map(|(k, _)| k.clone()).collect();
+    let (keys, files): (Vec<Vec<String>>, Vec<Vec<u8>>) = term_files(keys).into_iter().unzip();
     out.insert("search/meta.json".into(), encode_meta(metas, &keys, &heads));
     out.extend(
         files
             .into_iter()
             .enumerate()
-            .map(|(i, (_, b))| (term_file_path(i), b)),
+            .map(|(i, b)| (term_file_path(i), b)),
     );
     out
 }

@@ -34,17 +34,6 @@ pub struct Passage {
     pub text: String,
 }
 
-/// A heading as the index keeps it: level, anchor, text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Head {
-    /// Level in the README (1 for `#`).
-    pub level: u8,
-    /// Anchor id on the page.
-    pub id: String,
-    /// Text.
-    pub title: String,
-}
-
 /// The distinct index terms of a README body, each with how often it occurs
 /// (capped at the body's largest weight) and the section (1-based, 0 for
 /// none) of the passage where it occurs most. Computed once per rendering.
@@ -57,7 +46,7 @@ pub struct BodyTerms {
     /// Each term's best section, 1-based (0: none).
     best: Vec<u16>,
     /// The README's headings.
-    heads: Vec<Head>,
+    heads: Vec<Section>,
 }
 
 /// Cut `body` into passages along `sections` (sorted by `start`).
@@ -106,14 +95,10 @@ impl BodyTerms {
     /// The terms of `body` with headings `sections`, as the index reads them.
     pub fn of(body: &str, sections: &[Section]) -> BodyTerms {
         let passages = passages(body, sections);
-        let heads: Vec<Head> = sections
+        let heads: Vec<Section> = sections
             .iter()
             .take(usize::from(u16::MAX) - 1)
-            .map(|s| Head {
-                level: s.level,
-                id: s.id.clone(),
-                title: s.title.clone(),
-            })
+            .cloned()
             .collect();
         // each passage's text and, for a section's first passage, its
         // heading (a heading counts once), lowercased
@@ -188,7 +173,7 @@ impl BodyTerms {
     }
 
     /// The README's headings; a term's best section indexes them from 1.
-    pub fn heads(&self) -> &[Head] {
+    pub fn heads(&self) -> &[Section] {
         &self.heads
     }
 

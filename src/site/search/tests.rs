@@ -214,22 +214,26 @@ fn people_and_gates_are_terms_and_sections_are_named() {
 fn a_section_of_its_own_is_named_by_the_template_heading_around_it() {
     let heads = |own: &str| {
         vec![
-            Head {
+            Section {
+                start: 0,
                 level: 2,
                 id: "design-details".into(),
                 title: "Design Details".into(),
             },
-            Head {
+            Section {
+                start: 0,
                 level: 3,
                 id: own.into(),
                 title: own.into(),
             },
-            Head {
+            Section {
+                start: 0,
                 level: 4,
                 id: format!("{own}-more"),
                 title: "More".into(),
             },
-            Head {
+            Section {
+                start: 0,
                 level: 2,
                 id: "alternatives".into(),
                 title: "Alternatives".into(),
@@ -243,7 +247,8 @@ fn a_section_of_its_own_is_named_by_the_template_heading_around_it() {
     .into_iter()
     .collect();
     assert_eq!(named(&heads("api-changes"), &dict), vec![1, 1, 1, 2]);
-    let orphan = vec![Head {
+    let orphan = vec![Section {
+        start: 0,
         level: 3,
         id: "x".into(),
         title: "X".into(),
