@@ -132,8 +132,8 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub struct Engine<'a> {
     /// The theme's templates.
     pub tera: &'a tera::Tera,
-    /// The theme's static files (and the content-hashed copies a build
-    /// links to), by output path: they win over every other file.
+    /// The theme's static files by output path (a build's content-hashed
+    /// copies, serve's plain names): they win over every other file.
     pub statics: &'a BTreeMap<String, Vec<u8>>,
     /// The code highlighter.
     pub hl: &'a highlight::Highlighter,
