@@ -1,118 +1,487 @@
 //! Code highlighting: a fenced block's language and text → HTML whose spans
-//! carry CSS classes (`hl-*`), plus the light and dark stylesheets for them.
+//! carry CSS classes, coloured by the theme's `highlight.css`.
 //!
-//! Classes rather than inline colours keep the markup small and let the theme
-//! (and `prefers-color-scheme`) decide the colours.
+//! tree-sitter parses the block with the language's grammar and its
+//! highlight query names each token (`keyword`, `string.special.key`, …);
+//! [`NAMES`] shows the names as seven classes (`hl-k`, `hl-s`, …), so a
+//! span says what a token is, and the theme, light or dark, picks the
+//! colour. Neighbours of one class share a span, and text no query names
+//! has none.
 //!
-//! syntect runs on its Oniguruma backend (`default-onig`): on the corpus it
-//! is several times faster than the pure-Rust fancy-regex backend, which was
-//! half of a first build's CPU, and it produces the same HTML. One
-//! [`SyntaxSet`] is loaded per highlighter, on the first block, and shared by
-//! every thread, so each grammar's regexes are compiled once.
+//! syntect (Oniguruma regexes over Sublime grammars) was the highlighter
+//! before: it spent 0.67 s of CPU on the corpus's fenced code, a quarter of
+//! a build; tree-sitter spends 0.14 s on the same blocks (see the README).
+//! Languages without a grammar here are escaped, not highlighted.
 //!
-//! Highlighting is the most expensive step of a build; nothing of it is
-//! kept between runs.
+//! The grammars' queries compile on their first block and are shared by
+//! every thread; each thread keeps its own parser. Parsing and matching
+//! stop at a budget of steps proportional to the block (see [`budget`]), so
+//! hostile code costs linear time and every machine writes the same page.
 
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
-use syntect::parsing::SyntaxSet;
+use std::cmp::Reverse;
+use std::ops::ControlFlow;
 
-mod styled;
+use tree_sitter::{
+    Language, ParseOptions, ParseState, Parser, Query, QueryCursor, QueryCursorOptions,
+    QueryCursorState, StreamingIterator, Tree,
+};
 
 /// Blocks longer than this are escaped but not highlighted (bounded work).
 const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
-/// Syntect's syntaxes, loaded on first use.
-#[derive(Default)]
-pub struct Highlighter {
-    /// Loaded on first use; dropped by [`Highlighter::release`].
-    syntaxes: Mutex<Option<Arc<SyntaxSet>>>,
+/// The capture names the queries use that kepsite shows, and the class of
+/// each. A capture takes the longest name whose parts it has:
+/// `keyword.type` is a keyword, `function.method` a function.
+const NAMES: &[(&str, &str)] = &[
+    ("comment", "hl-c"),
+    ("keyword", "hl-k"),
+    ("conditional", "hl-k"),
+    ("repeat", "hl-k"),
+    ("include", "hl-k"),
+    ("exception", "hl-k"),
+    ("string", "hl-s"),
+    ("escape", "hl-n"),
+    ("number", "hl-n"),
+    ("boolean", "hl-n"),
+    ("constant", "hl-n"),
+    ("variable.builtin", "hl-n"),
+    ("type", "hl-t"),
+    ("constructor", "hl-t"),
+    ("module", "hl-t"),
+    ("function", "hl-f"),
+    ("property", "hl-p"),
+    ("attribute", "hl-p"),
+    ("label", "hl-p"),
+    ("tag", "hl-p"),
+];
+
+/// The classes [`NAMES`] uses, for the stylesheet's test.
+#[cfg(test)]
+const CLASSES: &[&str] = &["hl-c", "hl-k", "hl-s", "hl-n", "hl-t", "hl-f", "hl-p"];
+
+/// The languages with a grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    Go,
+    Yaml,
+    Bash,
+    Json,
+    Python,
+    Diff,
+    Proto,
+    Make,
 }
 
+const LANGS: [Lang; 8] = [
+    Lang::Go,
+    Lang::Yaml,
+    Lang::Bash,
+    Lang::Json,
+    Lang::Python,
+    Lang::Diff,
+    Lang::Proto,
+    Lang::Make,
+];
+
+impl Lang {
+    /// The language a fence's info string names, if it has a grammar here.
+    fn of(token: &str) -> Option<Lang> {
+        Some(match token.to_ascii_lowercase().as_str() {
+            "go" | "golang" => Lang::Go,
+            "yaml" | "yml" => Lang::Yaml,
+            "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session" => Lang::Bash,
+            "json" | "jsonc" => Lang::Json,
+            "python" | "py" => Lang::Python,
+            "diff" | "patch" => Lang::Diff,
+            "protobuf" | "proto" | "proto3" => Lang::Proto,
+            "makefile" | "make" | "mk" => Lang::Make,
+            _ => return None,
+        })
+    }
+
+    /// Whether the first pattern that matches a node names it, rather than
+    /// the last: the query files differ. Go's and JSON's put specific
+    /// patterns (a function's name, a key) before catch-alls such as
+    /// `(identifier) @variable`; YAML's, Python's and Make's put the
+    /// catch-alls first, as Neovim reads them.
+    fn first_wins(self) -> bool {
+        matches!(self, Lang::Go | Lang::Json | Lang::Bash)
+    }
+
+    /// Whether the grammar's external scanner is safe on `code`: those of
+    /// YAML and Python write their indentation stacks into tree-sitter's
+    /// 1,024-byte state buffer without a bound, and a deeper stack fails an
+    /// assertion in C, which aborts the process. A YAML level is pushed at
+    /// a `-`, `?` or `:` (four bytes each), a Python one at a line start
+    /// (two bytes). No block of the corpus comes near either bound.
+    fn safe_on(self, code: &str) -> bool {
+        match self {
+            Lang::Yaml => {
+                code.bytes()
+                    .filter(|b| matches!(b, b'-' | b'?' | b':'))
+                    .count()
+                    <= 240
+            }
+            Lang::Python => code.lines().count() <= 300,
+            _ => true,
+        }
+    }
+
+    /// The grammar and its compiled query, built on first use (`None` if
+    /// the query does not compile against the grammar, which the tests
+    /// rule out).
+    fn grammar(self) -> Option<&'static Grammar> {
+        static GRAMMARS: [OnceLock<Option<Grammar>>; LANGS.len()] =
+            [const { OnceLock::new() }; LANGS.len()];
+        GRAMMARS[self as usize]
+            .get_or_init(|| self.build())
+            .as_ref()
+    }
+
+    fn build(self) -> Option<Grammar> {
+        let (language, query) = match self {
+            Lang::Go => (tree_sitter_go::LANGUAGE, tree_sitter_go::HIGHLIGHTS_QUERY),
+            Lang::Yaml => (
+                tree_sitter_yaml::LANGUAGE,
+                tree_sitter_yaml::HIGHLIGHTS_QUERY,
+            ),
+            Lang::Bash => (
+                tree_sitter_bash::LANGUAGE,
+                tree_sitter_bash::HIGHLIGHT_QUERY,
+            ),
+            Lang::Json => (
+                tree_sitter_json::LANGUAGE,
+                tree_sitter_json::HIGHLIGHTS_QUERY,
+            ),
+            Lang::Python => (
+                tree_sitter_python::LANGUAGE,
+                tree_sitter_python::HIGHLIGHTS_QUERY,
+            ),
+            Lang::Diff => (
+                tree_sitter_diff::LANGUAGE,
+                tree_sitter_diff::HIGHLIGHTS_QUERY,
+            ),
+            Lang::Proto => (tree_sitter_proto::LANGUAGE, PROTO_QUERY),
+            Lang::Make => (
+                tree_sitter_make::LANGUAGE,
+                tree_sitter_make::HIGHLIGHTS_QUERY,
+            ),
+        };
+        let language = Language::from(language);
+        let query = Query::new(&language, query).ok()?;
+        let classes = query.capture_names().iter().map(|c| class_of(c)).collect();
+        Some(Grammar {
+            language,
+            query,
+            classes,
+            first_wins: self.first_wins(),
+        })
+    }
+}
+
+/// A language's grammar, its highlight query, and the class of each of
+/// the query's captures.
+struct Grammar {
+    language: Language,
+    query: Query,
+    classes: Vec<Option<&'static str>>,
+    /// See [`Lang::first_wins`].
+    first_wins: bool,
+}
+
+/// The class capture `capture` is shown with: that of the longest name in
+/// [`NAMES`] whose parts it has, the first of equals (tree-sitter's own
+/// rule for recognized names).
+fn class_of(capture: &str) -> Option<&'static str> {
+    let mut best: Option<(usize, &'static str)> = None;
+    for (name, class) in NAMES {
+        let len = name.split('.').count();
+        if shows(name, capture) && best.is_none_or(|(l, _)| len > l) {
+            best = Some((len, class));
+        }
+    }
+    best.map(|(_, class)| class)
+}
+
+/// Whether recognized name `name` covers capture `capture`: each of its
+/// dot-separated parts is one of the capture's (tree-sitter-highlight's own
+/// rule for `configure`).
+fn shows(name: &str, capture: &str) -> bool {
+    name.split('.')
+        .all(|part| capture.split('.').any(|c| c == part))
+}
+
+/// tree-sitter-proto's crate leaves its query out; this is kepsite's.
+const PROTO_QUERY: &str = include_str!("highlight/proto.scm");
+
+/// The highlighter a build or `serve` hands to the markdown renderer. It
+/// holds nothing itself: the compiled queries are shared process-wide and
+/// the parsers are per thread.
+#[derive(Default)]
+pub struct Highlighter;
+
 impl Highlighter {
-    /// A highlighter; its grammars load on the first block.
+    /// A highlighter.
     pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Free syntect's grammars (tens of MB once they have run): a build
-    /// calls it when its READMEs are rendered. A later block loads them
-    /// again.
-    pub fn release(&self) {
-        drop(
-            self.syntaxes
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .take(),
-        );
-    }
-
-    fn syntaxes(&self) -> Arc<SyntaxSet> {
-        self.syntaxes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_or_insert_with(|| Arc::new(SyntaxSet::load_defaults_newlines()))
-            .clone()
+        Self
     }
 
     /// A `<pre>` block for `code` in language `lang` ("" for none).
     pub fn block(&self, lang: &str, code: &str) -> String {
-        if lang.is_empty() || code.len() > MAX_HIGHLIGHT_BYTES {
-            return plain(lang, code);
+        let spans = Lang::of(lang)
+            .filter(|l| code.len() <= MAX_HIGHLIGHT_BYTES && l.safe_on(code))
+            .and_then(Lang::grammar)
+            .and_then(|grammar| spans(code, grammar));
+        let mut out = String::with_capacity(code.len() * 2 + 64);
+        out.push_str("<pre class=\"code hl-code\" data-lang=\"");
+        crate::escape::push_html(&mut out, lang);
+        out.push_str("\"><code>");
+        match spans {
+            Some(html) => out.push_str(&html),
+            None => crate::escape::push_text(&mut out, code),
         }
-        self.highlight(lang, code)
-    }
-
-    fn highlight(&self, lang: &str, code: &str) -> String {
-        let token = match lang.to_ascii_lowercase().as_str() {
-            "golang" => "go".to_string(),
-            "shell" | "console" | "sh" | "zsh" => "bash".to_string(),
-            "yml" => "yaml".to_string(),
-            other => other.to_string(),
-        };
-        let syntaxes = self.syntaxes();
-        let Some(syntax) = syntaxes.find_syntax_by_token(&token) else {
-            return plain(lang, code);
-        };
-        let Some(html) = styled::html(code, syntax, &syntaxes) else {
-            return plain(lang, code);
-        };
-        format!(
-            "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{html}</code></pre>\n",
-            crate::escape::html(lang),
-        )
+        out.push_str("</code></pre>\n");
+        out
     }
 }
 
-/// A block without highlighting.
-fn plain(lang: &str, code: &str) -> String {
-    format!(
-        "<pre class=\"code hl-code\" data-lang=\"{}\"><code>{}</code></pre>\n",
-        crate::escape::html(lang),
-        crate::escape::text(code)
-    )
+/// The work a block's parse and query may take, in tree-sitter's own units
+/// (its progress callbacks, one per hundred steps): the corpus's blocks
+/// take at most 35, and a byte at most 0.022. Counting steps, not time,
+/// keeps a build's output the same on any machine; a block over the budget
+/// (error recovery over hostile input, about a microsecond a step) is shown
+/// without colours.
+fn budget(code: &str) -> usize {
+    code.len() / 64 + 200
 }
 
-/// The stylesheet for highlighted code: a light theme, and a dark one under
-/// `prefers-color-scheme: dark`.
-pub fn stylesheet() -> String {
-    styled::stylesheet()
+/// `code` as escaped text in class-named spans (`None` when its parse or
+/// query goes over [`budget`], or a token does not fall on character
+/// boundaries).
+fn spans(code: &str, grammar: &Grammar) -> Option<String> {
+    thread_local! {
+        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    }
+    let budget = budget(code);
+    let tree = PARSER.with(|parser| {
+        let mut parser = parser.borrow_mut();
+        parser.set_language(&grammar.language).ok()?;
+        let mut steps = 0;
+        let mut within = |_: &ParseState| {
+            steps += 1;
+            if steps > budget {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = ParseOptions::new().progress_callback(&mut within);
+        let bytes = code.as_bytes();
+        let tree = parser.parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            None,
+            Some(options),
+        );
+        // a parse given up would be resumed by the next one
+        parser.reset();
+        tree
+    })?;
+    if !shallow(&tree, depth_budget(code)) {
+        return None;
+    }
+    let marks = marks(code, grammar, &tree, budget)?;
+    write_spans(code, &marks)
+}
+
+/// The most the depths of a block's nodes may add up to: tree-sitter's
+/// query matching spends time on each node in proportion to its depth, so
+/// a deep tree (64 KB of `{` in YAML) is quadratic, seconds of CPU.
+fn depth_budget(code: &str) -> usize {
+    code.len() * 32 + 50_000
+}
+
+/// The longest stretch a parse may give up on (an `ERROR` node): error
+/// recovery over a long run of unclosed `$(` leaves a chain of hidden
+/// nodes as deep as the run, which the query walks quadratically (0.8 s
+/// for 64 KB of Bash). The corpus's longest is 2.8 KB.
+const MAX_ERROR_BYTES: usize = 4096;
+
+/// Whether the depths of `tree`'s nodes add up to at most `limit` and no
+/// error in it is longer than [`MAX_ERROR_BYTES`] (a walk that stops as
+/// soon as either fails).
+fn shallow(tree: &Tree, limit: usize) -> bool {
+    let mut cursor = tree.walk();
+    let (mut depth, mut total) = (0usize, 0usize);
+    loop {
+        let node = cursor.node();
+        total += depth;
+        if total > limit || (node.is_error() && node.byte_range().len() > MAX_ERROR_BYTES) {
+            return false;
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return true;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+/// A capture as found: (start, end reversed, node id, rank of its pattern,
+/// class), so that sorting puts outer nodes first and each node's winning
+/// pattern first.
+type Found = (usize, Reverse<usize>, usize, usize, Option<&'static str>);
+
+/// A capture to show: its byte range and class.
+struct Mark {
+    start: usize,
+    end: usize,
+    class: &'static str,
+}
+
+/// The captures of `grammar`'s query on `tree` that kepsite shows, outer
+/// before inner, one per node, the one of the pattern that wins it (see
+/// [`Lang::first_wins`]).
+fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Vec<Mark>> {
+    let mut steps = 0;
+    let mut over = false;
+    let mut within = |_: &QueryCursorState| {
+        steps += 1;
+        over = steps > budget;
+        if over {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let mut cursor = QueryCursor::new();
+    let options = QueryCursorOptions::new().progress_callback(&mut within);
+    let mut captures =
+        cursor.captures_with_options(&grammar.query, tree.root_node(), code.as_bytes(), options);
+    // (start, longer first, node, rank) orders outer nodes first and a
+    // node's winning pattern first
+    let mut found: Vec<Found> = Vec::new();
+    while let Some((m, i)) = captures.next() {
+        let capture = m.captures()[*i];
+        let range = capture.node.byte_range();
+        let class = grammar
+            .classes
+            .get(capture.index as usize)
+            .copied()
+            .flatten();
+        let rank = if grammar.first_wins {
+            m.pattern_index
+        } else {
+            usize::MAX - m.pattern_index
+        };
+        found.push((
+            range.start,
+            Reverse(range.end),
+            capture.node.id(),
+            rank,
+            class,
+        ));
+    }
+    drop(captures);
+    if over {
+        return None;
+    }
+    found.sort_unstable_by_key(|f| (f.0, f.1, f.2, f.3));
+    found.dedup_by_key(|f| f.2);
+    let marks = found
+        .into_iter()
+        .filter_map(|(start, Reverse(end), _, _, class)| {
+            Some(Mark {
+                start,
+                end,
+                class: class?,
+            })
+        })
+        .collect();
+    Some(marks)
+}
+
+/// `code` escaped, each stretch in the class of the innermost mark over
+/// it; neighbours of one class share a span.
+fn write_spans(code: &str, marks: &[Mark]) -> Option<String> {
+    let mut w = Spans {
+        code,
+        out: String::with_capacity(code.len() * 2),
+        open: "",
+        at: 0,
+        stack: Vec::new(),
+    };
+    for mark in marks {
+        if mark.start < w.at {
+            // overlapping a mark already written past: keep the outer one
+            continue;
+        }
+        w.advance(mark.start)?;
+        let outer = w.stack.last().map_or(code.len(), |(end, _)| *end);
+        w.stack.push((mark.end.min(outer), mark.class));
+    }
+    w.advance(code.len())?;
+    if !w.open.is_empty() {
+        w.out.push_str("</span>");
+    }
+    Some(w.out)
+}
+
+/// [`write_spans`]'s state.
+struct Spans<'a> {
+    code: &'a str,
+    out: String,
+    /// The class of the open span ("" for none).
+    open: &'static str,
+    /// How much of `code` is written.
+    at: usize,
+    /// The marks around `at`: (end, class), innermost last.
+    stack: Vec<(usize, &'static str)>,
+}
+
+impl Spans<'_> {
+    /// Write `code` up to `to`.
+    fn advance(&mut self, to: usize) -> Option<()> {
+        loop {
+            while self.stack.last().is_some_and(|(end, _)| *end <= self.at) {
+                self.stack.pop();
+            }
+            if self.at >= to {
+                return Some(());
+            }
+            let (end, class) = self.stack.last().copied().unwrap_or((to, ""));
+            let next = end.min(to);
+            let text = self.code.get(self.at..next)?;
+            self.piece(text, class);
+            self.at = next;
+        }
+    }
+
+    fn piece(&mut self, text: &str, class: &'static str) {
+        if text.is_empty() {
+            return;
+        }
+        if class != self.open {
+            if !self.open.is_empty() {
+                self.out.push_str("</span>");
+            }
+            if !class.is_empty() {
+                self.out.push_str("<span class=\"");
+                self.out.push_str(class);
+                self.out.push_str("\">");
+            }
+            self.open = class;
+        }
+        crate::escape::push_text(&mut self.out, text);
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn released_grammars_load_again_and_highlight_the_same() {
-        let code = "kind: Pod\nmetadata:\n  name: x\n";
-        let hl = Highlighter::new();
-        let loaded = |h: &Highlighter| h.syntaxes.lock().unwrap().is_some();
-        assert!(!loaded(&hl), "grammars load on the first block");
-        let first = hl.block("yaml", code);
-        assert!(first.contains("hl-") && loaded(&hl), "{first}");
-        hl.release();
-        assert!(!loaded(&hl));
-        assert_eq!(hl.block("yaml", code), first);
-    }
-}
+mod tests;

@@ -267,10 +267,6 @@ pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<S
 /// highlighting stylesheet among them) by output path.
 fn load_theme(opts: &SiteOptions) -> Result<(theme::Theme, BTreeMap<String, Vec<u8>>)> {
     let mut theme = timed("theme", || theme::load(opts.theme.as_deref()))?;
-    theme
-        .statics
-        .entry("highlight.css".into())
-        .or_insert_with(|| highlight::stylesheet().into_bytes());
     // only the content-hashed copies: pages link them by `static_url`
     let statics = theme.fingerprint(&opts.base_url);
     Ok((theme, statics))

@@ -150,11 +150,7 @@ pub fn plan(
     };
     json_files(&kit, sink);
     let per_kep = crate::timing::timed("plan: KEP pages", || plan_keps(&kit, cache, readmes, sink));
-    if !cache.keep {
-        // A build highlights nothing after the READMEs: its grammars (and
-        // their compiled regexes) go before the listings are built.
-        hl.release();
-    } else {
+    if cache.keep {
         kit.remember(cache, &per_kep);
     }
     let mut docs = Vec::with_capacity(model.keps.len());

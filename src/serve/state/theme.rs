@@ -7,7 +7,6 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::{State, chain};
-use crate::site::highlight;
 use crate::theme::{self, Theme};
 
 impl State {
@@ -33,10 +32,6 @@ impl State {
 /// edit changes no page (open pages swap the stylesheet in place).
 pub(super) fn load_theme(dir: Option<&std::path::Path>, base: &str) -> Result<Theme> {
     let mut theme = theme::load(dir)?;
-    theme
-        .statics
-        .entry("highlight.css".into())
-        .or_insert_with(|| highlight::stylesheet().into_bytes());
     let names: BTreeSet<String> = theme.statics.keys().cloned().collect();
     let base = base.to_string();
     theme.tera.register_function(
