@@ -5,9 +5,6 @@
 
 use std::borrow::Cow;
 
-/// The entity for the character starting at byte `i` of `s`, and its length.
-type Table = fn(&[u8], usize) -> Option<(&'static str, usize)>;
-
 fn attr_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
     let e = match b[i] {
         b'&' => "&amp;",
@@ -44,7 +41,14 @@ fn text_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
     }
 }
 
-fn push_with(out: &mut String, s: &str, entity: Table) {
+/// `s` appended to `out` with the characters `entity` names replaced
+/// (`entity` gives the replacement for the character starting at byte `i`,
+/// and its length). Generic, so each table is inlined into its scan.
+fn push_with(
+    out: &mut String,
+    s: &str,
+    entity: impl Fn(&[u8], usize) -> Option<(&'static str, usize)>,
+) {
     let b = s.as_bytes();
     let mut copied = 0;
     let mut i = 0;

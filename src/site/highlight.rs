@@ -334,9 +334,9 @@ fn shallow(tree: &Tree, limit: usize) -> bool {
     }
 }
 
-/// A capture as found: (start, end reversed, node id, rank of its pattern,
-/// class), so that sorting puts outer nodes first and each node's winning
-/// pattern first.
+/// A capture as found: (start, end reversed, the node's place in the
+/// cursor's order, rank of its pattern, class), so that sorting puts outer
+/// nodes first and each node's winning pattern first.
 type Found = (usize, Reverse<usize>, usize, usize, Option<&'static str>);
 
 /// A capture to show: its byte range and class.
@@ -365,12 +365,16 @@ fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Ve
     let options = QueryCursorOptions::new().progress_callback(&mut within);
     let mut captures =
         cursor.captures_with_options(&grammar.query, tree.root_node(), code.as_bytes(), options);
-    // (start, longer first, node, rank) orders outer nodes first and a
-    // node's winning pattern first
+    // each node by the order the cursor first reached it: node ids are
+    // addresses, which differ from run to run, and a node and its child can
+    // cover the same bytes (a Bash command name that is a string)
+    let mut seen: std::collections::HashMap<usize, usize> = Default::default();
     let mut found: Vec<Found> = Vec::new();
     while let Some((m, i)) = captures.next() {
         let capture = m.captures()[*i];
         let range = capture.node.byte_range();
+        let next = seen.len();
+        let node = *seen.entry(capture.node.id()).or_insert(next);
         let class = grammar
             .classes
             .get(capture.index as usize)
@@ -381,13 +385,7 @@ fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Ve
         } else {
             usize::MAX - m.pattern_index
         };
-        found.push((
-            range.start,
-            Reverse(range.end),
-            capture.node.id(),
-            rank,
-            class,
-        ));
+        found.push((range.start, Reverse(range.end), node, rank, class));
     }
     drop(captures);
     if over {

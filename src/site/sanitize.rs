@@ -158,6 +158,15 @@ mod tests {
     }
 
     #[test]
+    fn the_tag_allowlist_is_sorted_for_its_binary_search() {
+        assert!(allow::TAGS.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            clean_raw("<table><tr><td>x</td></tr></table>"),
+            "<table><tbody><tr><td>x</td></tr></tbody></table>"
+        );
+    }
+
+    #[test]
     fn ids_and_same_page_links_are_prefixed_together() {
         let generated = HashSet::from(["summary".to_string()]);
         let trusted = HashSet::from(["#old".to_string()]);

@@ -70,6 +70,15 @@ fn tokens_are_named_by_what_they_are() {
     let go = hl.block("golang", "func F() {}\n");
     assert!(go.contains("<span class=\"hl-k\">func</span>"), "{go}");
     assert!(go.contains("<span class=\"hl-f\">F</span>"), "{go}");
+    // a Bash command name that is a string: two nodes over the same bytes,
+    // ordered as the query cursor reaches them, not by address
+    for _ in 0..20 {
+        let sh = hl.block("bash", "if \"Feature\" is on; then x; fi\n");
+        assert!(
+            sh.contains("<span class=\"hl-s\">\"Feature\"</span>"),
+            "{sh}"
+        );
+    }
     // Python's query reads last-wins: the catch-all `@variable` comes first
     let py = hl.block("python", "def build(x):\n    return len(x)\n");
     assert!(py.contains("<span class=\"hl-f\">build</span>"), "{py}");

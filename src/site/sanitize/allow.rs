@@ -2,6 +2,7 @@
 //! elements that go with their content, and the class names kept.
 
 /// Elements raw HTML may use.
+/// Sorted: [`super::write`] looks names up by binary search.
 pub(super) const TAGS: &[&str] = &[
     "a",
     "abbr",

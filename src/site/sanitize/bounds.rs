@@ -48,23 +48,36 @@ const STATES: usize = 10;
 /// merged keeping the larger count. The real tokenizer's tag is always one of
 /// the hypotheses, so its count is never more than the one returned.
 fn max_attributes(s: &[u8], limit: usize) -> usize {
-    let mut live: [Option<usize>; STATES] = [None; STATES];
+    // each live state's count; `live` has bit `i` set when state `i` is
+    // (a byte's step touches only the live states: this runs on every
+    // README with raw HTML)
+    let mut counts = [0usize; STATES];
+    let mut live: u16 = 0;
     let mut max = 0;
     let mut i = 0;
     while i < s.len() {
-        if live.iter().all(Option::is_none) {
-            match s[i..].iter().position(|&b| b == b'<') {
+        if live == 0 {
+            match memchr_lt(&s[i..]) {
                 Some(at) => i += at,
                 None => break,
             }
         }
         let c = s[i];
-        let mut next: [Option<usize>; STATES] = [None; STATES];
-        for (state, count) in live.iter().enumerate() {
-            let Some(count) = *count else { continue };
-            if let Some((to, n)) = step(state_of(state), c, count) {
-                let slot = &mut next[to as usize];
-                *slot = Some(slot.map_or(n, |m| m.max(n)));
+        let mut next = [0usize; STATES];
+        let mut next_live: u16 = 0;
+        let mut bits = live;
+        while bits != 0 {
+            let state = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let Some((to, n)) = step(state_of(state), c, counts[state]) {
+                let to = to as usize;
+                let bit = 1 << to;
+                next[to] = if next_live & bit != 0 {
+                    next[to].max(n)
+                } else {
+                    n
+                };
+                next_live |= bit;
                 max = max.max(n);
             }
         }
@@ -75,15 +88,25 @@ fn max_attributes(s: &[u8], limit: usize) -> usize {
             _ => false,
         };
         if opens && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-            next[In::TagName as usize].get_or_insert(0);
+            let bit = 1 << In::TagName as usize;
+            if next_live & bit == 0 {
+                next[In::TagName as usize] = 0;
+                next_live |= bit;
+            }
         }
-        live = next;
+        counts = next;
+        live = next_live;
         if max > limit {
             return max;
         }
         i += 1;
     }
     max
+}
+
+/// The offset of the first `<` in `s`.
+fn memchr_lt(s: &[u8]) -> Option<usize> {
+    s.iter().position(|&b| b == b'<')
 }
 
 fn state_of(i: usize) -> In {
