@@ -295,7 +295,9 @@ fn reference(value: &str, link: &dyn Fn(&str) -> LinkView) -> LinkView {
 }
 
 /// The full view of a KEP. `link` turns a kep.yaml reference
-/// (`/keps/sig-x/123-foo`) into a labelled link.
+/// (`/keps/sig-x/123-foo`) into a labelled link; `on_page` says whether
+/// the KEP's page has a heading with an anchor.
+#[allow(clippy::too_many_arguments)]
 pub fn kep_view(
     model: &Model,
     kep: &Kep,
@@ -304,6 +306,7 @@ pub fn kep_view(
     findings: Vec<Finding>,
     urls: &Urls,
     link: &dyn Fn(&str) -> LinkView,
+    on_page: &dyn Fn(&str) -> bool,
 ) -> KepView {
     let m = &kep.meta;
     let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
@@ -352,7 +355,7 @@ pub fn kep_view(
         source_url: urls.blob(readme),
         edit_url: format!("{}/edit/{}/{readme}", urls.repo_url, urls.branch),
         prr_completeness: a.map(|a| {
-            serde_json::to_value(questionnaire(a, &urls.blob(readme))).unwrap_or_default()
+            serde_json::to_value(questionnaire(a, &urls.blob(readme), on_page)).unwrap_or_default()
         }),
         history: None,
         readiness: a

@@ -151,8 +151,12 @@ impl<'a> Kit<'a> {
         };
         let linked = linked(&r.html, &self.local_assets[i]);
         crate::site::lock(&self.linked).extend(linked.map(|rel| format!("{dir}{rel}")));
+        let headings: std::collections::HashSet<&str> =
+            r.sections.iter().map(|s| s.id.as_str()).collect();
+        let on_page = |anchor: &str| headings.contains(anchor);
+        let kep_view = self.kep_view(i, &url, kf, &on_page);
         let ctx = Value::Object(serde_json::Map::from_iter([
-            ("kep".to_string(), self.kep_view(i, &url, kf)),
+            ("kep".to_string(), kep_view),
             ("body".to_string(), Value::String(r.html)),
             (
                 "toc".to_string(),
@@ -198,14 +202,20 @@ impl<'a> Kit<'a> {
 
     /// The KEP page's view of KEP `i`: metadata, analysis, findings, links
     /// and its history panel.
-    fn kep_view(&self, i: usize, url: &str, kf: Vec<&Finding>) -> Value {
+    fn kep_view(
+        &self,
+        i: usize,
+        url: &str,
+        kf: Vec<&Finding>,
+        on_page: &dyn Fn(&str) -> bool,
+    ) -> Value {
         let data = self.data;
         let model = &data.model;
         let kep = &model.keps[i];
         let kf: Vec<Finding> = kf.into_iter().cloned().collect();
         let analysis = data.analysis.keps.get(i);
         let link = |s: &str| self.link(s);
-        let mut v = view::kep_view(model, kep, analysis, url, kf, &self.urls, &link);
+        let mut v = view::kep_view(model, kep, analysis, url, kf, &self.urls, &link, on_page);
         for s in &mut v.participating_sigs {
             if !self.sig_dirs.contains(s.label.as_str()) {
                 s.url.clear(); // no page: shown as text

@@ -21,7 +21,7 @@ pub struct LineLink {
     /// A link to the line in the repository source (`?plain=1#L<n>`, so
     /// GitHub shows the line rather than the rendered file), or to the file.
     pub url: String,
-    /// The heading's anchor on the KEP's own page, when the heading exists.
+    /// The heading's anchor on the KEP's own page, when the page has it.
     pub anchor: Option<String>,
 }
 
@@ -57,7 +57,9 @@ pub struct QuestionnaireView {
     pub missing_sections: Vec<String>,
 }
 
-fn line_links(c: &Completeness, blob: &str) -> Vec<LineLink> {
+/// The unanswered headings of `c` as links; `on_page` says whether the
+/// KEP's page has a heading with an anchor.
+fn line_links(c: &Completeness, blob: &str, on_page: &dyn Fn(&str) -> bool) -> Vec<LineLink> {
     c.unanswered
         .iter()
         .map(|u| LineLink {
@@ -67,13 +69,21 @@ fn line_links(c: &Completeness, blob: &str) -> Vec<LineLink> {
                 Some(l) => format!("{blob}?plain=1#L{l}"),
                 None => blob.to_string(),
             },
-            anchor: u.line.map(|_| crate::kep::document::slug(&u.title)),
+            anchor: u
+                .line
+                .map(|_| crate::kep::document::slug(&u.title))
+                .filter(|a| on_page(a)),
         })
         .collect()
 }
 
-/// The questionnaire panel of a KEP; `blob` links to its README.
-pub fn questionnaire(a: &KepAnalysis, blob: &str) -> QuestionnaireView {
+/// The questionnaire panel of a KEP; `blob` links to its README, and
+/// `on_page` says whether its page has a heading with an anchor.
+pub fn questionnaire(
+    a: &KepAnalysis,
+    blob: &str,
+    on_page: &dyn Fn(&str) -> bool,
+) -> QuestionnaireView {
     let q = &a.assessment.prr;
     let target = a.assessment.target;
     let current = |s: &str| {
@@ -99,13 +109,13 @@ pub fn questionnaire(a: &KepAnalysis, blob: &str) -> QuestionnaireView {
         percent: c.percent,
         approved,
         current: current(stage),
-        unanswered: line_links(c, blob),
+        unanswered: line_links(c, blob, on_page),
     })
     .collect();
     QuestionnaireView {
         stages,
         complete: a.prr_complete_current,
-        template_unanswered: line_links(&a.assessment.template_completeness, blob),
+        template_unanswered: line_links(&a.assessment.template_completeness, blob, on_page),
         missing_sections: a.assessment.missing_sections.clone(),
     }
 }
