@@ -89,6 +89,18 @@ fn main() {
             "`<dd><div><dt>` (implied end tags)",
             repeat("<dd><div><dt>x</dt></div></dd>"),
         ),
+        (
+            "12 KB Bash blocks of `&a ` (the scanner reads ahead)",
+            repeat(&format!("```bash\n{}\n```\n\n", "&a ".repeat(4000))),
+        ),
+        (
+            "64 KB Go blocks of `\"` (error recovery)",
+            repeat(&format!("```go\n{}\n```\n\n", "\"".repeat(60_000))),
+        ),
+        (
+            "64 KB Go blocks of `(` (a deep tree)",
+            repeat(&format!("```go\n{}\n```\n\n", "(".repeat(60_000))),
+        ),
     ];
     println!("| 10 MB README | render | vs ordinary |");
     println!("|---|---|---|");

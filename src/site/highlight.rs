@@ -32,6 +32,18 @@ use tree_sitter::{
 /// Blocks longer than this are escaped but not highlighted (bounded work).
 const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
+/// The longest block highlighted in a grammar with an external scanner
+/// (Bash, YAML, Python). Their scanners read ahead without a bound, which
+/// no step budget sees: 32 KB of `&a ` takes Bash's 0.7 s, 64 KB 2.4 s
+/// (quadratic). The corpus's longest such block is 8.5 KB.
+const MAX_SCANNED_BYTES: usize = 12 * 1024;
+
+/// The most code one README has highlighted (the markdown renderer keeps
+/// the count); the rest is escaped as it is. With [`MAX_SCANNED_BYTES`]
+/// this bounds a README's highlighting at about a second whatever it holds.
+/// The corpus's most is 43 KB.
+pub const README_BUDGET: usize = 128 * 1024;
+
 /// The capture names the queries use that kepsite shows, and the class of
 /// each. A capture takes the longest name whose parts it has:
 /// `keyword.type` is a keyword, `function.method` a function.
@@ -111,12 +123,23 @@ impl Lang {
         matches!(self, Lang::Go | Lang::Json | Lang::Bash)
     }
 
+    /// The longest block highlighted in this language.
+    fn max_bytes(self) -> usize {
+        match self {
+            Lang::Bash | Lang::Yaml | Lang::Python => MAX_SCANNED_BYTES,
+            _ => MAX_HIGHLIGHT_BYTES,
+        }
+    }
+
     /// Whether the grammar's external scanner is safe on `code`: those of
     /// YAML and Python write their indentation stacks into tree-sitter's
     /// 1,024-byte state buffer without a bound, and a deeper stack fails an
-    /// assertion in C, which aborts the process. A YAML level is pushed at
-    /// a `-`, `?` or `:` (four bytes each), a Python one at a line start
-    /// (two bytes). No block of the corpus comes near either bound.
+    /// assertion in C, which aborts the process. A YAML level (four bytes)
+    /// is pushed at a `-`, `?` or `:`, so at most 240 of those are allowed.
+    /// Python pushes a level (two bytes, after at most 257 of string
+    /// delimiters) only for a deeper indent, so no line may be indented
+    /// past 360 columns (a tab counts 8, as its scanner counts it). No
+    /// block of the corpus comes near either bound.
     fn safe_on(self, code: &str) -> bool {
         match self {
             Lang::Yaml => {
@@ -125,7 +148,14 @@ impl Lang {
                     .count()
                     <= 240
             }
-            Lang::Python => code.lines().count() <= 300,
+            Lang::Python => code.lines().all(|line| {
+                let indent: usize = line
+                    .bytes()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .map(|b| if b == b'\t' { 8 } else { 1 })
+                    .sum();
+                indent <= 360
+            }),
             _ => true,
         }
     }
@@ -232,30 +262,42 @@ impl Highlighter {
     /// A `<pre>` block for `code` in language `lang` ("" for none).
     pub fn block(&self, lang: &str, code: &str) -> String {
         let spans = Lang::of(lang)
-            .filter(|l| code.len() <= MAX_HIGHLIGHT_BYTES && l.safe_on(code))
+            .filter(|l| code.len() <= l.max_bytes() && l.safe_on(code))
             .and_then(Lang::grammar)
             .and_then(|grammar| spans(code, grammar));
-        let mut out = String::with_capacity(code.len() * 2 + 64);
-        out.push_str("<pre class=\"code hl-code\" data-lang=\"");
-        crate::escape::push_html(&mut out, lang);
-        out.push_str("\"><code>");
         match spans {
-            Some(html) => out.push_str(&html),
-            None => crate::escape::push_text(&mut out, code),
+            Some(html) => pre(lang, &html),
+            None => plain(lang, code),
         }
-        out.push_str("</code></pre>\n");
-        out
     }
 }
 
+/// A `<pre>` block for `code` in language `lang`, without highlighting.
+pub fn plain(lang: &str, code: &str) -> String {
+    pre(lang, &crate::escape::text(code))
+}
+
+/// The `<pre>` around a block's inner HTML.
+fn pre(lang: &str, inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len() + 64);
+    out.push_str("<pre class=\"code hl-code\" data-lang=\"");
+    crate::escape::push_html(&mut out, lang);
+    out.push_str("\"><code>");
+    out.push_str(inner);
+    out.push_str("</code></pre>\n");
+    out
+}
+
 /// The work a block's parse and query may take, in tree-sitter's own units
-/// (its progress callbacks, one per hundred steps): the corpus's blocks
-/// take at most 35, and a byte at most 0.022. Counting steps, not time,
-/// keeps a build's output the same on any machine; a block over the budget
-/// (error recovery over hostile input, about a microsecond a step) is shown
-/// without colours.
+/// (its progress callbacks, one per hundred steps). The corpus's blocks
+/// take at most a third of it, and dense code (a line of calls or of JSON
+/// after another, 60 KB) about half. Counting steps, not time, keeps a
+/// build's output the same on any machine. Error recovery over hostile
+/// input takes tens of times the steps per byte, at up to two microseconds
+/// each; such a block goes over the budget and is shown without colours,
+/// after at most about 0.3 s for 64 KB (see [`README_BUDGET`]).
 fn budget(code: &str) -> usize {
-    code.len() / 64 + 200
+    code.len() / 16 + 100
 }
 
 /// `code` as escaped text in class-named spans (`None` when its parse or

@@ -143,6 +143,7 @@ fn stream(
         relabel: None,
         hl,
         code: None,
+        code_budget: super::highlight::README_BUDGET,
         raw_as_text,
         raw: false,
         raw_lt: 0,
@@ -192,6 +193,9 @@ struct Stream<'a, 'l> {
     hl: &'l Highlighter,
     /// Inside a code block: its language and text so far.
     code: Option<(String, String)>,
+    /// Bytes of code still to be highlighted in this README; blocks past
+    /// it are escaped as they are.
+    code_budget: usize,
     /// Write raw HTML as text.
     raw_as_text: bool,
     /// Whether there was raw HTML (other than comments).
@@ -298,6 +302,21 @@ mod tests {
         );
         assert!(html.contains("<h2 id=\"summary\">"), "{html}");
         assert!(html.contains("href=\"#summary\""), "{html}");
+    }
+
+    #[test]
+    fn a_readme_highlights_at_most_its_budget_of_code() {
+        let block = format!("```go\n{}```\n\n", "func f() { return }\n".repeat(1000));
+        let md = block.repeat(super::super::highlight::README_BUDGET / (block.len() - 12) + 1);
+        let html = render_plain(&md);
+        let pres: Vec<&str> = html.split("<pre ").skip(1).collect();
+        assert!(pres.len() >= 7, "{}", pres.len());
+        let (lit, plain) = pres.split_at(pres.len() - 1);
+        assert!(
+            lit.iter()
+                .all(|p| p.contains("<span class=\"hl-k\">func</span>"))
+        );
+        assert!(!plain[0].contains("<span"), "past the budget: escaped only");
     }
 
     #[test]

@@ -214,4 +214,6 @@ fn hostile_blocks_neither_abort_nor_run_away() {
     // below the bounds, deep but real nesting is still highlighted
     let nested = format!("{}a: 1\n", "- ".repeat(50));
     assert!(hl.block("yaml", &nested).contains("<span"));
+    let long: String = (0..400).map(|i| format!("x{i} = f(a)[{i}]\n")).collect();
+    assert!(hl.block("python", &long).contains("<span"));
 }

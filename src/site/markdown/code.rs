@@ -49,9 +49,13 @@ impl<'a> Stream<'a, '_> {
         }
         // a block wider than the page scrolls: keyboard users
         // reach it with Tab (axe scrollable-region-focusable)
-        self.hl
-            .block(lang, buf)
-            .replacen("<pre ", "<pre tabindex=\"0\" ", 1)
+        let html = if buf.len() <= self.code_budget {
+            self.code_budget -= buf.len();
+            self.hl.block(lang, buf)
+        } else {
+            super::super::highlight::plain(lang, buf)
+        };
+        html.replacen("<pre ", "<pre tabindex=\"0\" ", 1)
     }
 }
 
