@@ -252,6 +252,119 @@ fn runs() -> impl Strategy<Value = String> {
     })
 }
 
+/// Pieces of the languages kepsite highlights, for code-block soup.
+const CODE: &[&str] = &[
+    "- ",
+    "? ",
+    ": ",
+    "a:",
+    "  ",
+    "\t",
+    "\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "\"",
+    "'",
+    "`",
+    "$(",
+    "${",
+    "<<EOF\n",
+    "EOF\n",
+    "&a ",
+    "*a ",
+    "!t ",
+    "|\n",
+    ">\n",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "func ",
+    "type ",
+    "if ",
+    "def ",
+    "return ",
+    "x",
+    "1",
+    "@@ -1 +1 @@\n",
+    "+",
+    "-",
+    "message M {",
+    ";",
+    "=",
+    "\\",
+    "é",
+    "\u{feff}",
+    "\r",
+];
+
+/// A fenced block's language and a soup of code pieces, some repeated
+/// thousands of times.
+fn code_soup() -> impl Strategy<Value = (&'static str, String)> {
+    (
+        prop::sample::select(
+            &[
+                "go", "yaml", "bash", "json", "python", "diff", "proto", "make", "console",
+            ][..],
+        ),
+        prop::collection::vec((prop::sample::select(CODE), 1..600usize), 1..12),
+    )
+        .prop_map(|(lang, v)| (lang, v.into_iter().map(|(p, n)| p.repeat(n)).collect()))
+}
+
+/// A block highlights to balanced spans whose text is the code, escaped.
+fn check_code_block(lang: &str, code: &str) {
+    let html = Highlighter::new().block(lang, code);
+    assert_eq!(
+        html.matches("<span").count(),
+        html.matches("</span>").count()
+    );
+    let inner = html
+        .split_once("<code>")
+        .and_then(|(_, r)| r.rsplit_once("</code>"))
+        .expect("a code element")
+        .0;
+    let text: String = inner
+        .split('<')
+        .enumerate()
+        .map(|(i, p)| {
+            if i == 0 {
+                p
+            } else {
+                p.split_once('>').map_or(p, |(_, t)| t)
+            }
+        })
+        .collect();
+    assert!(!text.contains('<') && !text.contains('>'), "{inner}");
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}");
+    assert_eq!(
+        text.replace("&amp;", "&").len(),
+        escaped_len(code),
+        "{lang}"
+    );
+}
+
+/// The length of `code` once control characters read as U+FFFD (as the
+/// escaper writes them).
+fn escaped_len(code: &str) -> usize {
+    code.chars()
+        .map(|c| {
+            if (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+                '\u{fffd}'.len_utf8()
+            } else {
+                c.len_utf8()
+            }
+        })
+        .sum()
+}
+
 /// The README analysis reads `md` as a section and as a PRR answer.
 fn check_answer_reader(md: &str) {
     let text = format!(
@@ -405,6 +518,11 @@ proptest! {
 proptest! {
     // Inputs of thousands of characters: a fortieth of the cases.
     #![proptest_config(Config { cases: (cases() / 40).max(8), ..config() })]
+
+    #[test]
+    fn code_blocks_highlight_to_balanced_spans_without_aborting((lang, code) in code_soup()) {
+        check_code_block(lang, &code);
+    }
 
     #[test]
     fn long_delimiter_runs_render_safely_and_read_as_answers(md in runs()) {
