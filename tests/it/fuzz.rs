@@ -356,7 +356,7 @@ fn check_code_block(lang: &str, code: &str) {
 fn escaped_len(code: &str) -> usize {
     code.chars()
         .map(|c| {
-            if (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
                 '\u{fffd}'.len_utf8()
             } else {
                 c.len_utf8()
