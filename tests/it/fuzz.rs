@@ -1,6 +1,7 @@
 //! Property-based fuzzing, on stable Rust (proptest), of everything that
 //! reads untrusted repository content: the HTML sanitizer, the markdown
-//! pipeline, the YAML and front-matter loader and the search tokenizer.
+//! pipeline, the YAML and front-matter loader, the search tokenizer and
+//! the code highlighter (whose grammars are C).
 //!
 //! Each target runs [`cases`] generated inputs: 64 in a plain `cargo test`,
 //! `KEPSITE_FUZZ_CASES` of them when `.ci/run` gives each target its fixed
