@@ -2,7 +2,7 @@
 //! carry CSS classes, coloured by the theme's `highlight.css`.
 //!
 //! tree-sitter parses the block with the language's grammar and its
-//! highlight query names each token (`keyword`, `string.special.key`, …);
+//! highlight query names each token (`keyword`, `function.method`, …);
 //! [`NAMES`] shows the names as seven classes (`hl-k`, `hl-s`, …), so a
 //! span says what a token is, and the theme, light or dark, picks the
 //! colour. Neighbours of one class share a span, and text no query names
@@ -10,7 +10,7 @@
 //!
 //! syntect (Oniguruma regexes over Sublime grammars) was the highlighter
 //! before: it spent 0.67 s of CPU on the corpus's fenced code, a quarter of
-//! a build; tree-sitter spends 0.14 s on the same blocks (see the README).
+//! a build; tree-sitter spends 0.18 s on the same blocks (see the README).
 //! Languages without a grammar here are escaped, not highlighted.
 //!
 //! The grammars' queries compile on their first block and are shared by

@@ -15,8 +15,8 @@ use super::Grammar;
 
 /// The work a block's parse and query may take, in tree-sitter's own units
 /// (its progress callbacks, one per hundred steps). The corpus's blocks
-/// take at most a third of it, and dense code (a line of calls or of JSON
-/// after another, 60 KB) about half. Counting steps, not time, keeps a
+/// take at most a seventeenth of it (35 for an 8 KB block), and 60 KB of
+/// dense code (a line of calls or of JSON after another) about 60%. Counting steps, not time, keeps a
 /// build's output the same on any machine. Error recovery over hostile
 /// input takes tens of times the steps per byte, at up to two microseconds
 /// each; such a block goes over the budget and is shown without colours,

@@ -216,4 +216,10 @@ fn hostile_blocks_neither_abort_nor_run_away() {
     assert!(hl.block("yaml", &nested).contains("<span"));
     let long: String = (0..400).map(|i| format!("x{i} = f(a)[{i}]\n")).collect();
     assert!(hl.block("python", &long).contains("<span"));
+    // dense real code up to the size bound stays within the step budget
+    let json = "[1,2,3,4,5,6,7,8,9,10],\n".repeat(2700);
+    let go = "x[i] = y[j] + z(k, l) * 2;\n".repeat(2200);
+    assert!(json.len() > 60_000 && go.len() > 57_000);
+    assert!(hl.block("json", &json).contains("<span"));
+    assert!(hl.block("go", &go).contains("<span"));
 }
