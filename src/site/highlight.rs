@@ -42,7 +42,8 @@ pub const README_BUDGET: usize = 128 * 1024;
 
 /// The capture names the queries use that kepsite shows, and the class of
 /// each. A capture takes the longest name whose parts it has:
-/// `keyword.type` is a keyword, `function.method` a function.
+/// `keyword.type` is a keyword, `function.method` a function, and a JSON
+/// key (`string.special.key`) a property, as YAML's keys are.
 const NAMES: &[(&str, &str)] = &[
     ("comment", "hl-c"),
     ("keyword", "hl-k"),
@@ -51,6 +52,7 @@ const NAMES: &[(&str, &str)] = &[
     ("include", "hl-k"),
     ("exception", "hl-k"),
     ("string", "hl-s"),
+    ("string.special.key", "hl-p"),
     ("escape", "hl-n"),
     ("number", "hl-n"),
     ("boolean", "hl-n"),

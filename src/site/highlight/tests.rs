@@ -85,7 +85,7 @@ fn tokens_are_named_by_what_they_are() {
     assert!(py.contains("<span class=\"hl-k\">return</span>"), "{py}");
     let json = hl.block("json", "{\"key\": 1}");
     assert!(
-        json.contains("<span class=\"hl-s\">\"key\"</span>"),
+        json.contains("<span class=\"hl-p\">\"key\"</span>"),
         "{json}"
     );
     assert!(json.contains("<span class=\"hl-n\">1</span>"), "{json}");
