@@ -31,7 +31,7 @@ use terms::*;
 
 use rayon::prelude::*;
 
-pub use body::{BodyTerms, PASSAGE_CHARS, Passage, Section, passages};
+pub use body::{BodyTerms, Head, Heads, PASSAGE_CHARS, Passage, Section, passages};
 
 /// Docs per snippet file.
 pub const SNIPPET_BUCKET: usize = 8;
@@ -136,7 +136,7 @@ fn dictionary(lowered: &[Lowered]) -> Vec<Heading> {
             .body_terms
             .heads()
             .iter()
-            .map(|h| (h.id.as_str(), h.title.as_str()))
+            .map(|h| (h.id, h.title))
             .collect();
         for h in own {
             *count.entry(h).or_insert(0) += 1;
@@ -154,11 +154,12 @@ fn dictionary(lowered: &[Lowered]) -> Vec<Heading> {
 
 /// Each of `heads` as meta names it (1-based, 0: none): its own heading when
 /// `dict` has it, else that of the nearest heading enclosing it.
-fn named(heads: &[Section], dict: &BTreeMap<(&str, &str), u16>) -> Vec<u16> {
+fn named(heads: &Heads, dict: &BTreeMap<(&str, &str), u16>) -> Vec<u16> {
+    let heads: Vec<Head> = heads.iter().collect();
     let mut out: Vec<u16> = Vec::with_capacity(heads.len());
     for (i, h) in heads.iter().enumerate() {
         let id = dict
-            .get(&(h.id.as_str(), h.title.as_str()))
+            .get(&(h.id, h.title))
             .copied()
             .or_else(|| {
                 let parent = heads[..i].iter().rposition(|p| p.level < h.level)?;

@@ -24,6 +24,70 @@ pub struct Section {
     pub title: String,
 }
 
+/// A README's headings, held compactly: a build keeps every KEP's until
+/// the search index is built (a `Section` each, with two strings, was about
+/// 150 bytes a heading, 90 MB on the 10x corpus). Each heading's level,
+/// and where its anchor and its title end in one string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Heads {
+    text: String,
+    /// (level, end of the anchor, end of the title) in `text`.
+    marks: Vec<(u8, u32, u32)>,
+}
+
+/// One heading of [`Heads`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head<'a> {
+    /// Its level in the README (1 for `#`).
+    pub level: u8,
+    /// Its anchor id on the page.
+    pub id: &'a str,
+    /// Its text.
+    pub title: &'a str,
+}
+
+impl Heads {
+    /// The headings of `sections`.
+    pub fn of(sections: &[Section]) -> Heads {
+        let mut text =
+            String::with_capacity(sections.iter().map(|s| s.id.len() + s.title.len()).sum());
+        let mut marks = Vec::with_capacity(sections.len());
+        for s in sections {
+            text.push_str(&s.id);
+            let id_end = text.len() as u32;
+            text.push_str(&s.title);
+            marks.push((s.level, id_end, text.len() as u32));
+        }
+        Heads { text, marks }
+    }
+
+    /// How many headings.
+    pub fn len(&self) -> usize {
+        self.marks.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.marks.is_empty()
+    }
+
+    /// Heading `i` (0-based).
+    pub fn get(&self, i: usize) -> Option<Head<'_>> {
+        let &(level, id_end, end) = self.marks.get(i)?;
+        let start = i.checked_sub(1).map_or(0, |p| self.marks[p].2 as usize);
+        Some(Head {
+            level,
+            id: self.text.get(start..id_end as usize)?,
+            title: self.text.get(id_end as usize..end as usize)?,
+        })
+    }
+
+    /// The headings in order.
+    pub fn iter(&self) -> impl Iterator<Item = Head<'_>> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
 /// A few sentences of one section.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Passage {
@@ -46,7 +110,7 @@ pub struct BodyTerms {
     /// Each term's best section, 1-based (0: none).
     best: Vec<u16>,
     /// The README's headings.
-    heads: Vec<Section>,
+    heads: Heads,
 }
 
 /// Cut `body` into passages along `sections` (sorted by `start`).
@@ -149,13 +213,13 @@ impl BodyTerms {
     /// lowercased once and the words of each passage are counted in place
     /// (a tenth of a build's CPU when each passage was a string of its own).
     pub fn of(body: &str, sections: &[Section]) -> BodyTerms {
-        let heads: Vec<Section> = sections
-            .iter()
-            .take(usize::from(u16::MAX) - 1)
-            .cloned()
-            .collect();
+        let heads = Heads::of(&sections[..sections.len().min(usize::from(u16::MAX) - 1)]);
         let lower = body.to_ascii_lowercase();
-        let titles: Vec<String> = heads.iter().map(|h| h.title.to_ascii_lowercase()).collect();
+        let titles: Vec<String> = sections
+            .iter()
+            .take(heads.len())
+            .map(|h| h.title.to_ascii_lowercase())
+            .collect();
         // term → (count, best section, its count in the best passage)
         let mut w: FxMap<&str, (u8, u16, u16)> = FxMap::default();
         let mut here: FxMap<&str, u16> = FxMap::default();
@@ -163,7 +227,7 @@ impl BodyTerms {
             let head = usize::from(section).checked_sub(1);
             // the table of contents is never a term's best section
             let contents = head.is_some_and(|i| {
-                heads[i]
+                sections[i]
                     .title
                     .trim()
                     .eq_ignore_ascii_case("table of contents")
@@ -222,7 +286,7 @@ impl BodyTerms {
     }
 
     /// The README's headings; a term's best section indexes them from 1.
-    pub fn heads(&self) -> &[Section] {
+    pub fn heads(&self) -> &Heads {
         &self.heads
     }
 
@@ -279,7 +343,7 @@ mod tests {
         let at = |term: &str| {
             let (_, _, best) = b.iter().find(|(t, _, _)| *t == term).unwrap();
             match usize::from(best).checked_sub(1) {
-                Some(i) => b.heads()[i].id.as_str(),
+                Some(i) => b.heads().get(i).unwrap().id,
                 None => "",
             }
         };
@@ -292,6 +356,42 @@ mod tests {
         let mut broken = b.clone();
         broken.best[0] = 9;
         assert!(!broken.sound());
+    }
+
+    #[test]
+    fn heads_read_back_as_the_sections_gave_them() {
+        let secs = vec![
+            Section {
+                start: 0,
+                level: 1,
+                id: "kep-1".into(),
+                title: "KEP-1: Täst".into(),
+            },
+            Section {
+                start: 9,
+                level: 2,
+                id: "".into(),
+                title: "".into(),
+            },
+            Section {
+                start: 20,
+                level: 3,
+                id: "summary".into(),
+                title: "Summary\tand more".into(),
+            },
+        ];
+        let heads = Heads::of(&secs);
+        assert_eq!(heads.len(), 3);
+        let back: Vec<(u8, String, String)> = heads
+            .iter()
+            .map(|h| (h.level, h.id.to_string(), h.title.to_string()))
+            .collect();
+        let want: Vec<(u8, String, String)> = secs
+            .iter()
+            .map(|s| (s.level, s.id.clone(), s.title.clone()))
+            .collect();
+        assert_eq!(back, want);
+        assert!(heads.get(3).is_none() && Heads::default().is_empty());
     }
 
     #[test]

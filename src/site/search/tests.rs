@@ -246,14 +246,17 @@ fn a_section_of_its_own_is_named_by_the_template_heading_around_it() {
     ]
     .into_iter()
     .collect();
-    assert_eq!(named(&heads("api-changes"), &dict), vec![1, 1, 1, 2]);
+    assert_eq!(
+        named(&Heads::of(&heads("api-changes")), &dict),
+        vec![1, 1, 1, 2]
+    );
     let orphan = vec![Section {
         start: 0,
         level: 3,
         id: "x".into(),
         title: "X".into(),
     }];
-    assert_eq!(named(&orphan, &dict), vec![0]);
+    assert_eq!(named(&Heads::of(&orphan), &dict), vec![0]);
 }
 
 #[test]
