@@ -115,44 +115,35 @@ pub struct BodyTerms {
 
 /// Cut `body` into passages along `sections` (sorted by `start`).
 pub fn passages(body: &str, sections: &[Section]) -> Vec<Passage> {
-    let mut out = Vec::new();
-    let mut cut = |text: &str, section: u16| {
-        let mut cur = String::new();
-        let mut chars = 0;
-        for w in text.split_whitespace() {
-            let n = w.chars().count();
-            if chars > 0 && chars + 1 + n > PASSAGE_CHARS {
-                out.push(Passage {
+    let mut out: Vec<Passage> = Vec::new();
+    for (section, text) in section_texts(body, sections) {
+        for (new, w) in passage_words(text) {
+            match out.last_mut() {
+                Some(p) if !new => p.text.push(' '),
+                _ => out.push(Passage {
                     section,
-                    text: std::mem::take(&mut cur),
-                });
-                chars = 0;
+                    text: String::new(),
+                }),
             }
-            if chars > 0 {
-                cur.push(' ');
-                chars += 1;
+            if let Some(p) = out.last_mut() {
+                p.text.push_str(w);
             }
-            cur.push_str(w);
-            chars += n;
         }
-        if !cur.is_empty() {
-            out.push(Passage { section, text: cur });
-        }
-    };
-    let first = sections
-        .first()
-        .map_or(body.len(), |s| s.start.min(body.len()));
-    cut(body.get(..first).unwrap_or(""), 0);
-    for (i, s) in sections.iter().enumerate().take(usize::from(u16::MAX) - 1) {
-        let end = sections.get(i + 1).map_or(body.len(), |n| n.start);
-        let Some(text) = body.get(s.start..end.max(s.start)) else {
-            continue;
-        };
-        // the heading's own line is not part of its text
-        let text = text.split_once('\n').map_or("", |(_, rest)| rest);
-        cut(text, i as u16 + 1);
     }
     out
+}
+
+/// The words of one section's `text`, each with whether it begins a
+/// passage: a passage ends at a word boundary before its words, one space
+/// apart, would pass [`PASSAGE_CHARS`] characters.
+fn passage_words(text: &str) -> impl Iterator<Item = (bool, &str)> + '_ {
+    let mut chars = 0;
+    text.split_whitespace().map(move |w| {
+        let n = w.chars().count();
+        let new = chars == 0 || chars + 1 + n > PASSAGE_CHARS;
+        chars = if new { n } else { chars + 1 + n };
+        (new, w)
+    })
 }
 
 /// The sections of `body` as [`passages`] reads them: the 1-based section
@@ -232,13 +223,10 @@ impl BodyTerms {
                     .trim()
                     .eq_ignore_ascii_case("table of contents")
             });
-            let mut chars = 0;
             let mut started = false;
-            for word in text.split_whitespace() {
-                let n = word.chars().count();
-                if chars > 0 && chars + 1 + n > PASSAGE_CHARS {
+            for (new, word) in passage_words(text) {
+                if new && started {
                     flush(&mut here, &mut w, section, contents);
-                    chars = 0;
                 }
                 if !started {
                     // a heading counts once, with its section's first passage
@@ -248,9 +236,8 @@ impl BodyTerms {
                     }
                 }
                 count(&mut here, word);
-                chars += n + usize::from(chars > 0);
             }
-            if chars > 0 {
+            if started {
                 flush(&mut here, &mut w, section, contents);
             }
         }
