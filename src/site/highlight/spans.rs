@@ -16,13 +16,25 @@ use super::Grammar;
 /// The work a block's parse and query may take, in tree-sitter's own units
 /// (its progress callbacks, one per hundred steps). The corpus's blocks
 /// take at most a seventeenth of it (35 for an 8 KB block), and 60 KB of
-/// dense code (a line of calls or of JSON after another) about 60%. Counting steps, not time, keeps a
-/// build's output the same on any machine. Error recovery over hostile
+/// dense code (a line of calls or of JSON after another) about 60%.
+/// Counting steps, not time, keeps a build's output the same on any
+/// machine. Error recovery over hostile
 /// input takes tens of times the steps per byte, at up to two microseconds
 /// each; such a block goes over the budget and is shown without colours,
 /// after at most about 0.3 s for 64 KB (see [`super::README_BUDGET`]).
 fn budget(code: &str) -> usize {
     code.len() / 16 + 100
+}
+
+/// One progress callback of a parse or a query: counted, and the work
+/// stopped once the count passes `budget`.
+fn tick(steps: &mut usize, budget: usize) -> ControlFlow<()> {
+    *steps += 1;
+    if *steps > budget {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
 }
 
 /// `code` as escaped text in class-named spans (`None` when its parse or
@@ -37,14 +49,7 @@ pub(super) fn spans(code: &str, grammar: &Grammar) -> Option<String> {
         let mut parser = parser.borrow_mut();
         parser.set_language(&grammar.language).ok()?;
         let mut steps = 0;
-        let mut within = |_: &ParseState| {
-            steps += 1;
-            if steps > budget {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
+        let mut within = |_: &ParseState| tick(&mut steps, budget);
         let options = ParseOptions::new().progress_callback(&mut within);
         let bytes = code.as_bytes();
         let tree = parser.parse_with_options(
@@ -118,16 +123,7 @@ struct Mark {
 /// [`Lang::first_wins`]).
 fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Vec<Mark>> {
     let mut steps = 0;
-    let mut over = false;
-    let mut within = |_: &QueryCursorState| {
-        steps += 1;
-        over = steps > budget;
-        if over {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
+    let mut within = |_: &QueryCursorState| tick(&mut steps, budget);
     let mut cursor = QueryCursor::new();
     let options = QueryCursorOptions::new().progress_callback(&mut within);
     let mut captures =
@@ -155,7 +151,8 @@ fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Ve
         found.push((range.start, Reverse(range.end), node, rank, class));
     }
     drop(captures);
-    if over {
+    // a query past its budget just ends: it is told by the count
+    if steps > budget {
         return None;
     }
     found.sort_unstable_by_key(|f| (f.0, f.1, f.2, f.3));
