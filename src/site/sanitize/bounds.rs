@@ -57,7 +57,7 @@ fn max_attributes(s: &[u8], limit: usize) -> usize {
     let mut i = 0;
     while i < s.len() {
         if live == 0 {
-            match memchr_lt(&s[i..]) {
+            match s[i..].iter().position(|&b| b == b'<') {
                 Some(at) => i += at,
                 None => break,
             }
@@ -70,14 +70,9 @@ fn max_attributes(s: &[u8], limit: usize) -> usize {
             let state = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             if let Some((to, n)) = step(state_of(state), c, counts[state]) {
-                let to = to as usize;
-                let bit = 1 << to;
-                next[to] = if next_live & bit != 0 {
-                    next[to].max(n)
-                } else {
-                    n
-                };
-                next_live |= bit;
+                // a state not yet live holds 0, below any count
+                next[to as usize] = next[to as usize].max(n);
+                next_live |= 1 << to as usize;
                 max = max.max(n);
             }
         }
@@ -88,11 +83,8 @@ fn max_attributes(s: &[u8], limit: usize) -> usize {
             _ => false,
         };
         if opens && s.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-            let bit = 1 << In::TagName as usize;
-            if next_live & bit == 0 {
-                next[In::TagName as usize] = 0;
-                next_live |= bit;
-            }
+            // a new tag starts with no attributes; one already live keeps its count
+            next_live |= 1 << In::TagName as usize;
         }
         counts = next;
         live = next_live;
@@ -102,11 +94,6 @@ fn max_attributes(s: &[u8], limit: usize) -> usize {
         i += 1;
     }
     max
-}
-
-/// The offset of the first `<` in `s`.
-fn memchr_lt(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'<')
 }
 
 fn state_of(i: usize) -> In {
