@@ -267,9 +267,34 @@ impl BodyTerms {
             .map(|((t, n), b)| (t, n, b))
     }
 
-    /// How many distinct terms.
-    pub(super) fn len(&self) -> usize {
-        self.counts.len()
+    /// Where the terms whose code (`code` of the term; in term order) is at
+    /// least each of `bounds` begin: the byte in `terms` and the index.
+    pub(super) fn cuts(&self, bounds: &[u32], code: fn(&str) -> u16) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(bounds.len());
+        let mut at = (0u32, 0u32);
+        let mut terms = self.terms.split_terminator(' ');
+        let mut next = terms.next();
+        for &b in bounds {
+            while let Some(t) = next.filter(|t| u32::from(code(t)) < b) {
+                at = (at.0 + t.len() as u32 + 1, at.1 + 1);
+                next = terms.next();
+            }
+            out.push(at);
+        }
+        out
+    }
+
+    /// [`BodyTerms::iter`] from a place [`BodyTerms::cuts`] gave.
+    pub(super) fn iter_from(
+        &self,
+        (byte, index): (u32, u32),
+    ) -> impl Iterator<Item = (&str, u8, u16)> + '_ {
+        let (byte, index) = (byte as usize, index as usize);
+        self.terms[byte.min(self.terms.len())..]
+            .split_terminator(' ')
+            .zip(self.counts[index.min(self.counts.len())..].iter().copied())
+            .zip(self.best[index.min(self.best.len())..].iter().copied())
+            .map(|((t, n), b)| (t, n, b))
     }
 
     /// The README's headings; a term's best section indexes them from 1.

@@ -152,16 +152,11 @@ pub(super) fn lower(d: &SearchDoc) -> Lowered {
     }
 }
 
-/// One posting of a term: its weight and heading (1-based into meta's
-/// `heads`, 0: none).
-pub(super) type Term<'a> = (&'a str, u32, u16);
-
-/// Each distinct term of a doc with its weight (capped at 255) and heading
-/// into `out`; `w` is a scratch map reused from doc to doc. Both are
-/// cleared first.
-pub(super) fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &mut Vec<Term<'a>>) {
-    w.clear();
-    out.clear();
+/// The terms of a doc's other fields (title, number, gates, people,
+/// summary), each with the sum of its weights, sorted by term: few, so they
+/// are held for every doc while the postings are built; the body's terms
+/// (most of a doc's) are read where they are, in [`BodyTerms`].
+pub(super) fn extra_terms(l: &Lowered) -> Vec<(&str, u32)> {
     let mut extra: Vec<(&str, u32)> = Vec::new();
     extra.extend(words(&l.title).map(|t| (t, W_TITLE)));
     if let Some(n) = &l.number {
@@ -179,30 +174,59 @@ pub(super) fn terms_into<'a>(l: &'a Lowered, w: &mut FxMap<&'a str, u32>, out: &
     }
     extra.extend(l.people.iter().map(|p| (p.as_str(), W_PERSON)));
     extra.extend(words(&l.summary).map(|t| (t, W_SUMMARY)));
-    for (t, weight) in extra {
-        *w.entry(t).or_insert(0) += weight;
-    }
-    // The body's terms are distinct already: each takes what the other
-    // fields give it, and the map (the other fields' terms) stays small.
-    let b = &l.body_terms;
-    out.reserve(b.len() + w.len());
+    extra.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    extra.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 += later.1;
+        }
+        same
+    });
+    extra
+}
+
+/// Where a term sorts among the shard keys: its first two bytes (a
+/// one-byte term as its byte and 0), so that terms in order have their
+/// codes in order and a range of codes is a range of shard keys.
+pub(super) fn key_code(term: &str) -> u16 {
+    let b = term.as_bytes();
+    (u16::from(b.first().copied().unwrap_or(0)) << 8) | u16::from(b.get(1).copied().unwrap_or(0))
+}
+
+/// A doc's terms in one partition (codes `lo..hi`), in term order, each with
+/// its weight (capped at 255) and heading: the body's terms with what the
+/// other fields add to them, then merged in, the other fields' own.
+/// `body` is the doc's body terms from the partition's first.
+fn doc_terms<'a>(
+    body: impl Iterator<Item = (&'a str, u8, u16)>,
+    extra: &[(&'a str, u32)],
+    heads: &[u16],
+    hi: u32,
+    mut each: impl FnMut(&'a str, u32, u16),
+) {
     let head = |p: u16| {
         usize::from(p)
             .checked_sub(1)
-            .and_then(|i| l.heads.get(i))
+            .and_then(|i| heads.get(i))
             .copied()
             .unwrap_or(0)
     };
-    for (t, n, p) in b.iter() {
-        let more = if w.is_empty() { None } else { w.remove(t) };
-        out.push((t, (u32::from(n) + more.unwrap_or(0)).min(255), head(p)));
+    let mut extra = extra.iter().peekable();
+    for (t, n, p) in body.take_while(|(t, _, _)| u32::from(key_code(t)) < hi) {
+        while let Some(&&(e, w)) = extra.peek() {
+            if e >= t {
+                break;
+            }
+            each(e, w.min(255), 0);
+            extra.next();
+        }
+        let more = extra.next_if(|(e, _)| *e == t).map_or(0, |&(_, w)| w);
+        each(t, (u32::from(n) + more).min(255), head(p));
     }
-    out.extend(w.drain().map(|(t, n)| (t, n.min(255), 0)));
+    for &(e, w) in extra {
+        each(e, w.min(255), 0);
+    }
 }
-
-/// A doc's terms and weights grouped by partition, and where each
-/// partition's group starts (one more entry than there are partitions).
-pub(super) type Grouped<'a> = (Vec<Term<'a>>, Vec<u32>);
 
 /// A posting: doc id, weight, heading (1-based into meta's `heads`, 0: none).
 pub(super) type Posting = (u32, u32, u16);
@@ -210,62 +234,92 @@ pub(super) type Posting = (u32, u32, u16);
 /// Postings of one shard: terms in order, each with postings sorted by doc id.
 pub(super) type Shard<'a> = Vec<(&'a str, Vec<Posting>)>;
 
+/// Cut the key codes into `parts` ranges holding about as many body terms
+/// each (which range a key falls in changes only how the work is shared,
+/// never the output). Returns the `parts + 1` bounds.
+fn bounds(lowered: &[Lowered], parts: usize) -> Vec<u32> {
+    // every eighth doc is sample enough to share the work
+    let hist = lowered
+        .par_iter()
+        .step_by(8)
+        .fold(
+            || vec![0u32; 1 << 16],
+            |mut h, l| {
+                for (t, _, _) in l.body_terms.iter() {
+                    h[usize::from(key_code(t))] += 1;
+                }
+                h
+            },
+        )
+        .reduce(
+            || vec![0u32; 1 << 16],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let total: u64 = hist.iter().map(|&n| u64::from(n)).sum();
+    let mut out = vec![0u32];
+    let mut seen = 0u64;
+    for (code, &n) in hist.iter().enumerate() {
+        // a range ends where the next would begin past its share
+        if out.len() < parts && seen * parts as u64 >= total * out.len() as u64 && seen > 0 {
+            out.push(code as u32);
+        }
+        seen += u64::from(n);
+    }
+    out.resize(parts, 1 << 16);
+    out.push(1 << 16);
+    out
+}
+
 /// Index `docs` and hand every shard (its key and terms) to `f`, in parallel.
 ///
-/// Terms are extracted per doc in parallel and grouped by partition of the
-/// shard keys; the postings of each partition are then built by one task
-/// from every doc's group for it, so no two tasks share or merge a map.
+/// The key codes are cut into ranges ([`bounds`]); one task builds the
+/// postings of each range from every doc in order. A doc's body terms are
+/// sorted, so each task reads its own run of them in place: nothing the
+/// size of all the postings is held but the postings themselves (a copy of
+/// every doc's terms grouped by range was 130 MB on the 10x corpus).
 pub(super) fn shards<R: Send>(
     lowered: &[Lowered],
     f: impl Fn(&str, Shard<'_>) -> R + Sync,
 ) -> Vec<R> {
-    let parts = rayon::current_num_threads().clamp(1, 64) * 4;
-    // each term with its partition, computed once
-    let part_of = |t: &str| {
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        (BuildHasherDefault::<FxHasher>::default().hash_one(shard_key(t)) % parts as u64) as u8
-    };
-    // each doc's terms grouped by partition (a counting sort), with where
-    // each partition starts, so a partition task reads only its own terms;
-    // each thread reuses one scratch map from doc to doc
-    let lists: Vec<Grouped<'_>> = crate::timing::timed("search: terms", || {
-        lowered
-            .par_iter()
-            .map_init(
-                || (FxMap::default(), Vec::new()),
-                |(w, terms), l| {
-                    terms_into(l, w, terms);
-                    let parts_of: Vec<u8> = terms.iter().map(|(t, _, _)| part_of(t)).collect();
-                    let mut starts = vec![0u32; parts + 1];
-                    for &p in &parts_of {
-                        starts[usize::from(p) + 1] += 1;
-                    }
-                    for i in 1..=parts {
-                        starts[i] += starts[i - 1];
-                    }
-                    let mut next = starts.clone();
-                    let mut grouped = vec![("", 0u32, 0u16); terms.len()];
-                    for (&p, &(t, n, b)) in parts_of.iter().zip(terms.iter()) {
-                        let slot = &mut next[usize::from(p)];
-                        grouped[*slot as usize] = (t, n, b);
-                        *slot += 1;
-                    }
-                    (grouped, starts)
-                },
-            )
-            .collect()
-    });
+    shards_in(lowered, rayon::current_num_threads().clamp(1, 64) * 4, f)
+}
+
+/// A doc's other terms ([`extra_terms`]) and where each range of key codes
+/// begins in its body terms ([`BodyTerms::cuts`]).
+type DocTerms<'a> = (Vec<(&'a str, u32)>, Vec<(u32, u32)>);
+
+/// [`shards`] with the key codes cut into `parts` ranges.
+pub(super) fn shards_in<R: Send>(
+    lowered: &[Lowered],
+    parts: usize,
+    f: impl Fn(&str, Shard<'_>) -> R + Sync,
+) -> Vec<R> {
+    let (bounds, docs): (Vec<u32>, Vec<DocTerms<'_>>) =
+        crate::timing::timed("search: terms", || {
+            let bounds = bounds(lowered, parts);
+            let docs = lowered
+                .par_iter()
+                .map(|l| (extra_terms(l), l.body_terms.cuts(&bounds, key_code)))
+                .collect();
+            (bounds, docs)
+        });
     let mut out: Vec<Vec<(String, R)>> = crate::timing::timed("search: postings", || {
         (0..parts)
             .into_par_iter()
             .map(|part| {
+                let (lo, hi) = (bounds[part], bounds[part + 1]);
                 let mut map: FxMap<&str, Vec<Posting>> = FxMap::default();
-                for (id, (list, starts)) in lists.iter().enumerate() {
-                    let own = &list[starts[part] as usize..starts[part + 1] as usize];
-                    for &(t, w, b) in own {
-                        // docs in order: postings come out sorted by doc id
+                for (id, (l, (extra, cuts))) in lowered.iter().zip(&docs).enumerate() {
+                    let from = extra.partition_point(|(t, _)| u32::from(key_code(t)) < lo);
+                    let to = extra.partition_point(|(t, _)| u32::from(key_code(t)) < hi);
+                    let body = l.body_terms.iter_from(cuts[part]);
+                    // docs in order: postings come out sorted by doc id
+                    doc_terms(body, &extra[from..to], &l.heads, hi, |t, w, b| {
                         map.entry(t).or_default().push((id as u32, w, b));
-                    }
+                    });
                 }
                 let mut by_key: BTreeMap<&str, Shard<'_>> = BTreeMap::new();
                 for (t, p) in map {

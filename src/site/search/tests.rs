@@ -286,3 +286,38 @@ fn a_snippet_needs_only_the_start_of_the_body() {
     }
     assert!(snippet_source(&format!("{word} tail")).len() < word.len());
 }
+
+#[test]
+fn shards_are_the_same_however_the_key_codes_are_cut() {
+    // terms at both ends of the code range, one-character numbers, people,
+    // gates and words that only the title or only the body has
+    let docs = [
+        SearchDoc {
+            number: Some(7),
+            title: "Zones and aardvarks".into(),
+            summary: "zz top 00 level".into(),
+            gates: vec!["ZoneAware".into()],
+            authors: vec!["@aaron".into()],
+            people: vec!["@zed".into()],
+            body: "aardvark zone 00 zz 99 kubelet kubelet alpha beta".into(),
+            ..Default::default()
+        },
+        doc(12, "Kubelet", "alpha zeta kubelet 12 aa"),
+        doc(3, "", ""),
+    ];
+    let lowered: Vec<terms::Lowered> = docs.iter().map(terms::lower).collect();
+    let keyed = |parts| {
+        terms::shards_in(&lowered, parts, |k, t| {
+            (k.to_string(), encode::encode_terms(&t))
+        })
+    };
+    let one = keyed(1);
+    assert!(one.len() > 5, "{one:?}");
+    for parts in [2, 3, 8, 64, 256] {
+        assert_eq!(keyed(parts), one, "{parts} ranges");
+    }
+    // the title's and the body's weights meet in one posting
+    let kubelet = one.iter().find(|(k, _)| k == "ku").expect("ku shard");
+    let text = String::from_utf8(kubelet.1.clone()).unwrap();
+    assert!(text.starts_with("\"kubelet\":"), "{text}");
+}
