@@ -121,7 +121,14 @@ fn main() {
         progress: false,
     };
     walk(&repo, "HEAD~50", &base_opts).expect("walk to HEAD~50");
-    let base_cache = std::fs::read(base_dir.join("history-v1.json")).expect("base cache");
+    // the cache file's name carries its format's version
+    let cache_name = std::fs::read_dir(&base_dir)
+        .expect("base cache dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name())
+        .find(|n| n.to_string_lossy().starts_with("history-"))
+        .expect("a history cache file");
+    let base_cache = std::fs::read(base_dir.join(&cache_name)).expect("base cache");
     let inc_dir = tmp.path().join("inc");
     std::fs::create_dir_all(&inc_dir).expect("inc dir");
     let inc_opts = HistoryOptions {
@@ -130,7 +137,7 @@ fn main() {
     };
     let mut inc_samples = vec![];
     for _ in 0..RUNS {
-        std::fs::write(inc_dir.join("history-v1.json"), &base_cache).expect("seeding cache");
+        std::fs::write(inc_dir.join(&cache_name), &base_cache).expect("seeding cache");
         let t = Instant::now();
         walk(&repo, "HEAD", &inc_opts).expect("incremental walk");
         inc_samples.push(t.elapsed());
@@ -140,6 +147,24 @@ fn main() {
 
     let mut blobs = (0, 0);
     let cli = median(|| blobs = git_cli_pipeline(&repo));
+    // the anchor: git's own first-parent walk of the same paths,
+    // which reads trees only (kepsite also reads each kep.yaml version)
+    let first_parent = |extra: &'static [&'static str]| {
+        median(|| {
+            let mut args = vec![
+                "log",
+                "--first-parent",
+                "--raw",
+                "--no-abbrev",
+                "--format=%H",
+            ];
+            args.extend(extra);
+            args.extend(["--", "keps/"]);
+            git(&repo, &args);
+        })
+    };
+    let log_renames = first_parent(&[]);
+    let log_plain = first_parent(&["--no-renames"]);
 
     println!(
         "history walk, {commits} commits, {keps} KEPs, {changes} recorded changes, {} threads",
@@ -161,6 +186,8 @@ fn main() {
         &format!("git log --raw + cat-file --batch ({} blobs)", blobs.0),
         cli,
     );
+    row("git log --first-parent --raw -- keps/", log_renames);
+    row("the same, --no-renames", log_plain);
 }
 
 fn ms(d: Duration) -> f64 {

@@ -180,3 +180,68 @@ fn errors_are_reported_not_panics() {
     let h = walk(dir.path(), "HEAD", &HistoryOptions::default()).expect("walk");
     assert!(h.keps.is_empty());
 }
+
+#[test]
+fn a_path_that_becomes_a_directory_and_entries_that_move_are_followed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = Repository::init(dir.path()).expect("init");
+    let y = |n: &str, stage: &str| kep_yaml(n, "implementable", stage, "v1.30");
+    let c1 = commit(
+        &repo,
+        T0,
+        "Two entries",
+        &[
+            ("keps/sig-a/300-z", Some("a file where a KEP will be\n")),
+            ("keps/sig-a/400-w/kep.yaml", Some(&y("400", "alpha"))),
+        ],
+    );
+    // the file `300-z` becomes a directory, at the same place in the tree
+    let c2 = commit(
+        &repo,
+        T0 + DAY,
+        "File to directory",
+        &[
+            ("keps/sig-a/300-z", None),
+            ("keps/sig-a/300-z/kep.yaml", Some(&y("300", "alpha"))),
+        ],
+    );
+    // an entry sorted before the others moves every entry's place
+    let c3 = commit(
+        &repo,
+        T0 + 2 * DAY,
+        "New first entry, one gone, one changed",
+        &[
+            ("keps/sig-a/100-a/kep.yaml", Some(&y("100", "alpha"))),
+            ("keps/sig-a/300-z/kep.yaml", Some(&y("300", "beta"))),
+            ("keps/sig-a/400-w/kep.yaml", None),
+        ],
+    );
+    let h = walk(dir.path(), "HEAD", &HistoryOptions::default()).expect("walk");
+    assert_eq!(
+        h.keps.keys().copied().collect::<Vec<_>>(),
+        vec![100, 300, 400]
+    );
+    let stages = |n: u32| -> Vec<(String, Option<String>)> {
+        h.keps[&n]
+            .changes
+            .iter()
+            .map(|c| (c.commit.clone(), c.stage.clone()))
+            .collect()
+    };
+    assert_eq!(stages(100), vec![(c3.clone(), Some("alpha".into()))]);
+    assert_eq!(
+        stages(300),
+        vec![
+            (c2.clone(), Some("alpha".into())),
+            (c3.clone(), Some("beta".into()))
+        ]
+    );
+    assert_eq!(stages(400), vec![(c1.clone(), Some("alpha".into()))]);
+    assert_eq!(
+        (
+            h.keps[&300].first.id.as_str(),
+            h.keps[&400].last.id.as_str()
+        ),
+        (c2.as_str(), c3.as_str())
+    );
+}

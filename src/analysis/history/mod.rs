@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// How to run a history walk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HistoryOptions {
-    /// Directory for `history-v1.json`; `None` disables the cache.
+    /// Directory for the cache file (`history-v3.json`); `None` disables the cache.
     pub cache_dir: Option<PathBuf>,
     /// Show a progress bar on stderr when it is a terminal and the walk takes
     /// more than a second.

@@ -168,9 +168,10 @@ fn diff_commit(repo: &Repository, id: Oid) -> anyhow::Result<Step> {
         };
         let deleted = status == Delta::Deleted;
         let fields = (unit.meta && !deleted).then(|| {
-            let text = repo
-                .find_blob(file)
-                .map(|b| String::from_utf8_lossy(b.content()).into_owned())
+            let blob = repo.find_blob(file).ok();
+            let text = blob
+                .as_ref()
+                .map(|b| String::from_utf8_lossy(b.content()))
                 .unwrap_or_default();
             if unit.legacy {
                 extract::extract_front_matter(&text)
@@ -215,6 +216,10 @@ fn kind(e: &git2::TreeEntry<'_>) -> Kind {
 /// libgit2's tree-to-tree diff iterates every entry of both trees, which on
 /// `keps/` costs thousands of entries per commit; this touches only the
 /// changed directories. A type change is a deletion plus an addition.
+/// Both trees are in git's order, so an entry is first looked for at the
+/// same place in the other (almost always there: a commit changes a few
+/// entries of a directory), and by name only when it is not; a path is
+/// only written out for an entry that changed.
 fn diff_trees(
     repo: &Repository,
     old: Option<&Tree<'_>>,
@@ -226,24 +231,34 @@ fn diff_trees(
         return;
     }
     let subtree = |id: Oid| repo.find_tree(id).ok();
+    let path = |name: &[u8]| format!("{prefix}/{}", String::from_utf8_lossy(name));
     let gone = |kind: Kind, id: Oid, path: &str, out: &mut Vec<Changed>| match kind {
         Kind::Tree => diff_trees(repo, subtree(id).as_ref(), None, path, out),
         Kind::File => out.push((path.to_string(), id, Delta::Deleted)),
         Kind::Other => {}
     };
+    let olds: Vec<git2::TreeEntry<'_>> = old.map(|o| o.iter().collect()).unwrap_or_default();
+    // the old entries found at their own place in the new tree
+    let mut kept = vec![false; olds.len()];
     if let Some(new) = new {
-        for e in new.iter() {
+        for (i, e) in new.iter().enumerate() {
             let name = e.name_bytes();
-            let path = format!("{prefix}/{}", String::from_utf8_lossy(name));
-            let before = old
-                .and_then(|o| o.get_name_bytes(name))
-                .map(|b| (kind(&b), b.id()));
+            let before = match olds.get(i) {
+                Some(o) if o.name_bytes() == name => {
+                    kept[i] = true;
+                    Some((kind(o), o.id()))
+                }
+                _ => old
+                    .and_then(|o| o.get_name_bytes(name))
+                    .map(|b| (kind(&b), b.id())),
+            };
             let now = kind(&e);
             match before {
                 Some((k, id)) if k == now && id == e.id() => continue,
-                Some((k, id)) if k != now => gone(k, id, &path, out),
+                Some((k, id)) if k != now => gone(k, id, &path(name), out),
                 _ => {}
             }
+            let path = path(name);
             match (now, before) {
                 (Kind::Tree, Some((Kind::Tree, id))) => {
                     diff_trees(
@@ -261,13 +276,10 @@ fn diff_trees(
             }
         }
     }
-    if let Some(old) = old {
-        for e in old.iter() {
-            let name = e.name_bytes();
-            if new.is_none_or(|n| n.get_name_bytes(name).is_none()) {
-                let path = format!("{prefix}/{}", String::from_utf8_lossy(name));
-                gone(kind(&e), e.id(), &path, out);
-            }
+    for (e, kept) in olds.iter().zip(kept) {
+        let name = e.name_bytes();
+        if !kept && new.is_none_or(|n| n.get_name_bytes(name).is_none()) {
+            gone(kind(e), e.id(), &path(name), out);
         }
     }
 }
