@@ -271,7 +271,7 @@ pub fn listing_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) {
                         || out(dashboards::prr_pages(c, &views)),
                     )
                 },
-                || out(other_pages(c)),
+                || out(other_pages(c, out)),
             )
         },
     );
@@ -364,13 +364,12 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
 }
 
 /// The feature-gate index, the findings page, the people pages and the Atom feed.
-fn other_pages(c: &Ctx) -> Vec<Listing> {
-    let ((gates, findings), (feed, mut people)) = rayon::join(
+fn other_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Vec<Listing> {
+    let ((gates, findings), (feed, people)) = rayon::join(
         || rayon::join(|| gates_page(c), || dashboards::findings_page(c)),
-        || rayon::join(|| super::feed::feed(c), || dashboards::people_pages(c)),
+        || rayon::join(|| super::feed::feed(c), || dashboards::people_pages(c, out)),
     );
-    people.extend([gates, findings, feed]);
-    people
+    vec![people, gates, findings, feed]
 }
 
 /// The feature-gate index.
