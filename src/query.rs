@@ -10,6 +10,7 @@ use regex::Regex;
 
 use crate::analysis::completeness::normalize_heading;
 use crate::analysis::outcome::release_view;
+use crate::analysis::template::Template;
 use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::Kep;
@@ -119,7 +120,7 @@ fn any_handle(list: &[String], wanted: &[String]) -> bool {
 impl Filters {
     /// Whether `kep` passes every filter.
     pub fn matches(&self, model: &Model, analysis: &Analysis, kep: &Kep) -> bool {
-        self.matches_analysis(analysis.of(model, kep))
+        self.matches_analysis(analysis.of(model, kep), &analysis.template)
             && self.matches_labels(kep)
             && self.matches_people(model, kep)
             && self.matches_feature_gate(kep)
@@ -127,7 +128,7 @@ impl Filters {
     }
 
     /// `--prr-complete` and `--missing`, against the KEP's analysis.
-    fn matches_analysis(&self, a: Option<&KepAnalysis>) -> bool {
+    fn matches_analysis(&self, a: Option<&KepAnalysis>, template: &Template) -> bool {
         if let Some(want) = self.prr_complete
             && a.and_then(|a| a.prr_complete_current).unwrap_or(false) != want
         {
@@ -139,8 +140,9 @@ impl Filters {
                 .assessment
                 .sections
                 .iter()
-                .filter(|s| !s.present || !s.answered)
-                .map(|s| normalize_heading(&s.title))
+                .zip(&template.sections)
+                .filter(|(s, _)| !s.present || !s.answered)
+                .map(|(_, t)| normalize_heading(&t.title))
                 .collect();
             if !self
                 .missing

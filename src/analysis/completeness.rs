@@ -77,6 +77,21 @@ pub struct SectionStatus {
     pub line: Option<usize>,
 }
 
+/// One template section's state in a README, as an [`Assessment`] keeps it
+/// (in template order; the section's title, level and directive are the
+/// template's, [`Template::sections`]): sixty a KEP, so a [`SectionStatus`]
+/// with a copy of the template's fields was 40 MB of the 10x corpus's
+/// analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SectionState {
+    /// A README heading matched it.
+    pub present: bool,
+    /// The matched section (or a custom subsection of it) has an answer.
+    pub answered: bool,
+    /// Line of the matched README heading.
+    pub line: Option<usize>,
+}
+
 /// A required section or question without an answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Unanswered {
@@ -129,12 +144,12 @@ impl PrrQuestionnaire {
 pub struct Assessment {
     /// The target read from the stage passed to [`assess`].
     pub target: Option<PrrTarget>,
-    /// Every template section, in template order. Not in the JSON records
-    /// (`export`, `query`, the site's `keps.json`): sixty entries a KEP, 6 MB
-    /// of the corpus site, which `missing_sections`, the completeness and the
-    /// questionnaire sum up.
+    /// Every template section's state, in template order. Not in the JSON
+    /// records (`export`, `query`, the site's `keps.json`): sixty entries a
+    /// KEP, 6 MB of the corpus site, which `missing_sections`, the
+    /// completeness and the questionnaire sum up.
     #[serde(skip)]
-    pub sections: Vec<SectionStatus>,
+    pub sections: Vec<SectionState>,
     /// Titles of required sections (at the target) with no matching heading.
     pub missing_sections: Vec<String>,
     /// Required sections outside the PRR questionnaire (at the target).
@@ -205,6 +220,15 @@ pub fn normalize_heading(s: &str) -> String {
 /// `implementable` KEP without a stage pass `Some("alpha")`. The PRR figures
 /// are reported for all three targets whatever the stage.
 pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Assessment {
+    assess_sections(doc, template, stage).0
+}
+
+/// [`assess`], with each template section's status in full.
+pub(crate) fn assess_sections(
+    doc: &Document,
+    template: &Template,
+    stage: Option<&Stage>,
+) -> (Assessment, Vec<SectionStatus>) {
     let target = stage.and_then(PrrTarget::from_stage);
     let norms: Vec<String> = doc
         .sections
@@ -234,7 +258,7 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
             .filter(|(s, _)| applies(s) && !s.in_prr)
             .map(|(s, &l)| (s, l)),
     );
-    Assessment {
+    let assessment = Assessment {
         target,
         follows_template: missing_sections.is_empty(),
         test_plan_answered: subtree_answered(doc, &keys, "testplan", &own),
@@ -242,8 +266,16 @@ pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Ass
         missing_sections,
         template_completeness,
         prr: prr_questionnaire(template, &sections, &near),
-        sections,
-    }
+        sections: sections
+            .iter()
+            .map(|s| SectionState {
+                present: s.present,
+                answered: s.answered,
+                line: s.line,
+            })
+            .collect(),
+    };
+    (assessment, sections)
 }
 
 /// Each template section's status in the README: present (by heading, or
