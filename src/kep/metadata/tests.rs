@@ -45,6 +45,17 @@ fn field_lines_and_unknown_fields() {
     let lines = FieldLines::scan(text, 0);
     assert_eq!(lines.line("title"), Some(1));
     assert_eq!(lines.line("milestone.alpha"), Some(5));
+    assert_eq!(lines.line("milestone"), Some(4));
+    assert_eq!(lines.line("alpha"), None);
+    // a key written twice is at its first line
+    let twice = FieldLines::scan(
+        "status: a
+title: T
+status: b
+",
+        2,
+    );
+    assert_eq!(twice.line("status"), Some(3));
     assert_eq!(
         lines.unknown(),
         vec![
