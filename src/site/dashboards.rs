@@ -257,23 +257,23 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
     }
     people.retain(|h, _| is_login(h));
     people.par_iter().for_each(|(h, roles)| {
-            let sections: Vec<Value> = ROLES
-                .iter()
-                .zip(roles)
-                .filter(|(_, ks)| !ks.is_empty())
-                .map(|(r, ks)| json!({ "role": r, "keps": ks.iter().map(|&i| &c.refs[i]).collect::<Vec<_>>() }))
-                .collect();
-            out(vec![(
-                format!("people/{h}/index.html"),
-                "person.html",
-                format!("@{h}"),
-                "people",
-                json!({
-                    "handle": h,
-                    "sections": sections,
-                    "prr_queue": (!roles[3].is_empty()).then(|| c.urls.page(&format!("prr/{h}/"))),
-                }),
-            )]);
+        let sections: Vec<Value> = ROLES
+            .iter()
+            .zip(roles)
+            .filter(|(_, ks)| !ks.is_empty())
+            .map(|(r, ks)| json!({ "role": r, "keps": ks.iter().map(|&i| &c.refs[i]).collect::<Vec<_>>() }))
+            .collect();
+        out(vec![(
+            format!("people/{h}/index.html"),
+            "person.html",
+            format!("@{h}"),
+            "people",
+            json!({
+                "handle": h,
+                "sections": sections,
+                "prr_queue": (!roles[3].is_empty()).then(|| c.urls.page(&format!("prr/{h}/"))),
+            }),
+        )]);
     });
     let index: Vec<Value> = people
         .iter()

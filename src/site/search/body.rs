@@ -260,11 +260,7 @@ impl BodyTerms {
 
     /// Each term with its count and best section (1-based, 0 for none).
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u8, u16)> + '_ {
-        self.terms
-            .split_terminator(' ')
-            .zip(self.counts.iter().copied())
-            .zip(self.best.iter().copied())
-            .map(|((t, n), b)| (t, n, b))
+        self.iter_between((0, 0), (self.terms.len() as u32, self.counts.len() as u32))
     }
 
     /// Where the terms whose code (`code` of the term; in term order) is at
@@ -284,16 +280,27 @@ impl BodyTerms {
         out
     }
 
-    /// [`BodyTerms::iter`] from a place [`BodyTerms::cuts`] gave.
-    pub(super) fn iter_from(
+    /// The terms from one place to another, as [`BodyTerms::cuts`] gives
+    /// them (the byte in `terms` and the index).
+    pub(super) fn iter_between(
         &self,
-        (byte, index): (u32, u32),
+        from: (u32, u32),
+        to: (u32, u32),
     ) -> impl Iterator<Item = (&str, u8, u16)> + '_ {
-        let (byte, index) = (byte as usize, index as usize);
-        self.terms[byte.min(self.terms.len())..]
+        let bytes = from.0 as usize..(to.0 as usize).min(self.terms.len());
+        let index = from.1 as usize..(to.1 as usize).min(self.counts.len());
+        self.terms
+            .get(bytes)
+            .unwrap_or("")
             .split_terminator(' ')
-            .zip(self.counts[index.min(self.counts.len())..].iter().copied())
-            .zip(self.best[index.min(self.best.len())..].iter().copied())
+            .zip(
+                self.counts
+                    .get(index.clone())
+                    .unwrap_or(&[])
+                    .iter()
+                    .copied(),
+            )
+            .zip(self.best.get(index).unwrap_or(&[]).iter().copied())
             .map(|((t, n), b)| (t, n, b))
     }
 

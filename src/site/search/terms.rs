@@ -193,15 +193,14 @@ pub(super) fn key_code(term: &str) -> u16 {
     (u16::from(b.first().copied().unwrap_or(0)) << 8) | u16::from(b.get(1).copied().unwrap_or(0))
 }
 
-/// A doc's terms in one partition (codes `lo..hi`), in term order, each with
-/// its weight (capped at 255) and heading: the body's terms with what the
-/// other fields add to them, then merged in, the other fields' own.
-/// `body` is the doc's body terms from the partition's first.
+/// A doc's terms in one partition, in term order, each with its weight
+/// (capped at 255) and heading: the body's terms with what the other fields
+/// add to them, then merged in, the other fields' own. `body` and `extra`
+/// are the doc's terms of the partition.
 fn doc_terms<'a>(
     body: impl Iterator<Item = (&'a str, u8, u16)>,
     extra: &[(&'a str, u32)],
     heads: &[u16],
-    hi: u32,
     mut each: impl FnMut(&'a str, u32, u16),
 ) {
     let head = |p: u16| {
@@ -212,7 +211,7 @@ fn doc_terms<'a>(
             .unwrap_or(0)
     };
     let mut extra = extra.iter().peekable();
-    for (t, n, p) in body.take_while(|(t, _, _)| u32::from(key_code(t)) < hi) {
+    for (t, n, p) in body {
         while let Some(&&(e, w)) = extra.peek() {
             if e >= t {
                 break;
@@ -315,9 +314,9 @@ pub(super) fn shards_in<R: Send>(
                 for (id, (l, (extra, cuts))) in lowered.iter().zip(&docs).enumerate() {
                     let from = extra.partition_point(|(t, _)| u32::from(key_code(t)) < lo);
                     let to = extra.partition_point(|(t, _)| u32::from(key_code(t)) < hi);
-                    let body = l.body_terms.iter_from(cuts[part]);
+                    let body = l.body_terms.iter_between(cuts[part], cuts[part + 1]);
                     // docs in order: postings come out sorted by doc id
-                    doc_terms(body, &extra[from..to], &l.heads, hi, |t, w, b| {
+                    doc_terms(body, &extra[from..to], &l.heads, |t, w, b| {
                         map.entry(t).or_default().push((id as u32, w, b));
                     });
                 }
