@@ -167,8 +167,6 @@ fn build(a: &BuildArgs) -> Result<i32> {
     };
     let input = a.input.input();
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
-    let data = Project::load(&input, &walk)?;
-    let keps = data.model.keps.len();
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),
         base_url: with_slash(&a.base_url),
@@ -176,13 +174,13 @@ fn build(a: &BuildArgs) -> Result<i32> {
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
     };
-    let report = crate::site::build(data, &opts)?;
+    let report = crate::site::build_loading(|| Project::load(&input, &walk), &opts)?;
     eprintln!(
         "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s",
         report.pages,
         report.files,
         report.bytes / 1024,
-        keps,
+        report.keps,
         a.out.display(),
         started.elapsed().as_secs_f64(),
     );

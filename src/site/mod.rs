@@ -75,6 +75,8 @@ pub struct BuildReport {
     pub files: usize,
     /// Total bytes.
     pub bytes: u64,
+    /// The KEPs built.
+    pub keps: usize,
 }
 
 fn normalized(opts: &SiteOptions) -> SiteOptions {
@@ -311,10 +313,25 @@ fn chain(e: &dyn std::error::Error) -> String {
 /// swapped in when complete (see [`output`]). A non-empty `out` without the
 /// [`MARKER`] file is refused. The build takes `data`: each README is freed
 /// once rendered.
-pub fn build(mut data: Project, opts: &SiteOptions) -> Result<BuildReport> {
+pub fn build(data: Project, opts: &SiteOptions) -> Result<BuildReport> {
+    build_loading(|| Ok(data), opts)
+}
+
+/// [`build`] the project `load` gives: the theme is compiled, and the
+/// highlighting grammars built, beside the load (which walks the history
+/// on one thread while the other loads and analyses), not after it.
+pub fn build_loading(
+    load: impl FnOnce() -> Result<Project> + Send,
+    opts: &SiteOptions,
+) -> Result<BuildReport> {
     output::check_replaceable(&opts.out)?;
     let opts = normalized(opts);
-    let (theme, statics) = load_theme(&opts)?;
+    let (data, theme) = rayon::join(load, || {
+        let theme = load_theme(&opts);
+        highlight::Highlighter::warm();
+        theme
+    });
+    let (mut data, (theme, statics)) = (data?, theme?);
     let readmes = data.take_readmes().into_iter().map(Cow::Owned).collect();
     let stage = timed("stage", || output::Stage::open(&opts.out))?;
     let engine = Engine {
@@ -330,7 +347,10 @@ pub fn build(mut data: Project, opts: &SiteOptions) -> Result<BuildReport> {
         &mut PlanCache::default(),
         &stage,
     ) {
-        Ok(_) => stage.finish(),
+        Ok(_) => stage.finish().map(|r| BuildReport {
+            keps: data.model.keps.len(),
+            ..r
+        }),
         Err(e) => {
             stage.abandon();
             Err(e)

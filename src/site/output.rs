@@ -155,6 +155,7 @@ impl Stage {
             pages: 0,
             files: 1,
             bytes: 0,
+            keps: 0,
         };
         for &(html, len) in lock(&self.written).values() {
             report.files += 1;

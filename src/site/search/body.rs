@@ -171,29 +171,73 @@ fn section_texts<'b>(
     before.chain(within)
 }
 
-/// Add the counts of one passage (of `section`, the table of contents if
-/// `contents`) to `w`, and empty `here`.
-fn flush<'a>(
-    here: &mut FxMap<&'a str, u16>,
-    w: &mut FxMap<&'a str, (u8, u16, u16)>,
-    section: u16,
-    contents: bool,
-) {
-    for (&t, &n) in here.iter() {
-        let e = w.entry(t).or_insert((0, 0, 0));
-        e.0 = (u16::from(e.0) + n).min(W_BODY_MAX as u16) as u8;
-        if !contents && n > e.2 {
-            e.1 = section;
-            e.2 = n;
-        }
-    }
-    here.clear();
+/// What is counted of one term of a body.
+#[derive(Clone, Copy)]
+struct Tally {
+    /// Occurrences in the body, capped at [`W_BODY_MAX`].
+    total: u8,
+    /// The passage's section where it occurs most (1-based, 0 for none).
+    best: u16,
+    /// Its count in that passage.
+    best_n: u16,
+    /// Its count in the passage being read.
+    here: u16,
+    /// The passage `here` counts in ([`Tallies::passage`]).
+    seen_in: u32,
 }
 
-/// Count the index terms of lowercased `text` into `here`.
-fn count<'a>(here: &mut FxMap<&'a str, u16>, text: &'a str) {
-    for t in words(text).filter(|t| keep_body_word(t)) {
-        *here.entry(t).or_insert(0) += 1;
+/// The terms of a body being counted, passage by passage: each word is
+/// looked up once, and the end of a passage visits only its own terms.
+#[derive(Default)]
+struct Tallies<'a> {
+    index: FxMap<&'a str, u32>,
+    terms: Vec<&'a str>,
+    tally: Vec<Tally>,
+    /// The terms of the passage being read.
+    here: Vec<u32>,
+    /// The passage being read, counted from 1.
+    passage: u32,
+}
+
+impl<'a> Tallies<'a> {
+    /// Count the index terms of lowercased `text` in the passage being read.
+    fn count(&mut self, text: &'a str) {
+        for t in words(text).filter(|t| keep_body_word(t)) {
+            let next = self.terms.len() as u32;
+            let i = *self.index.entry(t).or_insert(next) as usize;
+            if i == self.terms.len() {
+                self.terms.push(t);
+                self.tally.push(Tally {
+                    total: 0,
+                    best: 0,
+                    best_n: 0,
+                    here: 0,
+                    seen_in: 0,
+                });
+            }
+            let e = &mut self.tally[i];
+            if e.seen_in != self.passage {
+                e.seen_in = self.passage;
+                e.here = 0;
+                self.here.push(i as u32);
+            }
+            e.here += 1;
+        }
+    }
+
+    /// End the passage being read (of `section`, the table of contents if
+    /// `contents`): add its counts to the body's.
+    fn flush(&mut self, section: u16, contents: bool) {
+        for &i in &self.here {
+            let e = &mut self.tally[i as usize];
+            e.total = (u16::from(e.total) + e.here).min(W_BODY_MAX as u16) as u8;
+            if !contents && e.here > e.best_n {
+                e.best = section;
+                e.best_n = e.here;
+            }
+        }
+        self.here.clear();
+        self.passage += 1;
     }
 }
 
@@ -211,9 +255,10 @@ impl BodyTerms {
             .take(heads.len())
             .map(|h| h.title.to_ascii_lowercase())
             .collect();
-        // term → (count, best section, its count in the best passage)
-        let mut w: FxMap<&str, (u8, u16, u16)> = FxMap::default();
-        let mut here: FxMap<&str, u16> = FxMap::default();
+        let mut tallies = Tallies {
+            passage: 1,
+            ..Tallies::default()
+        };
         for (section, text) in section_texts(&lower, sections) {
             let head = usize::from(section).checked_sub(1);
             // the table of contents is never a term's best section
@@ -226,34 +271,36 @@ impl BodyTerms {
             let mut started = false;
             for (new, word) in passage_words(text) {
                 if new && started {
-                    flush(&mut here, &mut w, section, contents);
+                    tallies.flush(section, contents);
                 }
                 if !started {
                     // a heading counts once, with its section's first passage
                     started = true;
                     if let Some(i) = head {
-                        count(&mut here, titles[i].as_str());
+                        tallies.count(titles[i].as_str());
                     }
                 }
-                count(&mut here, word);
+                tallies.count(word);
             }
             if started {
-                flush(&mut here, &mut w, section, contents);
+                tallies.flush(section, contents);
             }
         }
-        let mut entries: Vec<(&str, (u8, u16, u16))> = w.into_iter().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let Tallies { terms, tally, .. } = tallies;
+        let mut order: Vec<u32> = (0..terms.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| terms[i as usize]);
         let mut out = BodyTerms {
-            terms: String::with_capacity(entries.iter().map(|(t, _)| t.len() + 1).sum()),
-            counts: Vec::with_capacity(entries.len()),
-            best: Vec::with_capacity(entries.len()),
+            terms: String::with_capacity(terms.iter().map(|t| t.len() + 1).sum()),
+            counts: Vec::with_capacity(terms.len()),
+            best: Vec::with_capacity(terms.len()),
             heads,
         };
-        for (t, (n, best, _)) in entries {
+        for i in order {
+            let (t, e) = (terms[i as usize], tally[i as usize]);
             out.terms.push_str(t);
             out.terms.push(' ');
-            out.counts.push(n);
-            out.best.push(best);
+            out.counts.push(e.total);
+            out.best.push(e.best);
         }
         out
     }
