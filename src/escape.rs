@@ -41,18 +41,50 @@ fn text_entity(b: &[u8], i: usize) -> Option<(&'static str, usize)> {
     }
 }
 
+/// The bytes [`attr_entity`] may replace (or begin a replacement at).
+const ATTR_BYTES: [bool; 256] = table(b"&<>\"'");
+
+/// The bytes [`text_entity`] may replace (or begin a replacement at).
+const TEXT_BYTES: [bool; 256] = table(b"&<>");
+
+/// `extra`, the bytes [`control`] looks at (C0 but tab, newline and
+/// carriage return; DEL; 0xC2, which leads C1 and U+00A0), as a table.
+const fn table(extra: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = !matches!(b as u8, b'\t' | b'\n' | b'\r');
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    let mut i = 0;
+    while i < extra.len() {
+        t[extra[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
 /// `s` appended to `out` with the characters `entity` names replaced
 /// (`entity` gives the replacement for the character starting at byte `i`,
-/// and its length). Generic, so each table is inlined into its scan.
+/// and its length; it is asked only at the bytes `may` marks, and the runs
+/// between them are copied whole). Generic, so each table is inlined into
+/// its scan.
 fn push_with(
     out: &mut String,
     s: &str,
+    may: &[bool; 256],
     entity: impl Fn(&[u8], usize) -> Option<(&'static str, usize)>,
 ) {
     let b = s.as_bytes();
     let mut copied = 0;
     let mut i = 0;
     while i < b.len() {
+        if !may[usize::from(b[i])] {
+            i += 1;
+            continue;
+        }
         match entity(b, i) {
             Some((e, n)) => {
                 out.push_str(&s[copied..i]);
@@ -77,7 +109,7 @@ pub fn html(s: &str) -> String {
 
 /// [`html`], appended to `out`.
 pub fn push_html(out: &mut String, s: &str) {
-    push_with(out, s, attr_entity);
+    push_with(out, s, &ATTR_BYTES, attr_entity);
 }
 
 /// `s` as text between tags: `&<>` and U+00A0 escaped, as the HTML
@@ -90,7 +122,7 @@ pub fn text(s: &str) -> String {
 
 /// [`text`], appended to `out`.
 pub fn push_text(out: &mut String, s: &str) {
-    push_with(out, s, text_entity);
+    push_with(out, s, &TEXT_BYTES, text_entity);
 }
 
 /// Whether `c` would act on a terminal, a log viewer or an XML parser
@@ -139,6 +171,26 @@ mod tests {
                 "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e\tf\ng\rh"
             );
             assert_eq!(f("é\u{a0}x"), f("é\u{a0}x").replace('\u{1b}', ""));
+        }
+    }
+
+    #[test]
+    fn the_tables_mark_every_byte_an_entity_is_found_at() {
+        for (may, entity) in [
+            (
+                &super::ATTR_BYTES,
+                super::attr_entity as fn(&[u8], usize) -> _,
+            ),
+            (&super::TEXT_BYTES, super::text_entity),
+        ] {
+            for first in 0..=255u8 {
+                for next in [0x80, 0x85, 0x9f, 0xa0, b'a'] {
+                    let b = [first, next];
+                    if entity(&b, 0).is_some() {
+                        assert!(may[usize::from(first)], "byte {first:#x}");
+                    }
+                }
+            }
         }
     }
 

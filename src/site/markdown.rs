@@ -15,6 +15,7 @@
 mod code;
 mod events;
 mod heading;
+mod raw;
 mod text;
 
 use std::collections::{HashSet, VecDeque};
@@ -77,10 +78,36 @@ pub fn render_titled(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
+    render_checked(markdown, from, links, titles, hl, true)
+}
+
+/// [`render_titled`], with any raw HTML cleaned by the sanitizer, even
+/// tags [`raw`] would keep as they are (the tests check that keeping them
+/// changes no page's tree).
+pub fn render_sanitized(
+    markdown: &str,
+    from: &str,
+    links: &Links,
+    titles: &Titles,
+    hl: &Highlighter,
+) -> Rendered {
+    render_checked(markdown, from, links, titles, hl, false)
+}
+
+/// [`render_titled`]; raw HTML of only kept tags ([`raw`]) is written as
+/// it is when `trust_simple`, and cleaned by the sanitizer otherwise.
+fn render_checked(
+    markdown: &str,
+    from: &str,
+    links: &Links,
+    titles: &Titles,
+    hl: &Highlighter,
+    trust_simple: bool,
+) -> Rendered {
     let markdown = code::fence_tabs(markdown);
     let markdown = markdown.as_ref();
     let (mut html, mut done) = stream(markdown, from, links, titles, hl, false);
-    if done.raw {
+    if done.raw && !(trust_simple && done.simple) {
         let resolve = |url: &str, image: bool| links.resolve(from, url, image);
         let policy = Policy {
             generated_ids: &done.seen,
@@ -113,6 +140,8 @@ pub fn render_titled(
 /// What rendering through a [`Stream`] found out besides the HTML.
 struct Done {
     raw: bool,
+    /// The raw HTML is only tags [`raw`] keeps, well nested.
+    simple: bool,
     raw_lt: usize,
     max_depth: usize,
     seen: HashSet<String>,
@@ -147,6 +176,7 @@ fn stream(
         raw_as_text,
         raw: false,
         raw_lt: 0,
+        nesting: raw::Nesting::default(),
         depth: 0,
         max_depth: 0,
         urls: HashSet::new(),
@@ -160,6 +190,7 @@ fn stream(
     let TextOf { summary, text, .. } = stream.text;
     let done = Done {
         raw: stream.raw,
+        simple: stream.nesting.simple(),
         raw_lt: stream.raw_lt,
         max_depth: stream.max_depth,
         seen: stream.anchors.into_taken(),
@@ -202,6 +233,8 @@ struct Stream<'a, 'l> {
     raw: bool,
     /// The number of `<` in raw HTML.
     raw_lt: usize,
+    /// The elements open, and whether the raw HTML may skip the sanitizer.
+    nesting: raw::Nesting,
     /// Markdown elements open, and the most ever open.
     depth: usize,
     max_depth: usize,
@@ -371,5 +404,80 @@ mod tests {
         assert!(html.contains("class=\"mermaid\""), "{html}");
         assert_eq!(html.matches("tabindex=\"0\"").count(), 3, "{html}");
         assert!(!html.contains("tabindex=\"7\""), "{html}");
+    }
+
+    #[test]
+    fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
+        let keps = BTreeMap::new();
+        let assets = BTreeSet::from(["img.png".to_string()]);
+        let links = Links {
+            keps: &keps,
+            local_assets: &assets,
+            repo_url: "https://github.com/k/e",
+            branch: "master",
+        };
+        let (hl, titles) = (Highlighter::new(), Titles::new());
+        let pieces = [
+            "text ",
+            "*",
+            "**",
+            "`c`",
+            "<b>",
+            "</b>",
+            "<code>",
+            "</code>",
+            "<SUP>",
+            "</sup>",
+            "<br>",
+            "<br />",
+            "[l](x.md)",
+            "\n",
+            "\n\n",
+            "- ",
+            "~~",
+            "# ",
+            "> ",
+            "<i>",
+            "</i>",
+            "![i](img.png)",
+            "[^1]",
+            "\n\n[^1]: n\n",
+            "| a | b |\n|---|---|\n| ",
+            " |",
+            "&amp; ",
+            "<em>",
+            "</em>",
+            "1. ",
+            "    ",
+            "```go\nx\n```\n",
+            "<u>",
+            "</u>",
+            "x\\\n",
+        ];
+        let (mut seed, mut kept, mut differ) = (7u64, 0, 0);
+        for _ in 0..12_000 {
+            let mut md = String::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            for _ in 0..(seed >> 60) + 1 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                md.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let (_, done) = stream(&md, "keps/a/1-x/README.md", &links, &titles, &hl, false);
+            let fast = render_checked(&md, "keps/a/1-x/README.md", &links, &titles, &hl, true);
+            let slow = render_sanitized(&md, "keps/a/1-x/README.md", &links, &titles, &hl);
+            if done.raw && done.simple {
+                kept += 1;
+                differ += usize::from(fast.html != slow.html);
+                assert_eq!(sanitize::as_parsed(&fast.html), slow.html, "{md:?}");
+            } else {
+                assert_eq!(fast.html, slow.html, "{md:?}");
+            }
+        }
+        // both kinds are met, and written differently (the same trees)
+        assert!(kept > 250 && differ > 0, "{kept} kept, {differ} differ");
     }
 }

@@ -95,6 +95,15 @@ pub fn clean(html: &str, policy: &Policy, budget: &Budget) -> Option<String> {
     None
 }
 
+/// `html` as an HTML parser reads it inside the page's container, written
+/// out again as it is (nothing dropped): two strings that give the same tree
+/// give the same text.
+pub fn as_parsed(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    write_tree(&Html::parse_fragment(html), &mut out, &Mode::Verbatim);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

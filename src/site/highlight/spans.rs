@@ -61,7 +61,7 @@ pub(super) fn spans(code: &str, grammar: &Grammar) -> Option<String> {
         parser.reset();
         tree
     })?;
-    if !shallow(&tree, depth_budget(code)) {
+    if !shallow(&tree, code.len(), depth_budget(code)) {
         return None;
     }
     let marks = marks(code, grammar, &tree, budget)?;
@@ -84,7 +84,20 @@ const MAX_ERROR_BYTES: usize = 4096;
 /// Whether the depths of `tree`'s nodes add up to at most `limit` and no
 /// error in it is longer than [`MAX_ERROR_BYTES`] (a walk that stops as
 /// soon as either fails).
-fn shallow(tree: &Tree, limit: usize) -> bool {
+fn shallow(tree: &Tree, len: usize, limit: usize) -> bool {
+    // Short of walking: a tree of n nodes (the walk's nodes, as
+    // tree-sitter counts them) has depths adding up to at most
+    // n(n-1)/2, a chain's; and in a block of `len` bytes no longer than
+    // the longest error allowed, no error is longer.
+    let n = tree.root_node().descendant_count();
+    if n.saturating_mul(n.saturating_sub(1)) / 2 <= limit && len <= MAX_ERROR_BYTES {
+        return true;
+    }
+    walked_shallow(tree, limit)
+}
+
+/// [`shallow`], by walking every node.
+fn walked_shallow(tree: &Tree, limit: usize) -> bool {
     let mut cursor = tree.walk();
     let (mut depth, mut total) = (0usize, 0usize);
     loop {
@@ -131,7 +144,7 @@ fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Ve
     // each node by the order the cursor first reached it: node ids are
     // addresses, which differ from run to run, and a node and its child can
     // cover the same bytes (a Bash command name that is a string)
-    let mut seen: std::collections::HashMap<usize, usize> = Default::default();
+    let mut seen: crate::site::search::FxMap<usize, usize> = Default::default();
     let mut found: Vec<Found> = Vec::new();
     while let Some((m, i)) = captures.next() {
         let capture = m.captures()[*i];
@@ -242,5 +255,59 @@ impl Spans<'_> {
             self.open = class;
         }
         crate::escape::push_text(&mut self.out, text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::LANGS;
+    use super::*;
+
+    /// The nodes the walk visits.
+    fn walked(tree: &Tree) -> usize {
+        let mut cursor = tree.walk();
+        let mut n = 0;
+        loop {
+            n += 1;
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return n;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_count_that_spares_the_walk_is_the_walks_count() {
+        let codes = [
+            "kind: Pod\nspec:\n  containers:\n  - name: x\n    args: [\"a\", 1]\n".to_string(),
+            "func F() { if x { return [](int){1} } }\n// c\n".to_string(),
+            "{\"a\": [1, {\"b\": null}]}\n".to_string(),
+            "a".repeat(3000),
+            "a ".repeat(2500),
+            "[".repeat(600),
+            "{ $( (".repeat(300),
+            "x:\n".to_string() + &"  - y: {\n".repeat(100),
+        ];
+        let mut spared = 0;
+        for lang in LANGS {
+            let grammar = lang.grammar().unwrap();
+            let mut parser = Parser::new();
+            parser.set_language(&grammar.language).unwrap();
+            for code in &codes {
+                let tree = parser.parse(code, None).unwrap();
+                assert_eq!(tree.root_node().descendant_count(), walked(&tree));
+                for limit in [0, 10, 1_000, depth_budget(code)] {
+                    let fast = shallow(&tree, code.len(), limit);
+                    assert_eq!(fast, walked_shallow(&tree, limit), "{lang:?} {limit}");
+                    let n = tree.root_node().descendant_count();
+                    spared += usize::from(n * n.saturating_sub(1) / 2 <= limit);
+                }
+            }
+        }
+        assert!(spared > 0, "some trees are short enough to spare the walk");
     }
 }

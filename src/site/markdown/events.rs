@@ -126,6 +126,7 @@ impl<'a> Stream<'a, '_> {
         }
         match ev {
             Event::Start(Tag::CodeBlock(kind)) => {
+                self.nesting.block();
                 self.code_start(kind);
                 None
             }
@@ -139,7 +140,8 @@ impl<'a> Stream<'a, '_> {
             Event::FootnoteReference(label) => {
                 Some(Event::FootnoteReference(self.footnote(&label)))
             }
-            Event::Html(h) | Event::InlineHtml(h) => Some(self.raw_html(h)),
+            Event::Html(h) => Some(self.raw_html(h, false)),
+            Event::InlineHtml(h) => Some(self.raw_html(h, true)),
             ev => Some(ev),
         }
     }
@@ -149,6 +151,17 @@ impl<'a> Stream<'a, '_> {
     fn start(&mut self, tag: Tag<'a>) -> Tag<'a> {
         self.depth += 1;
         self.max_depth = self.max_depth.max(self.depth);
+        let inline = matches!(
+            tag,
+            Tag::Emphasis
+                | Tag::Strong
+                | Tag::Strikethrough
+                | Tag::Superscript
+                | Tag::Subscript
+                | Tag::Link { .. }
+                | Tag::Image { .. }
+        );
+        self.nesting.start(!inline);
         match tag {
             Tag::Heading {
                 level, id, classes, ..
@@ -228,16 +241,19 @@ impl<'a> Stream<'a, '_> {
             self.relabel = None;
         }
         self.depth = self.depth.saturating_sub(1);
+        self.nesting.end();
         Event::End(tag)
     }
 
-    /// Raw HTML: passed on for the sanitizer (and counted for its budget),
-    /// or made text.
-    fn raw_html(&mut self, h: CowStr<'a>) -> Event<'a> {
+    /// Raw HTML (an HTML block's, or inline): passed on for the sanitizer
+    /// (and counted for its budget, and for whether it may skip it), or
+    /// made text.
+    fn raw_html(&mut self, h: CowStr<'a>, inline: bool) -> Event<'a> {
         if self.raw_as_text {
             return Event::Text(h);
         }
         self.raw = true;
+        self.nesting.raw(&h, inline);
         self.raw_lt += h.bytes().filter(|b| *b == b'<').count();
         Event::InlineHtml(h)
     }

@@ -60,9 +60,10 @@ impl<'a> Stream<'a, '_> {
         });
         // the page's title is its one h1: a README's own h1 is shown as h2
         let level = demote(level);
+        // an empty id is no id (HTML allows none); the sanitizer drops it
         self.queue(Event::Start(Tag::Heading {
             level,
-            id: Some(CowStr::from(unique)),
+            id: (!unique.is_empty()).then(|| CowStr::from(unique)),
             classes: Vec::new(),
             attrs: Vec::new(),
         }));

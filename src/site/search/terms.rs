@@ -2,45 +2,14 @@
 //! occur (title, number, gates, people, summary, body), and the shards that
 //! group every doc's postings by the terms' first two characters.
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 
 use super::*;
 
-/// FxHash (as in rustc): much faster than SipHash for short words, and the
-/// output never depends on iteration order because every map is sorted.
-#[derive(Default, Clone, Copy)]
-pub(super) struct FxHasher(u64);
-
-impl FxHasher {
-    /// One step: fold `v` in.
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, b: u8) {
-        self.add(u64::from(b));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(super) type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+/// A map with rustc's FxHash (`rustc-hash`): much faster than SipHash for
+/// short words, and the output never depends on iteration order because
+/// every map is sorted.
+pub(crate) type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Split ASCII-alphanumeric words of already-lowercased text; very short and
 /// very long words are dropped.
