@@ -21,6 +21,7 @@
 
 mod body;
 mod encode;
+mod tally;
 mod terms;
 
 use std::collections::{BTreeMap, BTreeSet};
