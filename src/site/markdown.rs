@@ -122,7 +122,12 @@ fn render_checked(
             None => (html, done) = stream(markdown, from, links, titles, hl, true),
         }
     }
-    let html = heading::fragment_case(html, &done.seen);
+    // only a same-page link with a capital can need it (raw HTML's links
+    // are not counted)
+    let html = match done.raw || done.upper_fragment {
+        true => heading::fragment_case(html, &done.seen),
+        false => html,
+    };
     Rendered {
         html,
         toc: done.toc,
@@ -142,6 +147,8 @@ struct Done {
     raw: bool,
     /// The raw HTML is only tags [`raw`] keeps, well nested.
     simple: bool,
+    /// A link or image to `#` and a fragment with a capital was written.
+    upper_fragment: bool,
     raw_lt: usize,
     max_depth: usize,
     seen: HashSet<String>,
@@ -177,6 +184,7 @@ fn stream(
         raw: false,
         raw_lt: 0,
         nesting: raw::Nesting::default(),
+        upper_fragment: false,
         depth: 0,
         max_depth: 0,
         urls: HashSet::new(),
@@ -191,6 +199,7 @@ fn stream(
     let done = Done {
         raw: stream.raw,
         simple: stream.nesting.simple(),
+        upper_fragment: stream.upper_fragment,
         raw_lt: stream.raw_lt,
         max_depth: stream.max_depth,
         seen: stream.anchors.into_taken(),
@@ -235,6 +244,8 @@ struct Stream<'a, 'l> {
     raw_lt: usize,
     /// The elements open, and whether the raw HTML may skip the sanitizer.
     nesting: raw::Nesting,
+    /// A link or image to `#` and a fragment with a capital was written.
+    upper_fragment: bool,
     /// Markdown elements open, and the most ever open.
     depth: usize,
     max_depth: usize,
@@ -296,6 +307,10 @@ mod tests {
         // a link to an author's id that exists as written follows its prefix
         assert!(html.contains(" id=\"user-content-Exact\""), "{html}");
         assert!(html.contains("href=\"#user-content-Exact\""), "{html}");
+        // without raw HTML too
+        let html = render_plain("[d](#Design) [s](#summary)\n\n## Design\n");
+        assert!(html.contains("href=\"#design\""), "{html}");
+        assert!(html.contains("href=\"#summary\""), "{html}");
     }
 
     #[test]

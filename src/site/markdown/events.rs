@@ -261,6 +261,9 @@ impl<'a> Stream<'a, '_> {
     /// A link or image destination made safe, remembered as kepsite's own.
     fn dest(&mut self, dest: &str, image: bool) -> CowStr<'a> {
         let url = safe_dest(self.links, self.from, dest, image);
+        if url.starts_with('#') && url.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.upper_fragment = true;
+        }
         self.urls.insert(url.clone());
         url.into()
     }
