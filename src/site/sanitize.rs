@@ -95,6 +95,12 @@ pub fn clean(html: &str, policy: &Policy, budget: &Budget) -> Option<String> {
     None
 }
 
+/// Whether the sanitizer names element `name` (lowercase): keeps it, or
+/// drops it with its content. It unwraps any other.
+pub fn is_listed(name: &str) -> bool {
+    allow::TAGS.binary_search(&name).is_ok() || allow::DROP_CONTENT.contains(&name)
+}
+
 /// `html` as an HTML parser reads it inside the page's container, written
 /// out again as it is (nothing dropped): two strings that give the same tree
 /// give the same text.

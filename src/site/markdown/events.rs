@@ -253,7 +253,10 @@ impl<'a> Stream<'a, '_> {
             return Event::Text(h);
         }
         self.raw = true;
-        self.nesting.raw(&h, inline);
+        if self.nesting.raw(&h, inline) && self.trust_simple {
+            self.dropped = true;
+            return Event::Text(CowStr::Borrowed(""));
+        }
         self.raw_lt += h.bytes().filter(|b| *b == b'<').count();
         Event::InlineHtml(h)
     }

@@ -17,6 +17,114 @@ const PHRASING: &[&str] = &[
     "small", "span", "strike", "strong", "sub", "sup", "tt", "u", "var",
 ];
 
+/// The element names that WHATWG HTML's tree construction (13.2.6) acts on
+/// by name, besides [`PHRASING`] and the sanitizer's own lists: a start tag
+/// of any other name opens an ordinary element, which closes with its
+/// parent and changes nothing around it.
+const PARSER_NAMES: &[&str] = &[
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "bgsound",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "embed",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "font",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "iframe",
+    "image",
+    "img",
+    "input",
+    "isindex",
+    "keygen",
+    "li",
+    "link",
+    "listing",
+    "main",
+    "marquee",
+    "math",
+    "menu",
+    "menuitem",
+    "meta",
+    "nav",
+    "nobr",
+    "noembed",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "plaintext",
+    "pre",
+    "rb",
+    "rp",
+    "rt",
+    "rtc",
+    "ruby",
+    "sarcasm",
+    "script",
+    "search",
+    "section",
+    "select",
+    "selectedcontent",
+    "source",
+    "style",
+    "summary",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+    "wbr",
+    "xmp",
+];
+
 /// A raw tag the README may keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tag {
@@ -26,6 +134,32 @@ enum Tag {
     Open(usize),
     /// Its end tag.
     Close(usize),
+    /// A start tag the sanitizer drops and no parser acts on: of an element
+    /// no one knows (the template's `<test>`, `<some concrete RV>`), which
+    /// the sanitizer unwraps, or `link` (void), which it drops; its
+    /// attributes only bare words. It is written as nothing.
+    Dropped,
+}
+
+/// Whether `w` is a bare tag or attribute name: a letter, then letters,
+/// digits and hyphens.
+fn bare(w: &str) -> bool {
+    w.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// A start tag's inside `inner` (without `<>`) as [`Tag::Dropped`], if it
+/// is one.
+fn dropped(inner: &str) -> Option<Tag> {
+    let mut words = inner.split(' ');
+    let name = words.next()?.to_ascii_lowercase();
+    if !bare(&name) || !words.all(bare) {
+        return None;
+    }
+    let unknown = !PARSER_NAMES.contains(&name.as_str())
+        && !PHRASING.contains(&name.as_str())
+        && !crate::site::sanitize::is_listed(&name);
+    (unknown || name == "link").then_some(Tag::Dropped)
 }
 
 /// `h` (one inline raw HTML event) as a [`Tag`] kept, if it is one.
@@ -42,8 +176,11 @@ fn tag(h: &str) -> Option<Tag> {
     {
         return Some(Tag::Break);
     }
-    let i = PHRASING.iter().position(|p| p.eq_ignore_ascii_case(name))?;
-    Some(if close { Tag::Close(i) } else { Tag::Open(i) })
+    match PHRASING.iter().position(|p| p.eq_ignore_ascii_case(name)) {
+        Some(i) => Some(if close { Tag::Close(i) } else { Tag::Open(i) }),
+        None if !close => dropped(inner),
+        None => None,
+    }
 }
 
 /// The elements open as a README's events go by (markdown's and raw ones),
@@ -86,13 +223,15 @@ impl Nesting {
         }
     }
 
-    /// Raw HTML `h`: an HTML block (`inline` false) or inline HTML.
-    pub(super) fn raw(&mut self, h: &str, inline: bool) {
+    /// Raw HTML `h`: an HTML block (`inline` false) or inline HTML. Whether
+    /// it is a tag written as nothing ([`Tag::Dropped`]).
+    pub(super) fn raw(&mut self, h: &str, inline: bool) -> bool {
         if !inline {
             self.broken = true;
-            return;
+            return false;
         }
         match tag(h) {
+            Some(Tag::Dropped) => return true,
             Some(Tag::Break) => {}
             Some(Tag::Open(i)) => {
                 self.open.push(i + 1);
@@ -104,6 +243,7 @@ impl Nesting {
             }
             _ => self.broken = true,
         }
+        false
     }
 
     /// Whether all raw HTML seen is kept tags, each closed in turn.
@@ -122,13 +262,28 @@ mod tests {
         assert_eq!(tag("<BR />"), Some(Tag::Break));
         assert_eq!(tag("<Code>"), Some(Tag::Open(3)));
         assert_eq!(tag("</code>"), Some(Tag::Close(3)));
+        for dropped in [
+            "<test>",
+            "<link to test coverage>",
+            "<some concrete RV>",
+            "<ipv4-cidr>",
+        ] {
+            assert_eq!(tag(dropped), Some(Tag::Dropped), "{dropped}");
+        }
         for other in [
+            "</test>",
+            "<test x=1>",
+            "<test \"x\">",
+            "<test/>",
+            "<dir>",
+            "<image>",
+            "<video>",
+            "<b x>",
             "</br>",
             "<b class=x>",
             "<b >",
             "<a>",
             "<a href=\"x\">",
-            "<test>",
             "<div>",
             "<nobr>",
             "<button>",
@@ -151,8 +306,12 @@ mod tests {
                     "[" => n.start(true),
                     ")" => n.end(),
                     "pre" => n.block(),
-                    "block" => n.raw("<b>", false),
-                    raw => n.raw(raw, true),
+                    "block" => {
+                        n.raw("<b>", false);
+                    }
+                    raw => {
+                        n.raw(raw, true);
+                    }
                 }
             }
             n.simple()
