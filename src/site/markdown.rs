@@ -57,6 +57,9 @@ pub struct Rendered {
     pub body_terms: Option<std::sync::Arc<super::search::BodyTerms>>,
     /// Where each heading's section starts in `text`.
     pub sections: Vec<Section>,
+    /// Whether `html` has a mermaid diagram (`<pre class="mermaid"`), for
+    /// the page to load the script that draws it.
+    pub diagrams: bool,
 }
 
 /// Render `markdown` (the file at repository path `from`).
@@ -138,7 +141,9 @@ fn render_checked(
         true => heading::fragment_case(html, &done.seen),
         false => html,
     };
+    let diagrams = done.diagrams || (done.raw && html.contains("<pre class=\"mermaid\""));
     Rendered {
+        diagrams,
         html,
         toc: done.toc,
         summary: done
@@ -161,6 +166,8 @@ struct Done {
     upper_fragment: bool,
     /// A raw tag was written as nothing ([`RawHtml::KeepSimple`]).
     dropped: bool,
+    /// A mermaid block was written.
+    diagrams: bool,
     raw_lt: usize,
     max_depth: usize,
     seen: HashSet<String>,
@@ -210,6 +217,7 @@ fn stream(
         nesting: raw::Nesting::default(),
         upper_fragment: false,
         dropped: false,
+        diagrams: false,
         depth: 0,
         max_depth: 0,
         urls: HashSet::new(),
@@ -226,6 +234,7 @@ fn stream(
         simple: stream.nesting.simple(),
         upper_fragment: stream.upper_fragment,
         dropped: stream.dropped,
+        diagrams: stream.diagrams,
         raw_lt: stream.raw_lt,
         max_depth: stream.max_depth,
         seen: stream.anchors.into_taken(),
@@ -268,6 +277,8 @@ struct Stream<'a, 'l> {
     trust_simple: bool,
     /// Whether one was.
     dropped: bool,
+    /// Whether a mermaid block was written.
+    diagrams: bool,
     /// Whether there was raw HTML (other than comments).
     raw: bool,
     /// The number of `<` in raw HTML.

@@ -42,6 +42,7 @@ impl<'a> Stream<'a, '_> {
         if lang.eq_ignore_ascii_case("mermaid") {
             // drawn in the browser by the theme's mermaid script,
             // shown as text until then (and without script)
+            self.diagrams = true;
             return format!(
                 "<pre class=\"mermaid\" data-lang=\"mermaid\" tabindex=\"0\">{}</pre>",
                 crate::escape::text(buf)

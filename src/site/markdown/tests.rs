@@ -240,3 +240,25 @@ fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
     // both kinds are met, and written differently (the same trees)
     assert!(kept > 250 && differ > 0, "{kept} kept, {differ} differ");
 }
+
+#[test]
+fn a_page_knows_whether_it_has_a_diagram_to_draw() {
+    let keps = BTreeMap::new();
+    let assets = BTreeSet::new();
+    let links = Links {
+        keps: &keps,
+        local_assets: &assets,
+        repo_url: "https://github.com/k/e",
+        branch: "master",
+    };
+    let hl = Highlighter::new();
+    let has = |md: &str| render(md, "keps/a/1-x/README.md", &links, &hl).diagrams;
+    assert!(has("Text.\n\n```mermaid\ngraph TD; A-->B\n```\n"));
+    assert!(has(
+        "<div>\n<pre class=\"mermaid\">graph TD; A-->B</pre>\n</div>\n"
+    ));
+    assert!(!has(
+        "```go\nx := 1\n```\n\n<b>mermaid</b> `<pre class=\"mermaid\">`\n"
+    ));
+    assert!(!has("<div>\n<pre class=\"other\">graph</pre>\n</div>\n"));
+}

@@ -158,6 +158,7 @@ impl<'a> Kit<'a> {
         let ctx = Value::Object(serde_json::Map::from_iter([
             ("kep".to_string(), kep_view),
             ("body".to_string(), Value::String(r.html)),
+            ("diagrams".to_string(), Value::Bool(r.diagrams)),
             (
                 "toc".to_string(),
                 serde_json::to_value(&r.toc).unwrap_or_default(),
