@@ -149,9 +149,6 @@ pub fn plan(
         ..Plan::default()
     };
     let per_kep = crate::timing::timed("plan: KEP pages", || plan_keps(&kit, cache, readmes, sink));
-    // after the KEP pages, which free the READMEs: `keps.json` (39 MB on
-    // the 10x corpus) and every README were the build's peak together
-    json_files(&kit, sink);
     if cache.keep {
         kit.remember(cache, &per_kep);
     }
@@ -168,6 +165,10 @@ pub fn plan(
     search_files
         .into_iter()
         .for_each(|(path, bytes)| (sink.file)(&path, &bytes));
+    // after the KEP pages, which free the READMEs, and the search index,
+    // which frees the search documents: `keps.json` (39 MB on the 10x
+    // corpus) beside either was the build's peak
+    json_files(&kit, sink);
     listings(&kit, sink, &mut plan);
     finish(&mut plan, &kit, sink);
     // Only the files a page links are copied (26 of 196, 2.6 MB on the
