@@ -45,7 +45,9 @@ impl<'a> Stream<'a, '_> {
             inner.push(ev);
         }
         let unique = self.anchor(given, &text);
-        if level <= HeadingLevel::H3 && !text.trim().is_empty() {
+        // a heading without an anchor (only punctuation: `# ;`) has
+        // nothing for the table of contents to link to
+        if level <= HeadingLevel::H3 && !text.trim().is_empty() && !unique.is_empty() {
             self.toc.push(TocEntry {
                 level: level as u8,
                 id: unique.clone(),

@@ -262,3 +262,24 @@ fn a_page_knows_whether_it_has_a_diagram_to_draw() {
     ));
     assert!(!has("<div>\n<pre class=\"other\">graph</pre>\n</div>\n"));
 }
+
+#[test]
+fn a_heading_without_an_anchor_has_no_id_and_no_contents_entry() {
+    let keps = BTreeMap::new();
+    let assets = BTreeSet::new();
+    let links = Links {
+        keps: &keps,
+        local_assets: &assets,
+        repo_url: "https://github.com/k/e",
+        branch: "master",
+    };
+    let r = render(
+        "# ;\n\n## Real\n",
+        "keps/a/1-x/README.md",
+        &links,
+        &Highlighter::new(),
+    );
+    assert!(r.html.contains("<h2>;</h2>"), "{}", r.html);
+    let ids: Vec<&str> = r.toc.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["real"]);
+}
