@@ -2,17 +2,25 @@ use super::*;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-fn render_plain(md: &str) -> String {
+/// `f` with the tests' links: one KEP page (`keps/sig-a/1-x`) and one
+/// asset (`img.png`).
+fn with_links<R>(f: impl FnOnce(&Links) -> R) -> R {
     let keps = BTreeMap::from([("keps/sig-a/1-x".to_string(), "/keps/1/".to_string())]);
     let assets = BTreeSet::from(["img.png".to_string()]);
-    let links = Links {
+    f(&Links {
         keps: &keps,
         local_assets: &assets,
         repo_url: "https://github.com/k/e",
         branch: "master",
-    };
-    let hl = Highlighter::new();
-    render(md, "keps/sig-a/2-y/README.md", &links, &hl).html
+    })
+}
+
+fn rendered(md: &str) -> Rendered {
+    with_links(|links| render(md, "keps/sig-a/2-y/README.md", links, &Highlighter::new()))
+}
+
+fn render_plain(md: &str) -> String {
+    rendered(md).html
 }
 
 #[test]
@@ -161,14 +169,6 @@ fn raw_html_readmes_keep_what_keyboards_and_screen_readers_need() {
 
 #[test]
 fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
-    let keps = BTreeMap::new();
-    let assets = BTreeSet::from(["img.png".to_string()]);
-    let links = Links {
-        keps: &keps,
-        local_assets: &assets,
-        repo_url: "https://github.com/k/e",
-        branch: "master",
-    };
     let (hl, titles) = (Highlighter::new(), Titles::new());
     let pieces = [
         "text ",
@@ -214,45 +214,37 @@ fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
         "<some-thing rv>",
     ];
     let (mut seed, mut kept, mut differ) = (7u64, 0, 0);
-    for _ in 0..12_000 {
-        let mut md = String::new();
+    let mut next = || {
         seed = seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        for _ in 0..(seed >> 60) + 1 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            md.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+        seed
+    };
+    let from = "keps/a/1-x/README.md";
+    with_links(|links| {
+        for _ in 0..12_000 {
+            let md: String = (0..=next() >> 60)
+                .map(|_| pieces[(next() >> 33) as usize % pieces.len()])
+                .collect();
+            let (_, done) = stream(&md, from, links, &titles, &hl, RawHtml::KeepSimple);
+            let fast = render_checked(&md, from, links, &titles, &hl, true);
+            let slow = render_sanitized(&md, from, links, &titles, &hl);
+            if done.raw && done.simple {
+                kept += 1;
+                differ += usize::from(fast.html != slow.html);
+                assert_eq!(sanitize::as_parsed(&fast.html), slow.html, "{md:?}");
+            } else {
+                assert_eq!(fast.html, slow.html, "{md:?}");
+            }
         }
-        let from = "keps/a/1-x/README.md";
-        let (_, done) = stream(&md, from, &links, &titles, &hl, RawHtml::KeepSimple);
-        let fast = render_checked(&md, "keps/a/1-x/README.md", &links, &titles, &hl, true);
-        let slow = render_sanitized(&md, "keps/a/1-x/README.md", &links, &titles, &hl);
-        if done.raw && done.simple {
-            kept += 1;
-            differ += usize::from(fast.html != slow.html);
-            assert_eq!(sanitize::as_parsed(&fast.html), slow.html, "{md:?}");
-        } else {
-            assert_eq!(fast.html, slow.html, "{md:?}");
-        }
-    }
+    });
     // both kinds are met, and written differently (the same trees)
     assert!(kept > 250 && differ > 0, "{kept} kept, {differ} differ");
 }
 
 #[test]
 fn a_page_knows_whether_it_has_a_diagram_to_draw() {
-    let keps = BTreeMap::new();
-    let assets = BTreeSet::new();
-    let links = Links {
-        keps: &keps,
-        local_assets: &assets,
-        repo_url: "https://github.com/k/e",
-        branch: "master",
-    };
-    let hl = Highlighter::new();
-    let has = |md: &str| render(md, "keps/a/1-x/README.md", &links, &hl).diagrams;
+    let has = |md: &str| rendered(md).diagrams;
     assert!(has("Text.\n\n```mermaid\ngraph TD; A-->B\n```\n"));
     assert!(has(
         "<div>\n<pre class=\"mermaid\">graph TD; A-->B</pre>\n</div>\n"
@@ -265,20 +257,7 @@ fn a_page_knows_whether_it_has_a_diagram_to_draw() {
 
 #[test]
 fn a_heading_without_an_anchor_has_no_id_and_no_contents_entry() {
-    let keps = BTreeMap::new();
-    let assets = BTreeSet::new();
-    let links = Links {
-        keps: &keps,
-        local_assets: &assets,
-        repo_url: "https://github.com/k/e",
-        branch: "master",
-    };
-    let r = render(
-        "# ;\n\n## Real\n",
-        "keps/a/1-x/README.md",
-        &links,
-        &Highlighter::new(),
-    );
+    let r = rendered("# ;\n\n## Real\n");
     assert!(r.html.contains("<h2>;</h2>"), "{}", r.html);
     let ids: Vec<&str> = r.toc.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["real"]);
