@@ -81,7 +81,7 @@ pub fn render_titled(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    render_checked(markdown, from, links, titles, hl, true)
+    render_checked(markdown, from, links, titles, hl, RawHtml::KeepSimple)
 }
 
 /// [`render_titled`], with any raw HTML cleaned by the sanitizer, even
@@ -94,27 +94,24 @@ pub fn render_sanitized(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    render_checked(markdown, from, links, titles, hl, false)
+    render_checked(markdown, from, links, titles, hl, RawHtml::Sanitize)
 }
 
 /// [`render_titled`]; raw HTML of only kept tags ([`raw`]) is written as
-/// it is when `trust_simple`, and cleaned by the sanitizer otherwise.
+/// it is with [`RawHtml::KeepSimple`], and cleaned by the sanitizer with
+/// [`RawHtml::Sanitize`].
 fn render_checked(
     markdown: &str,
     from: &str,
     links: &Links,
     titles: &Titles,
     hl: &Highlighter,
-    trust_simple: bool,
+    raw: RawHtml,
 ) -> Rendered {
     let markdown = code::fence_tabs(markdown);
     let markdown = markdown.as_ref();
-    let keep = match trust_simple {
-        true => RawHtml::KeepSimple,
-        false => RawHtml::Sanitize,
-    };
-    let (mut html, mut done) = stream(markdown, from, links, titles, hl, keep);
-    if done.raw && !(trust_simple && done.simple) {
+    let (mut html, mut done) = stream(markdown, from, links, titles, hl, raw);
+    if done.raw && !(raw == RawHtml::KeepSimple && done.simple) {
         // a tag written as nothing may still act on a tree that is not
         // nested in turn (it reconstructs formatting elements): rendered
         // again, all of the raw HTML for the sanitizer
@@ -210,8 +207,7 @@ fn stream(
         hl,
         code: None,
         code_budget: super::highlight::README_BUDGET,
-        raw_as_text: raw == RawHtml::AsText,
-        trust_simple: raw == RawHtml::KeepSimple,
+        raw_mode: raw,
         raw: false,
         raw_lt: 0,
         nesting: raw::Nesting::default(),
@@ -271,11 +267,9 @@ struct Stream<'a, 'l> {
     /// Bytes of code still to be highlighted in this README; blocks past
     /// it are escaped as they are.
     code_budget: usize,
-    /// Write raw HTML as text.
-    raw_as_text: bool,
-    /// Write the tags [`raw`] drops as nothing.
-    trust_simple: bool,
-    /// Whether one was.
+    /// What to do with raw HTML.
+    raw_mode: RawHtml,
+    /// Whether a tag [`raw`] drops was written as nothing.
     dropped: bool,
     /// Whether a mermaid block was written.
     diagrams: bool,

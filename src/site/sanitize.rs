@@ -85,8 +85,7 @@ pub fn clean(html: &str, policy: &Policy, budget: &Budget) -> Option<String> {
     let mut out = String::with_capacity(html.len());
     write_tree(&tree, &mut out, &Mode::Clean { policy, raw_ids });
     for _ in 0..ROUNDS {
-        let mut again = String::with_capacity(out.len());
-        write_tree(&Html::parse_fragment(&out), &mut again, &Mode::Verbatim);
+        let again = as_parsed(&out);
         if again == out {
             return Some(out);
         }

@@ -6,7 +6,7 @@
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
-use super::Stream;
+use super::{RawHtml, Stream};
 use crate::site::links::Links;
 use crate::site::sanitize::{ID_PREFIX, is_image, safe_url};
 
@@ -249,11 +249,11 @@ impl<'a> Stream<'a, '_> {
     /// (and counted for its budget, and for whether it may skip it), or
     /// made text.
     fn raw_html(&mut self, h: CowStr<'a>, inline: bool) -> Event<'a> {
-        if self.raw_as_text {
+        if self.raw_mode == RawHtml::AsText {
             return Event::Text(h);
         }
         self.raw = true;
-        if self.nesting.raw(&h, inline) && self.trust_simple {
+        if self.nesting.raw(&h, inline) && self.raw_mode == RawHtml::KeepSimple {
             self.dropped = true;
             return Event::Text(CowStr::Borrowed(""));
         }

@@ -6,7 +6,9 @@
 //! inside one, none is a scope boundary, `a`, `nobr` or a form control),
 //! so the rendered README's tree is the one its markup says, of elements the
 //! sanitizer keeps as they are: the README is written as rendered, without
-//! the sanitizer's two parses (its largest cost). Anything else (an
+//! the sanitizer's two parses (its largest cost). Start tags that no
+//! parser acts on and the sanitizer unwraps or drops ([`Tag::Dropped`]:
+//! 41 more READMEs) are written as nothing. Anything else (an
 //! attribute, an HTML block, another element, a tag left open or closed
 //! out of turn) sends the whole README to the sanitizer, as before.
 

@@ -227,7 +227,7 @@ fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
                 .map(|_| pieces[(next() >> 33) as usize % pieces.len()])
                 .collect();
             let (_, done) = stream(&md, from, links, &titles, &hl, RawHtml::KeepSimple);
-            let fast = render_checked(&md, from, links, &titles, &hl, true);
+            let fast = render_checked(&md, from, links, &titles, &hl, RawHtml::KeepSimple);
             let slow = render_sanitized(&md, from, links, &titles, &hl);
             if done.raw && done.simple {
                 kept += 1;

@@ -185,10 +185,7 @@ impl BodyTerms {
             .take(heads.len())
             .map(|h| h.title.to_ascii_lowercase())
             .collect();
-        let mut tallies = Tallies {
-            passage: 1,
-            ..Tallies::default()
-        };
+        let mut tallies = Tallies::new();
         for (section, text) in section_texts(&lower, sections) {
             let head = usize::from(section).checked_sub(1);
             // the table of contents is never a term's best section
@@ -216,21 +213,18 @@ impl BodyTerms {
                 tallies.flush(section, contents);
             }
         }
-        let Tallies { terms, tally, .. } = tallies;
-        let mut order: Vec<u32> = (0..terms.len() as u32).collect();
-        order.sort_unstable_by_key(|&i| terms[i as usize]);
+        let sorted = tallies.sorted();
         let mut out = BodyTerms {
-            terms: String::with_capacity(terms.iter().map(|t| t.len() + 1).sum()),
-            counts: Vec::with_capacity(terms.len()),
-            best: Vec::with_capacity(terms.len()),
+            terms: String::with_capacity(sorted.iter().map(|(t, ..)| t.len() + 1).sum()),
+            counts: Vec::with_capacity(sorted.len()),
+            best: Vec::with_capacity(sorted.len()),
             heads,
         };
-        for i in order {
-            let (t, e) = (terms[i as usize], tally[i as usize]);
+        for (t, count, best) in sorted {
             out.terms.push_str(t);
             out.terms.push(' ');
-            out.counts.push(e.total);
-            out.best.push(e.best);
+            out.counts.push(count);
+            out.best.push(best);
         }
         out
     }

@@ -4,33 +4,56 @@ use super::{FxMap, W_BODY_MAX, keep_body_word, words};
 
 /// What is counted of one term of a body.
 #[derive(Clone, Copy)]
-pub(super) struct Tally {
+struct Tally {
     /// Occurrences in the body, capped at [`W_BODY_MAX`].
-    pub(super) total: u8,
+    total: u8,
     /// The passage's section where it occurs most (1-based, 0 for none).
-    pub(super) best: u16,
+    best: u16,
     /// Its count in that passage.
-    pub(super) best_n: u16,
+    best_n: u16,
     /// Its count in the passage being read.
-    pub(super) here: u16,
-    /// The passage `here` counts in ([`Tallies::passage`]).
-    pub(super) seen_in: u32,
+    here: u16,
+    /// The passage `here` counts in (`Tallies`'s `passage`).
+    seen_in: u32,
 }
 
 /// The terms of a body being counted, passage by passage: each word is
 /// looked up once, and the end of a passage visits only its own terms.
-#[derive(Default)]
 pub(super) struct Tallies<'a> {
-    pub(super) index: FxMap<&'a str, u32>,
-    pub(super) terms: Vec<&'a str>,
-    pub(super) tally: Vec<Tally>,
+    index: FxMap<&'a str, u32>,
+    terms: Vec<&'a str>,
+    tally: Vec<Tally>,
     /// The terms of the passage being read.
-    pub(super) here: Vec<u32>,
+    here: Vec<u32>,
     /// The passage being read, counted from 1.
-    pub(super) passage: u32,
+    passage: u32,
 }
 
 impl<'a> Tallies<'a> {
+    /// Nothing counted, the first passage being read.
+    pub(super) fn new() -> Self {
+        Tallies {
+            index: FxMap::default(),
+            terms: Vec::new(),
+            tally: Vec::new(),
+            here: Vec::new(),
+            passage: 1,
+        }
+    }
+
+    /// Each term with its count and best section (1-based, 0 for none),
+    /// in the terms' order.
+    pub(super) fn sorted(self) -> Vec<(&'a str, u8, u16)> {
+        let mut out: Vec<(&str, u8, u16)> = self
+            .terms
+            .into_iter()
+            .zip(self.tally)
+            .map(|(t, e)| (t, e.total, e.best))
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
+    }
+
     /// Count the index terms of lowercased `text` in the passage being read.
     pub(super) fn count(&mut self, text: &'a str) {
         for t in words(text).filter(|t| keep_body_word(t)) {
