@@ -1,6 +1,15 @@
 //! Counting a body's terms passage by passage ([`super::BodyTerms::of`]).
 
-use super::{FxMap, W_BODY_MAX, keep_body_word, words};
+use super::{FxMap, W_BODY_MAX, body_words};
+
+/// The first eight bytes of `term` as a big-endian number, zero-padded:
+/// ordered as the terms are where they differ in those bytes.
+fn prefix_key(term: &str) -> u64 {
+    let mut k = [0u8; 8];
+    let n = term.len().min(8);
+    k[..n].copy_from_slice(&term.as_bytes()[..n]);
+    u64::from_be_bytes(k)
+}
 
 /// What is counted of one term of a body.
 #[derive(Clone, Copy)]
@@ -44,19 +53,22 @@ impl<'a> Tallies<'a> {
     /// Each term with its count and best section (1-based, 0 for none),
     /// in the terms' order.
     pub(super) fn sorted(self) -> Vec<(&'a str, u8, u16)> {
-        let mut out: Vec<(&str, u8, u16)> = self
+        // Sorted by each term's first eight bytes as a number, then by the
+        // whole term: the same order as by the terms (no term holds a NUL,
+        // the padding), with most comparisons one of two integers.
+        let mut keyed: Vec<(u64, &str, u8, u16)> = self
             .terms
             .into_iter()
             .zip(self.tally)
-            .map(|(t, e)| (t, e.total, e.best))
+            .map(|(t, e)| (prefix_key(t), t, e.total, e.best))
             .collect();
-        out.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        out
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        keyed.into_iter().map(|(_, t, n, b)| (t, n, b)).collect()
     }
 
     /// Count the index terms of lowercased `text` in the passage being read.
     pub(super) fn count(&mut self, text: &'a str) {
-        for t in words(text).filter(|t| keep_body_word(t)) {
+        for t in body_words(text) {
             let next = self.terms.len() as u32;
             let i = *self.index.entry(t).or_insert(next) as usize;
             if i == self.terms.len() {
@@ -92,5 +104,43 @@ impl<'a> Tallies<'a> {
         }
         self.here.clear();
         self.passage += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{keep_body_word, words};
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fused reader keeps exactly the words the two-pass one keeps.
+        #[test]
+        fn body_words_are_the_kept_words(text in "[a-z0-9 .\\-_é]{0,120}") {
+            let fused: Vec<&str> = body_words(&text).collect();
+            let two_pass: Vec<&str> = words(&text).filter(|w| keep_body_word(w)).collect();
+            prop_assert_eq!(fused, two_pass);
+        }
+
+        /// The prefix-keyed sort orders terms as sorting the strings does.
+        #[test]
+        fn sorted_is_in_term_order(text in "[a-c0-9 ]{0,200}") {
+            let mut t = Tallies::new();
+            t.count(&text);
+            t.flush(1, false);
+            let got: Vec<&str> = t.sorted().into_iter().map(|(w, ..)| w).collect();
+            let mut want: Vec<&str> = body_words(&text).collect();
+            want.sort_unstable();
+            want.dedup();
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn digits_decide_as_before() {
+        let kept: Vec<&str> =
+            body_words("ab 12345 123456 a1b2c3 abc1 k8s v1 sha256 deadbeef12").collect();
+        // a number of up to five digits, or a word at most a third digits
+        assert_eq!(kept, ["ab", "12345", "abc1", "k8s", "deadbeef12"]);
     }
 }

@@ -36,10 +36,43 @@ pub(super) fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
     })
 }
 
-/// Whether a body word is worth indexing (not a hash or a long number).
+/// Whether a body word is worth indexing (not a hash or a long number): the
+/// two-pass reference [`body_words`] is tested against.
+#[cfg(test)]
 pub(super) fn keep_body_word(w: &str) -> bool {
-    let digits = w.bytes().filter(u8::is_ascii_digit).count();
-    digits == 0 || (digits == w.len() && w.len() <= 5) || (digits * 3 <= w.len())
+    keeps(w.len(), w.bytes().filter(u8::is_ascii_digit).count())
+}
+
+/// [`keep_body_word`] of a word of `len` bytes, `digits` of them digits.
+fn keeps(len: usize, digits: usize) -> bool {
+    digits == 0 || (digits == len && len <= 5) || (digits * 3 <= len)
+}
+
+/// The [`words`] of already-lowercased `lower` that [`keep_body_word`]
+/// keeps, each word's digits counted while it is read rather than in a
+/// second pass (the body's words are most of the index's reading).
+pub(super) fn body_words(lower: &str) -> impl Iterator<Item = &str> + '_ {
+    let b = lower.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i == b.len() {
+                return None;
+            }
+            let (start, mut digits) = (i, 0);
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                digits += usize::from(b[i].is_ascii_digit());
+                i += 1;
+            }
+            let len = i - start;
+            if (2..=32).contains(&len) && keeps(len, digits) {
+                return Some(&lower[start..i]);
+            }
+        }
+    })
 }
 
 /// The lowercased texts of one doc and its body's terms, which its terms
