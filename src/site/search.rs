@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use encode::*;
 pub use encode::{TERM_FILE_BYTES, decode_postings, encode_postings};
-pub(crate) use terms::FxMap;
+pub(crate) use terms::FastMap;
 use terms::*;
 
 use rayon::prelude::*;

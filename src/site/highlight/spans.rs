@@ -144,7 +144,7 @@ fn marks(code: &str, grammar: &Grammar, tree: &Tree, budget: usize) -> Option<Ve
     // each node by the order the cursor first reached it: node ids are
     // addresses, which differ from run to run, and a node and its child can
     // cover the same bytes (a Bash command name that is a string)
-    let mut seen: crate::site::search::FxMap<usize, usize> = Default::default();
+    let mut seen: crate::site::search::FastMap<usize, usize> = Default::default();
     let mut found: Vec<Found> = Vec::new();
     while let Some((m, i)) = captures.next() {
         let capture = m.captures()[*i];

@@ -1,6 +1,6 @@
 //! Counting a body's terms passage by passage ([`super::BodyTerms::of`]).
 
-use super::{FxMap, W_BODY_MAX, body_words};
+use super::{FastMap, W_BODY_MAX, body_words};
 
 /// The first eight bytes of `term` as a big-endian number, zero-padded:
 /// ordered as the terms are where they differ in those bytes.
@@ -29,7 +29,7 @@ struct Tally {
 /// The terms of a body being counted, passage by passage: each word is
 /// looked up once, and the end of a passage visits only its own terms.
 pub(super) struct Tallies<'a> {
-    index: FxMap<&'a str, u32>,
+    index: FastMap<&'a str, u32>,
     terms: Vec<&'a str>,
     tally: Vec<Tally>,
     /// The terms of the passage being read.
@@ -42,7 +42,7 @@ impl<'a> Tallies<'a> {
     /// Nothing counted, the first passage being read.
     pub(super) fn new() -> Self {
         Tallies {
-            index: FxMap::default(),
+            index: FastMap::default(),
             terms: Vec::new(),
             tally: Vec::new(),
             here: Vec::new(),
@@ -142,5 +142,32 @@ mod tests {
             body_words("ab 12345 123456 a1b2c3 abc1 k8s v1 sha256 deadbeef12").collect();
         // a number of up to five digits, or a word at most a third digits
         assert_eq!(kept, ["ab", "12345", "abc1", "k8s", "deadbeef12"]);
+    }
+}
+
+#[cfg(test)]
+mod seeded {
+    use super::FastMap;
+    use std::hash::BuildHasher;
+
+    /// The word maps are seeded: two of them put the same words in
+    /// different places, so no README can be written to collide in every
+    /// build (an unseeded hasher such as FxHash agrees every time).
+    #[test]
+    fn word_maps_hash_with_a_seed_of_their_own() {
+        let (a, b) = (
+            FastMap::<&str, u32>::default(),
+            FastMap::<&str, u32>::default(),
+        );
+        let words = ["kubelet", "sidecar", "pod", "feature", "gate", "beta"];
+        let differ = words
+            .iter()
+            .filter(|w| a.hasher().hash_one(w) != b.hasher().hash_one(w))
+            .count();
+        assert!(
+            differ >= 5,
+            "{differ} of {} words hashed alike",
+            words.len()
+        );
     }
 }

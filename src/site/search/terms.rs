@@ -6,10 +6,12 @@ use rayon::prelude::*;
 
 use super::*;
 
-/// A map with rustc's FxHash (`rustc-hash`): much faster than SipHash for
-/// short words, and the output never depends on iteration order because
-/// every map is sorted.
-pub(crate) type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
+/// A map with foldhash: about as fast as FxHash on short words, and seeded
+/// at random in every process, so that a README cannot be written to make
+/// its words collide in the table (FxHash has no seed: colliding words
+/// would make counting them quadratic). Nothing written depends on the
+/// iteration order: every map is sorted before it is written.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Split ASCII-alphanumeric words of already-lowercased text; very short and
 /// very long words are dropped.
@@ -312,7 +314,7 @@ pub(super) fn shards_in<R: Send>(
             .into_par_iter()
             .map(|part| {
                 let (lo, hi) = (bounds[part], bounds[part + 1]);
-                let mut map: FxMap<&str, Vec<Posting>> = FxMap::default();
+                let mut map: FastMap<&str, Vec<Posting>> = FastMap::default();
                 for (id, (l, (extra, cuts))) in lowered.iter().zip(&docs).enumerate() {
                     let from = extra.partition_point(|(t, _)| u32::from(key_code(t)) < lo);
                     let to = extra.partition_point(|(t, _)| u32::from(key_code(t)) < hi);
