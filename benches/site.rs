@@ -127,65 +127,66 @@ impl Bench {
             .with_context(|| format!("creating {}", dir.display()))
     }
 
+    /// A contender whose runs start in the run directory of `tool` on
+    /// `corpus` under `place`, set aside before each run, and write to the
+    /// log `<log>-<corpus>-<place>.log`; `command` makes its command from
+    /// the run directory.
+    fn contender<'a>(
+        &'a self,
+        (tool, corpus, place): (&str, &str, Place),
+        name: &str,
+        log: &str,
+        command: impl Fn(&Path) -> Command + 'a,
+    ) -> Contender<'a> {
+        let dir = self.run_dir(tool, place, corpus);
+        let run = dir.clone();
+        Contender {
+            name: format!("{name} ({})", place.name()),
+            log: self
+                .cache
+                .join(format!("{log}-{corpus}-{}.log", place.name())),
+            prepare: Box::new(move || self.fresh(&dir, place)),
+            command: Box::new(move || command(&run)),
+        }
+    }
+
     /// `kepsite build` of `corpus`, from nothing, writing under `place`.
     fn kepsite<'a>(&'a self, corpus: &'a Path, label: &str, place: Place) -> Contender<'a> {
-        let dir = self.run_dir("kepsite", place, label);
-        let log = self
-            .cache
-            .join(format!("kepsite-{label}-{}.log", place.name()));
-        let command = {
-            let dir = dir.clone();
-            move || {
-                let mut cmd = Command::new(env!("CARGO_BIN_EXE_kepsite"));
-                cmd.env("KEPSITE_TIMINGS", "1")
-                    .env("XDG_CACHE_HOME", dir.join("cache/xdg"))
-                    .current_dir(&self.cache)
-                    .arg("build")
-                    .arg("--repo")
-                    .arg(corpus)
-                    .arg("--out")
-                    .arg(dir.join("out/public"))
-                    .arg("--cache-dir")
-                    .arg(dir.join("cache/kepsite"));
-                if let Some(sigs) = &self.sigs {
-                    cmd.arg("--sigs").arg(sigs);
-                }
-                cmd
+        let at = ("kepsite", label, place);
+        self.contender(at, "kepsite build", "kepsite", move |dir| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_kepsite"));
+            cmd.env("KEPSITE_TIMINGS", "1")
+                .env("XDG_CACHE_HOME", dir.join("cache/xdg"))
+                .current_dir(&self.cache)
+                .arg("build")
+                .arg("--repo")
+                .arg(corpus)
+                .arg("--out")
+                .arg(dir.join("out/public"))
+                .arg("--cache-dir")
+                .arg(dir.join("cache/kepsite"));
+            if let Some(sigs) = &self.sigs {
+                cmd.arg("--sigs").arg(sigs);
             }
-        };
-        Contender {
-            name: format!("kepsite build ({})", place.name()),
-            log,
-            prepare: Box::new(move || self.fresh(&dir, place)),
-            command: Box::new(command),
-        }
+            cmd
+        })
     }
 
     /// Hugo on the plain site `site`, from nothing, writing under `place`.
     fn hugo<'a>(&'a self, hugo: &'a Path, site: &'a Path, place: Place) -> Contender<'a> {
-        let dir = self.run_dir("hugo", place, "1x");
-        let log = self.cache.join(format!("hugo-1x-{}.log", place.name()));
-        let command = {
-            let dir = dir.clone();
-            move || {
-                let mut cmd = Command::new(hugo);
-                cmd.current_dir(site)
-                    .arg("--quiet")
-                    .arg("--source")
-                    .arg(site)
-                    .arg("--destination")
-                    .arg(dir.join("out/public"))
-                    .arg("--cacheDir")
-                    .arg(dir.join("cache/hugo"));
-                cmd
-            }
-        };
-        Contender {
-            name: format!("hugo --quiet ({})", place.name()),
-            log,
-            prepare: Box::new(move || self.fresh(&dir, place)),
-            command: Box::new(command),
-        }
+        let at = ("hugo", "1x", place);
+        self.contender(at, "hugo --quiet", "hugo", move |dir| {
+            let mut cmd = Command::new(hugo);
+            cmd.current_dir(site)
+                .arg("--quiet")
+                .arg("--source")
+                .arg(site)
+                .arg("--destination")
+                .arg(dir.join("out/public"))
+                .arg("--cacheDir")
+                .arg(dir.join("cache/hugo"));
+            cmd
+        })
     }
 
     /// Hugo on `site`, then Pagefind indexing what Hugo wrote: the same
@@ -199,34 +200,23 @@ impl Bench {
         site: &'a Path,
         place: Place,
     ) -> Contender<'a> {
-        let dir = self.run_dir(HUGO_PAGEFIND, place, "1x");
-        let log = self
-            .cache
-            .join(format!("hugo-pagefind-1x-{}.log", place.name()));
-        let command = {
-            let dir = dir.clone();
-            move || {
-                let mut cmd = Command::new("sh");
-                cmd.current_dir(site)
-                    .arg("-c")
-                    .arg(
-                        r#""$1" --quiet --source "$2" --destination "$3" --cacheDir "$4" && "$5" --quiet --site "$3""#,
-                    )
-                    .arg("sh")
-                    .arg(hugo)
-                    .arg(site)
-                    .arg(dir.join("out/public"))
-                    .arg(dir.join("cache/hugo"))
-                    .arg(pagefind);
-                cmd
-            }
-        };
-        Contender {
-            name: format!("hugo --quiet && pagefind --quiet ({})", place.name()),
-            log,
-            prepare: Box::new(move || self.fresh(&dir, place)),
-            command: Box::new(command),
-        }
+        let at = (HUGO_PAGEFIND, "1x", place);
+        let name = "hugo --quiet && pagefind --quiet";
+        self.contender(at, name, "hugo-pagefind", move |dir| {
+            let mut cmd = Command::new("sh");
+            cmd.current_dir(site)
+                .arg("-c")
+                .arg(
+                    r#""$1" --quiet --source "$2" --destination "$3" --cacheDir "$4" && "$5" --quiet --site "$3""#,
+                )
+                .arg("sh")
+                .arg(hugo)
+                .arg(site)
+                .arg(dir.join("out/public"))
+                .arg(dir.join("cache/hugo"))
+                .arg(pagefind);
+            cmd
+        })
     }
 
     /// The output directory of `tool`'s last run.

