@@ -112,6 +112,7 @@ mod tests {
     use super::super::{keep_body_word, words};
     use super::*;
     use proptest::prelude::*;
+    use std::hash::BuildHasher;
 
     proptest! {
         /// The fused reader keeps exactly the words the two-pass one keeps.
@@ -143,12 +144,6 @@ mod tests {
         // a number of up to five digits, or a word at most a third digits
         assert_eq!(kept, ["ab", "12345", "abc1", "k8s", "deadbeef12"]);
     }
-}
-
-#[cfg(test)]
-mod seeded {
-    use super::FastMap;
-    use std::hash::BuildHasher;
 
     /// The word maps are seeded: two of them put the same words in
     /// different places, so no README can be written to collide in every
@@ -159,15 +154,15 @@ mod seeded {
             FastMap::<&str, u32>::default(),
             FastMap::<&str, u32>::default(),
         );
-        let words = ["kubelet", "sidecar", "pod", "feature", "gate", "beta"];
-        let differ = words
+        let sample = ["kubelet", "sidecar", "pod", "feature", "gate", "beta"];
+        let differ = sample
             .iter()
             .filter(|w| a.hasher().hash_one(w) != b.hasher().hash_one(w))
             .count();
         assert!(
             differ >= 5,
             "{differ} of {} words hashed alike",
-            words.len()
+            sample.len()
         );
     }
 }
