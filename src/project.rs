@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use crate::analysis::calendar::Current;
+use crate::analysis::deadline::{self, Deadline};
 use crate::analysis::history::History;
+use crate::analysis::outcome::past_enhancements_freeze;
 use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
 use crate::kep::domain::Release;
@@ -136,10 +139,66 @@ impl Project {
                 Walk::Uncached => timed("history", || input.history(None)),
             },
         );
-        let mut project = project?;
+        let mut project = project?.with_deadline(input);
         if let Some(h) = history {
             project = project.with_history(h);
         }
         Ok(project)
     }
+
+    /// Past the Enhancements Freeze of the release in progress, take the
+    /// checklist at its deadline: the repository at the last first-parent
+    /// commit before it (committer time, as git's `--before`). Without git,
+    /// or when that commit is not in the clone (a shallow clone), the
+    /// verdicts stay on these files, and each says so.
+    pub fn with_deadline(mut self, input: &Input) -> Self {
+        if let Some(d) = timed("deadline", || deadline_of(input, &self.analysis.current)) {
+            self.analysis.set_deadline(&self.model, d);
+        }
+        self
+    }
+}
+
+/// The checklist at the Enhancements Freeze deadline of the release in
+/// progress, when the snapshot is past it and the deadline's commit is at hand.
+fn deadline_of(input: &Input, current: &Current) -> Option<Deadline> {
+    if input.is_embedded() || !past_enhancements_freeze(current) {
+        return None;
+    }
+    let at = current.cycle?.enhancements_freeze_at?;
+    let repo = git2::Repository::discover(&input.root).ok()?;
+    let head = repo
+        .revparse_single(input.rev.as_deref().unwrap_or("HEAD"))
+        .and_then(|o| o.peel_to_commit())
+        .ok()?;
+    let mut commit = head;
+    while commit.time().seconds() >= at.as_second() {
+        match commit.parent(0) {
+            Ok(p) => commit = p,
+            Err(_) => {
+                tracing::warn!(
+                    "the Enhancements Freeze deadline of {} ({at}) is before the oldest commit in this clone \
+                     (a shallow clone?): freeze verdicts are taken on the snapshot's files, not the deadline's; \
+                     `git fetch --unshallow` to judge them at the deadline",
+                    current.release
+                );
+                return None;
+            }
+        }
+    }
+    let id = commit.id().to_string();
+    let deadline_input = Input {
+        rev: Some(id.clone()),
+        current: Some(current.release),
+        ..input.clone()
+    };
+    let model = match deadline_input.model() {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::warn!("reading the repository at the freeze deadline ({id}): {e:#}");
+            return None;
+        }
+    };
+    let when = at.strftime("%Y-%m-%d %H:%M UTC").to_string();
+    Some(deadline::judge(model, current.release, when, id))
 }

@@ -13,222 +13,13 @@
 //! schedule's plan.
 
 use jiff::civil::Date;
+
+mod data;
+use data::{CALENDAR, DEADLINES};
 use serde::Serialize;
 
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Status};
-
-/// (minor, cycle start, enhancements freeze, code freeze, release date, planned);
-/// "" where not published. `planned` marks dates not yet past on the newest
-/// schedule read.
-const CALENDAR: &[(u32, &str, &str, &str, &str, bool)] = &[
-    (0, "", "", "", "2015-07-10", false),
-    (1, "", "", "", "2015-11-09", false),
-    (2, "", "", "", "2016-03-16", false),
-    (3, "", "", "", "2016-07-01", false),
-    (4, "", "", "", "2016-09-26", false),
-    (5, "", "", "", "2016-12-12", false),
-    (6, "", "", "", "2017-03-28", false),
-    (7, "", "", "", "2017-06-29", false),
-    (8, "", "", "", "2017-09-28", false),
-    (9, "", "", "", "2017-12-15", false),
-    (10, "", "", "", "2018-03-26", false),
-    (11, "", "", "", "2018-06-27", false),
-    (12, "", "", "", "2018-09-27", false),
-    (13, "", "", "", "2018-12-03", false),
-    (
-        14,
-        "2019-01-07",
-        "2019-01-30",
-        "2019-03-08",
-        "2019-03-25",
-        false,
-    ),
-    (
-        15,
-        "2019-04-08",
-        "2019-05-01",
-        "2019-05-31",
-        "2019-06-19",
-        false,
-    ),
-    (
-        16,
-        "2019-07-01",
-        "2019-07-31",
-        "2019-08-30",
-        "2019-09-18",
-        false,
-    ),
-    (
-        17,
-        "2019-09-23",
-        "2019-10-16",
-        "2019-11-15",
-        "2019-12-09",
-        false,
-    ),
-    (
-        18,
-        "2020-01-06",
-        "2020-01-29",
-        "2020-03-06",
-        "2020-03-25",
-        false,
-    ),
-    (
-        19,
-        "2020-04-13",
-        "2020-05-20",
-        "2020-07-10",
-        "2020-08-26",
-        false,
-    ),
-    (
-        20,
-        "2020-09-14",
-        "2020-10-07",
-        "2020-11-13",
-        "2020-12-08",
-        false,
-    ),
-    (
-        21,
-        "2021-01-11",
-        "2021-02-10",
-        "2021-03-10",
-        "2021-04-08",
-        false,
-    ),
-    (
-        22,
-        "2021-04-26",
-        "2021-05-14",
-        "2021-07-09",
-        "2021-08-04",
-        false,
-    ),
-    (
-        23,
-        "2021-08-23",
-        "2021-09-10",
-        "2021-11-17",
-        "2021-12-07",
-        false,
-    ),
-    (
-        24,
-        "2022-01-10",
-        "2022-02-04",
-        "2022-03-30",
-        "2022-05-03",
-        false,
-    ),
-    (
-        25,
-        "2022-05-23",
-        "2022-06-24",
-        "2022-08-03",
-        "2022-08-23",
-        false,
-    ),
-    (
-        26,
-        "2022-09-05",
-        "2022-10-07",
-        "2022-11-09",
-        "2022-12-09",
-        false,
-    ),
-    (
-        27,
-        "2023-01-09",
-        "2023-02-10",
-        "2023-03-15",
-        "2023-04-11",
-        false,
-    ),
-    (
-        28,
-        "2023-05-15",
-        "2023-06-16",
-        "2023-07-19",
-        "2023-08-15",
-        false,
-    ),
-    (
-        29,
-        "2023-09-04",
-        "2023-10-06",
-        "2023-11-01",
-        "2023-12-13",
-        false,
-    ),
-    (
-        30,
-        "2024-01-08",
-        "2024-02-09",
-        "2024-03-06",
-        "2024-04-17",
-        false,
-    ),
-    (
-        31,
-        "2024-05-13",
-        "2024-06-14",
-        "2024-07-24",
-        "2024-08-13",
-        false,
-    ),
-    (
-        32,
-        "2024-09-09",
-        "2024-10-11",
-        "2024-11-08",
-        "2024-12-11",
-        false,
-    ),
-    (
-        33,
-        "2025-01-13",
-        "2025-02-14",
-        "2025-03-21",
-        "2025-04-23",
-        false,
-    ),
-    (
-        34,
-        "2025-05-19",
-        "2025-06-20",
-        "2025-07-25",
-        "2025-08-27",
-        false,
-    ),
-    (
-        35,
-        "2025-09-15",
-        "2025-10-17",
-        "2025-11-07",
-        "2025-12-17",
-        false,
-    ),
-    (
-        36,
-        "2026-01-12",
-        "2026-02-12",
-        "2026-03-19",
-        "2026-04-22",
-        false,
-    ),
-    (
-        37,
-        "2026-05-18",
-        "2026-06-17",
-        "2026-07-23",
-        "2026-08-26",
-        true,
-    ),
-];
 
 /// One release cycle's dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -246,6 +37,14 @@ pub struct Cycle {
     pub release_date: Option<Date>,
     /// Whether the dates are a plan rather than history.
     pub planned: bool,
+    /// PRR Freeze (the questionnaire's answers are due), when the schedule
+    /// names one.
+    pub prr_freeze_at: Option<jiff::Timestamp>,
+    /// The Enhancements Freeze deadline as an instant: from the schedule,
+    /// else the start of its UTC day.
+    pub enhancements_freeze_at: Option<jiff::Timestamp>,
+    /// The Code Freeze deadline as an instant, likewise.
+    pub code_freeze_at: Option<jiff::Timestamp>,
 }
 
 impl Cycle {
@@ -278,7 +77,18 @@ pub fn cycle(release: Release) -> Option<Cycle> {
     }
     let &(minor, start, ef, cf, date, planned) =
         CALENDAR.iter().find(|row| row.0 == release.minor)?;
+    let row = DEADLINES.iter().find(|row| row.0 == minor);
+    let instant = |s: &str| s.parse::<jiff::Timestamp>().ok();
+    let day_start = |s: &str| {
+        let d = day(s)?;
+        d.to_zoned(jiff::tz::TimeZone::UTC)
+            .ok()
+            .map(|z| z.timestamp())
+    };
     Some(Cycle {
+        prr_freeze_at: row.and_then(|r| instant(r.1)),
+        enhancements_freeze_at: row.and_then(|r| instant(r.2)).or_else(|| day_start(ef)),
+        code_freeze_at: row.and_then(|r| instant(r.3)).or_else(|| day_start(cf)),
         release: Release::new(1, minor),
         start: day(start),
         enhancements_freeze: day(ef),
@@ -319,6 +129,9 @@ pub struct Current {
     /// The snapshot's day (its commit's date), when known: what "days to the
     /// freeze" count from. Never the clock, so a build is reproducible.
     pub today: Option<Date>,
+    /// The snapshot's instant (its commit's time, unix seconds), when known:
+    /// what the freezes are compared with.
+    pub now: Option<i64>,
     /// Its cycle's dates, when the calendar has them.
     pub cycle: Option<Cycle>,
 }
@@ -344,6 +157,16 @@ impl Current {
 /// calendar not yet out on `today`; past the calendar's end, or with no date,
 /// the release the KEPs point at (see [`from_keps`]).
 pub fn current(keps: &[Kep], today: Option<Date>, given: Option<Release>) -> Current {
+    current_at(keps, today, None, given)
+}
+
+/// [`current`], with the snapshot's instant (`now`, unix seconds) beside its day.
+pub fn current_at(
+    keps: &[Kep],
+    today: Option<Date>,
+    now: Option<i64>,
+    given: Option<Release>,
+) -> Current {
     let (release, basis) = match (given, today) {
         (Some(r), _) => (r, Basis::Given),
         (None, Some(t)) => match known().into_iter().find(|c| !c.is_out(t)) {
@@ -359,6 +182,7 @@ pub fn current(keps: &[Kep], today: Option<Date>, given: Option<Release>) -> Cur
         release,
         basis,
         today,
+        now,
         cycle: cycle(release),
     }
 }
@@ -394,52 +218,4 @@ pub fn utc_day(secs: i64) -> Option<Date> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn d(s: &str) -> Date {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn calendar_is_ordered_and_complete() {
-        let all = known();
-        assert_eq!(all.len(), CALENDAR.len());
-        for w in all.windows(2) {
-            assert_eq!(w[1].release, w[0].release.next());
-            assert!(w[0].release_date < w[1].release_date, "{:?}", w[1]);
-        }
-        for c in &all {
-            assert!(c.release_date.is_some(), "{c:?}");
-            let steps = [
-                c.start,
-                c.enhancements_freeze,
-                c.code_freeze,
-                c.release_date,
-            ];
-            let given: Vec<Date> = steps.into_iter().flatten().collect();
-            assert!(given.windows(2).all(|w| w[0] < w[1]), "{c:?}");
-        }
-    }
-
-    #[test]
-    fn release_in_progress_is_the_first_not_out() {
-        let at = |s: &str| current(&[], Some(d(s)), None).release;
-        assert_eq!(at("2024-08-12"), Release::new(1, 31));
-        assert_eq!(at("2024-08-13"), Release::new(1, 32));
-        assert_eq!(at("2019-03-01"), Release::new(1, 14));
-        let given = current(&[], Some(d("2024-01-01")), Some(Release::new(1, 20)));
-        assert_eq!(
-            (given.release, given.basis),
-            (Release::new(1, 20), Basis::Given)
-        );
-    }
-
-    #[test]
-    fn utc_days() {
-        assert_eq!(utc_day(0), Some(d("1970-01-01")));
-        assert_eq!(utc_day(1_700_000_000), Some(d("2023-11-14")));
-        assert_eq!(utc_day(-1), Some(d("1969-12-31")));
-        assert_eq!(utc_day(i64::MAX), None);
-    }
-}
+mod tests;

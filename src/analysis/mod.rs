@@ -3,9 +3,12 @@
 
 pub mod calendar;
 pub mod completeness;
+pub mod deadline;
 pub mod findings;
+pub mod freeze;
 pub mod history;
 pub mod outcome;
+pub mod readiness;
 pub mod template;
 pub mod tracking;
 

@@ -74,6 +74,9 @@ pub enum Outcome {
     AtRisk,
     /// In progress, past the Enhancements Freeze: every checklist item passes.
     Tracked,
+    /// In progress, past the Enhancements Freeze: failed the checklist at
+    /// the deadline and meets it now (it needed an exception).
+    TrackedLate,
     /// In progress, past the Enhancements Freeze: some item fails, so the KEP
     /// missed the freeze (an exception request is the way back).
     MissedFreeze,
@@ -83,7 +86,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Stable id: `shipped`, `deprecated`, `slipped`, `latest-only`, `ready`,
-    /// `at-risk`, `tracked`, `missed-freeze`, `planned`.
+    /// `at-risk`, `tracked`, `tracked-late`, `missed-freeze`, `planned`.
     pub fn id(&self) -> &'static str {
         match self {
             Outcome::Shipped { .. } => "shipped",
@@ -93,8 +96,21 @@ impl Outcome {
             Outcome::Ready => "ready",
             Outcome::AtRisk => "at-risk",
             Outcome::Tracked => "tracked",
+            Outcome::TrackedLate => "tracked-late",
             Outcome::MissedFreeze => "missed-freeze",
             Outcome::Planned => "planned",
+        }
+    }
+
+    /// The outcome of a KEP in the release in progress: its checklist's
+    /// verdict (see [`Readiness::verdict`]).
+    pub fn of(r: &Readiness) -> Outcome {
+        match r.verdict() {
+            "ready" => Outcome::Ready,
+            "at-risk" => Outcome::AtRisk,
+            "tracked" => Outcome::Tracked,
+            "tracked-late" => Outcome::TrackedLate,
+            _ => Outcome::MissedFreeze,
         }
     }
 
@@ -108,6 +124,7 @@ impl Outcome {
             Outcome::Ready => "Ready",
             Outcome::AtRisk => "At risk",
             Outcome::Tracked => "Tracked",
+            Outcome::TrackedLate => "Tracked late",
             Outcome::MissedFreeze => "Missed the freeze",
             Outcome::Planned => "Planned",
         }
@@ -194,6 +211,9 @@ pub fn stage_in(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Optio
         .rev()
         .find(|s| m.milestone.release(s) == Some(release));
     if release.is(&m.latest_milestone) {
+        if withdrawn_in(kep, release) {
+            return Some(Stage::Removed);
+        }
         let own = match m.stage.nearest() {
             Some(s) => s,
             None if m.status == Status::Implementable => Stage::Alpha,
@@ -225,6 +245,21 @@ pub fn stage_in(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Optio
             .and_then(|s| s.nearest())
             .unwrap_or(Stage::Unset),
     )
+}
+
+/// Whether `kep` is a deprecation or removal in `release` by withdrawal:
+/// the handbook's "`status` set to `withdrawn`, and the `latest-milestone`
+/// updated to the current release", for a KEP that shipped a stage in an
+/// earlier release (a proposal withdrawn before it shipped removes nothing).
+pub fn withdrawn_in(kep: &Kep, release: Release) -> bool {
+    let m = &kep.meta;
+    m.status == Status::Withdrawn
+        && release.is(&m.latest_milestone)
+        && m.milestone
+            .entries()
+            .into_iter()
+            .filter_map(|(_, w)| Release::parse(w))
+            .any(|r| r < release)
 }
 
 /// Whether the KEP's stage (or status) today is at or past `stage`.
@@ -260,6 +295,9 @@ fn out_outcome(kep: &Kep, hist: Option<&KepHistory>, release: Release, stage: &S
     let m = &kep.meta;
     if stage.is_unset() {
         return Outcome::LatestOnly;
+    }
+    if withdrawn_in(kep, release) {
+        return Outcome::Deprecated { commit: None };
     }
     let planned_here = m.milestone.release(stage) == Some(release);
     if planned_here && reached(kep, stage) {
@@ -327,13 +365,15 @@ pub fn release_view(
                 Phase::InProgress => {
                     let mut r = checklist(model, analysis, kep, i, release, &stage);
                     r.frozen = frozen;
-                    let o = match (r.ready, frozen) {
-                        (true, false) => Outcome::Ready,
-                        (false, false) => Outcome::AtRisk,
-                        (true, true) => Outcome::Tracked,
-                        (false, true) => Outcome::MissedFreeze,
-                    };
-                    (o, Some(r))
+                    r.prr_frozen = past_prr_freeze(current);
+                    if frozen {
+                        r.deadline = analysis
+                            .deadline
+                            .as_ref()
+                            .filter(|d| d.release == release)
+                            .map(|d| d.of(kep));
+                    }
+                    (Outcome::of(&r), Some(r))
                 }
             };
             Some(Entry {
@@ -357,14 +397,32 @@ pub fn release_view(
     }
 }
 
-/// Whether the snapshot's day is past the Enhancements Freeze of the release
-/// in progress (unknown dates: not past).
+/// Whether the snapshot is past the Enhancements Freeze deadline of the
+/// release in progress: its instant after the deadline's, or (no instant)
+/// its day after the freeze's day. Unknown dates: not past.
 pub fn past_enhancements_freeze(current: &Current) -> bool {
-    match (
-        current.today,
-        current.cycle.as_ref().and_then(|c| c.enhancements_freeze),
-    ) {
-        (Some(today), Some(freeze)) => today > freeze,
+    let cycle = current.cycle.as_ref();
+    past(
+        current,
+        cycle.and_then(|c| c.enhancements_freeze_at),
+        cycle.and_then(|c| c.enhancements_freeze),
+    )
+}
+
+/// Whether the snapshot is past the PRR Freeze of the release in progress.
+pub fn past_prr_freeze(current: &Current) -> bool {
+    let at = current.cycle.as_ref().and_then(|c| c.prr_freeze_at);
+    past(
+        current,
+        at,
+        at.map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date()),
+    )
+}
+
+fn past(current: &Current, at: Option<jiff::Timestamp>, day: Option<jiff::civil::Date>) -> bool {
+    match (current.now, at, current.today, day) {
+        (Some(now), Some(at), _, _) => now >= at.as_second(),
+        (_, _, Some(today), Some(day)) => today > day,
         _ => false,
     }
 }
@@ -386,13 +444,26 @@ fn checklist(
     }
     let own = kep.meta.stage.nearest().unwrap_or_default();
     let mut r = readiness(model, kep, a, release, &own);
+    // Stable in an earlier release and implemented since: nothing to
+    // graduate here, so implemented is the status it should have.
+    let done = kep.meta.status == Status::Implemented
+        && own == Stage::Stable
+        && kep
+            .meta
+            .milestone
+            .release(&own)
+            .is_some_and(|r| r < release);
     for item in &mut r.items {
         if item.id == "stage-milestone" {
             item.ok = true;
             item.detail = "no stage change in this release".into();
         }
+        if item.id == "status-implementable" && done {
+            item.ok = true;
+            item.detail = "status is implemented: stable in an earlier release".into();
+        }
     }
-    r.ready = r.items.iter().all(|i| i.ok);
+    r.ready = r.items.iter().all(|i| i.ok || !i.required);
     r
 }
 

@@ -8,7 +8,10 @@ use serde::Serialize;
 
 use super::calendar::{self, Current};
 use super::completeness::{Assessment, PrrTarget, assess};
+use super::deadline::Deadline;
+use super::freeze::{self, Facts};
 use super::outcome::{self, Phase};
+pub use super::readiness::{AtDeadline, Item, Readiness, readiness, status_ok, verdict_label};
 use super::template::{self, Template};
 use crate::kep::Kep;
 use crate::kep::document::{self, TocMismatch};
@@ -24,54 +27,6 @@ pub struct StageFlags {
     pub beta: bool,
     /// Stable.
     pub stable: bool,
-}
-
-/// One item of the Enhancements Freeze checklist.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Item {
-    /// Stable id, e.g. `prr-approved`.
-    pub id: &'static str,
-    /// Whether it passes.
-    pub ok: bool,
-    /// What was found, for people.
-    pub detail: String,
-}
-
-/// Readiness of one KEP for one (release, stage).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Readiness {
-    /// Release.
-    pub release: Release,
-    /// Stage targeted in it.
-    pub stage: Stage,
-    /// All items pass.
-    pub ready: bool,
-    /// Every checklist item.
-    pub items: Vec<Item>,
-    /// The release is in progress and past its Enhancements Freeze.
-    pub frozen: bool,
-}
-
-impl Readiness {
-    /// `Ready` or `At risk`; past the Enhancements Freeze, `Tracked` or
-    /// `Missed the freeze`.
-    pub fn label(&self) -> &'static str {
-        match (self.ready, self.frozen) {
-            (true, false) => "Ready",
-            (false, false) => "At risk",
-            (true, true) => "Tracked",
-            (false, true) => "Missed the freeze",
-        }
-    }
-
-    /// The failing items' details.
-    pub fn reasons(&self) -> Vec<&str> {
-        self.items
-            .iter()
-            .filter(|i| !i.ok)
-            .map(|i| i.detail.as_str())
-            .collect()
-    }
 }
 
 /// Everything the analysis knows about one KEP.
@@ -102,6 +57,8 @@ pub struct KepAnalysis {
     /// Table-of-contents entries that no longer match the headings.
     #[serde(skip)]
     pub toc_mismatches: Vec<TocMismatch>,
+    /// What the Enhancements Freeze reads from the README.
+    pub freeze: Facts,
 }
 
 /// The analysis of every KEP, in model order.
@@ -116,9 +73,26 @@ pub struct Analysis {
     pub keps: Vec<KepAnalysis>,
     /// The release in progress at the snapshot.
     pub current: Current,
+    /// Past the release's Enhancements Freeze, with git: the checklist at
+    /// the deadline (see [`deadline`]).
+    pub deadline: Option<Deadline>,
 }
 
 impl Analysis {
+    /// Take the Enhancements Freeze verdicts at `deadline`: every KEP's
+    /// readiness for the deadline's release learns how it stood there.
+    pub fn set_deadline(&mut self, model: &Model, deadline: Deadline) {
+        for (kep, a) in model.keps.iter().zip(&mut self.keps) {
+            if let Some(r) = a.readiness.as_mut()
+                && r.frozen
+                && r.release == deadline.release
+            {
+                r.deadline = Some(deadline.of(kep));
+            }
+        }
+        self.deadline = Some(deadline);
+    }
+
     /// The analysis of `kep` (which must belong to the analysed model).
     pub fn of(&self, model: &Model, kep: &Kep) -> Option<&KepAnalysis> {
         // O(1): `kep` is an element of `model.keps`, so its offset is its index.
@@ -147,7 +121,7 @@ pub fn analyze(model: &Model) -> Analysis {
 /// when given.
 pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
     let today = model.source.time.and_then(calendar::utc_day);
-    let current = calendar::current(&model.keps, today, release);
+    let current = calendar::current_at(&model.keps, today, model.source.time, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
@@ -159,6 +133,7 @@ pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
         template,
         keps,
         current,
+        deadline: None,
     }
 }
 
@@ -249,195 +224,13 @@ pub fn analyze_kep(
         target_phase: target_release.map(|r| outcome::phase(current, r)),
         summary: document::blurb(document::summary_section(&kep.readme)),
         toc_mismatches: document::toc_mismatches(&doc),
+        freeze: freeze::facts(&doc, &kep.readme),
     };
     if let (Some(r), Some(s)) = (out.target_release, out.target_stage.clone()) {
         let mut ready = readiness(model, kep, &out, r, &s);
         ready.frozen = r == current.release && outcome::past_enhancements_freeze(current);
+        ready.prr_frozen = r == current.release && outcome::past_prr_freeze(current);
         out.readiness = Some(ready);
     }
     out
-}
-
-/// The statuses that pass the freeze checklist for `stage`: implementable,
-/// plus implemented for a KEP graduating to stable (it may be marked
-/// implemented once it lands) and withdrawn for a removal.
-pub fn status_ok(status: &Status, stage: &Stage) -> bool {
-    match status {
-        Status::Implementable => true,
-        Status::Implemented => *stage == Stage::Stable,
-        Status::Withdrawn => *stage == Stage::Removed,
-        _ => false,
-    }
-}
-
-/// The Enhancements Freeze checklist for `kep` going `stage` in `release`.
-pub fn readiness(
-    model: &Model,
-    kep: &Kep,
-    a: &KepAnalysis,
-    release: Release,
-    stage: &Stage,
-) -> Readiness {
-    let mut items = milestone_items(kep, release, stage);
-    items.extend(prr_items(model, kep, a, stage));
-    items.extend(readme_items(kep, a));
-    Readiness {
-        release,
-        stage: stage.clone(),
-        ready: items.iter().all(|i| i.ok),
-        items,
-        frozen: false,
-    }
-}
-
-/// A checklist item whose detail is `pass` or `fail` as `ok` says.
-fn item(id: &'static str, ok: bool, pass: String, fail: String) -> Item {
-    Item {
-        id,
-        ok,
-        detail: if ok { pass } else { fail },
-    }
-}
-
-/// The status, latest-milestone and stage-milestone items.
-fn milestone_items(kep: &Kep, release: Release, stage: &Stage) -> Vec<Item> {
-    let m = &kep.meta;
-    let stage_in_release = m.milestone.release(stage) == Some(release);
-    // A KEP that went through `stage` in `release` and has since moved on
-    // (latest-milestone later) still went through it there.
-    let moved_on = m.latest_release().is_some_and(|l| l > release) && stage_in_release;
-    vec![
-        item(
-            "status-implementable",
-            status_ok(&m.status, stage),
-            format!("status is {}", m.status),
-            format!(
-                "status is {}, not implementable{}",
-                or_none(m.status.as_str()),
-                if *stage == Stage::Removed {
-                    " or withdrawn"
-                } else {
-                    ""
-                }
-            ),
-        ),
-        item(
-            "latest-milestone",
-            release.is(&m.latest_milestone) || moved_on,
-            if moved_on {
-                format!(
-                    "latest-milestone is {}, after {stage} in {release}",
-                    m.latest_milestone
-                )
-            } else {
-                format!("latest-milestone is {release}")
-            },
-            format!(
-                "latest-milestone is {}, not {release}",
-                or_none(&m.latest_milestone)
-            ),
-        ),
-        item(
-            "stage-milestone",
-            stage_in_release,
-            format!("milestone.{stage} is {release}"),
-            if stage.is_unset() {
-                "no stage set".to_string()
-            } else {
-                format!(
-                    "milestone.{stage} is {}, not {release}",
-                    or_none(m.milestone.get(stage))
-                )
-            },
-        ),
-    ]
-}
-
-/// The PRR approval and PRR questionnaire items.
-fn prr_items(model: &Model, kep: &Kep, a: &KepAnalysis, stage: &Stage) -> [Item; 2] {
-    let questionnaire = a.assessment.prr.at(stage);
-    let q_stage = if stage.is_unset() {
-        "alpha"
-    } else {
-        stage.as_str()
-    };
-    let prr_file = model.prr_for(kep);
-    let approval = prr_file.and_then(|p| p.approval(stage));
-    let approval_ok =
-        approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
-    [
-        item(
-            "prr-approved",
-            approval_ok,
-            format!(
-                "PRR approved for {stage} by {}",
-                approval.map(|a| a.approver.as_str()).unwrap_or("")
-            ),
-            match (prr_file, approval) {
-                (None, _) => "no prod-readiness file".to_string(),
-                (Some(_), None) if stage.is_unset() => "no stage to approve".to_string(),
-                (Some(_), None) => format!("no PRR approver for {stage}"),
-                (Some(_), Some(ap)) => {
-                    format!("PRR approver {} is not a PRR approver", ap.approver)
-                }
-            },
-        ),
-        item(
-            "prr-questionnaire",
-            questionnaire.unanswered.is_empty(),
-            format!("PRR questionnaire complete for {q_stage}"),
-            format!(
-                "PRR questionnaire {}/{} answered for {q_stage}",
-                questionnaire.answered, questionnaire.required
-            ),
-        ),
-    ]
-}
-
-/// The Test Plan, Graduation Criteria and template items of the README.
-fn readme_items(kep: &Kep, a: &KepAnalysis) -> [Item; 3] {
-    [
-        item(
-            "test-plan",
-            a.assessment.test_plan_answered,
-            "Test Plan answered".into(),
-            "Test Plan not answered".into(),
-        ),
-        item(
-            "graduation-criteria",
-            a.assessment.graduation_criteria_answered,
-            "Graduation Criteria answered".into(),
-            "Graduation Criteria not answered".into(),
-        ),
-        item(
-            "follows-template",
-            a.assessment.follows_template,
-            "README follows the current template".into(),
-            if kep.readme_path.is_none() {
-                "no README".to_string()
-            } else {
-                missing_sections(&a.assessment.missing_sections)
-            },
-        ),
-    ]
-}
-
-/// "README lacks N template sections: a; b; c; and M more".
-fn missing_sections(missing: &[String]) -> String {
-    let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
-    format!(
-        "README lacks {} template section{}: {}{}",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        shown.join("; "),
-        if missing.len() > 3 {
-            format!("; and {} more", missing.len() - 3)
-        } else {
-            String::new()
-        }
-    )
-}
-
-fn or_none(s: &str) -> &str {
-    if s.is_empty() { "(none)" } else { s }
 }

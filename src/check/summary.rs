@@ -119,25 +119,28 @@ fn prr_line(model: &Model, a: &KepAnalysis, i: usize) -> String {
 }
 
 fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
-    match r {
-        Some(r) if r.ready => format!(
-            "- {}: **{}** ({})",
-            r.release,
-            r.label(),
-            md(r.stage.as_str())
-        ),
-        Some(r) => {
-            let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
-            format!(
-                "- {}: **{}** ({}): {}",
-                r.release,
-                r.label(),
-                md(r.stage.as_str()),
-                reasons.join("; ")
-            )
-        }
-        None => format!("- {release}: not in this release"),
+    let Some(r) = r else {
+        return format!("- {release}: not in this release");
+    };
+    let mut line = format!(
+        "- {}: **{}** ({})",
+        r.release,
+        r.label(),
+        md(r.stage.as_str())
+    );
+    let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
+    if !reasons.is_empty() {
+        let _ = write!(line, ": {}", reasons.join("; "));
     }
+    let advice: Vec<String> = r.advice().iter().map(|x| md(x)).collect();
+    if !advice.is_empty() {
+        let _ = write!(
+            line,
+            " (advice, not a freeze requirement: {})",
+            advice.join("; ")
+        );
+    }
+    line
 }
 
 fn link(model: &Model, links: &Links, pages: &[String], i: usize) -> String {

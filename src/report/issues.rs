@@ -146,7 +146,9 @@ fn board_outcome(row: &mut Row, state: &IssueState, release: Release) {
             "tracked/yes on the milestone".to_string(),
         ),
         (Some("no"), _) => ("removed", "Removed", "tracked/no".to_string()),
-        (Some(_), false) | (None, false) if state.tracked.is_some() || row.outcome == "tracked" => {
+        (Some(_), false) | (None, false)
+            if state.tracked.is_some() || matches!(row.outcome, "tracked" | "tracked-late") =>
+        {
             (
                 "removed",
                 "Removed",

@@ -92,42 +92,19 @@ pub struct Report {
     pub repo_url: String,
 }
 
-/// The freeze checklist's items in order: (id, short heading, description).
-pub const CHECKLIST: &[(&str, &str, &str)] = &[
-    (
-        "status-implementable",
-        "St",
-        "status implementable (withdrawn for a removal)",
-    ),
-    ("latest-milestone", "LM", "latest-milestone is the release"),
-    ("stage-milestone", "SM", "milestone.<stage> is the release"),
-    (
-        "prr-approved",
-        "PRR",
-        "PRR file with an approver for the stage",
-    ),
-    (
-        "prr-questionnaire",
-        "Q",
-        "PRR questionnaire complete for the stage",
-    ),
-    ("test-plan", "TP", "Test Plan answered"),
-    ("graduation-criteria", "GC", "Graduation Criteria answered"),
-    (
-        "follows-template",
-        "Tpl",
-        "README headings follow the current template",
-    ),
-];
+/// The freeze checklist's items in order (one table, in the analysis).
+pub use crate::analysis::freeze::CHECKLIST;
 
 /// Counts for the release.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     /// KEPs in the release.
     pub total: usize,
-    /// Ready (the release in progress).
+    /// Ready, or past the freeze Tracked (the release in progress).
     pub ready: usize,
-    /// At risk (the release in progress).
+    /// Past the freeze: met the checklist only after the deadline.
+    pub tracked_late: usize,
+    /// At risk, or past the freeze Missed (the release in progress).
     pub at_risk: usize,
     /// Shipped at their stage (a release that is out).
     pub shipped: usize,
@@ -157,6 +134,8 @@ pub struct Count {
     pub total: usize,
     /// Ready.
     pub ready: usize,
+    /// Tracked late.
+    pub tracked_late: usize,
     /// At risk.
     pub at_risk: usize,
     /// Shipped, deprecations included.
@@ -251,8 +230,13 @@ pub struct Row {
     pub label: &'static str,
     /// The Enhancements Freeze checklist (the release in progress only).
     pub checklist: Vec<Item>,
-    /// What fails, for people.
+    /// What fails, for people (required items only).
     pub failing: Vec<String>,
+    /// Failing advice items (never decide), for people.
+    pub advice: Vec<String>,
+    /// Past the freeze: how the verdict was taken (at the deadline, or on
+    /// these files), and for Tracked late when and why.
+    pub basis: Option<String>,
     /// Date of the last commit touching the KEP (with history).
     pub last_change: Option<String>,
     /// Since when latest-milestone has been this release (with history).

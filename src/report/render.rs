@@ -111,7 +111,7 @@ fn csv_header() -> Vec<&'static str> {
         "went",
         "landed_commit",
     ];
-    header.extend(CHECKLIST.iter().map(|(id, _, _)| *id));
+    header.extend(CHECKLIST.iter().map(|c| c.id));
     header.extend([
         "prr_approver",
         "last_change",
@@ -145,8 +145,8 @@ fn csv_record(r: &Report, group: &str, k: &Row) -> Vec<String> {
             .map(|l| l.commit.clone())
             .unwrap_or_default(),
     ];
-    for (id, _, _) in CHECKLIST {
-        let ok = k.checklist.iter().find(|i| i.id == *id).map(|i| i.ok);
+    for c in CHECKLIST {
+        let ok = k.checklist.iter().find(|i| i.id == c.id).map(|i| i.ok);
         rec.push(
             match ok {
                 Some(true) => "yes",
@@ -178,10 +178,7 @@ fn csv_record(r: &Report, group: &str, k: &Row) -> Vec<String> {
 
 /// The theme context for a report page.
 pub fn context(r: &Report) -> serde_json::Value {
-    let checklist: Vec<_> = CHECKLIST
-        .iter()
-        .map(|(id, h, d)| json!({ "id": id, "short": h, "label": d }))
-        .collect();
+    let checklist: Vec<_> = CHECKLIST.iter().collect();
     let since: Vec<_> = r
         .since
         .iter()

@@ -85,6 +85,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
             s.outcome,
             Outcome::Ready
                 | Outcome::Tracked
+                | Outcome::TrackedLate
                 | Outcome::Shipped { .. }
                 | Outcome::Deprecated { .. }
         ),
@@ -102,6 +103,20 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
                 .collect()
         } else {
             Vec::new()
+        },
+        advice: if in_progress {
+            s.readiness
+                .advice()
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        },
+        basis: if in_progress {
+            s.readiness.basis()
+        } else {
+            None
         },
         last_change: hist.map(|h| h.last.date.clone()),
         targeting_since: hist.and_then(|h| targeting_since(h, opts.release)),

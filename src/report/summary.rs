@@ -16,6 +16,7 @@ fn count(label: &str, rows: &[&Row]) -> Count {
         // freeze: the same test (the checklist met or not), other words;
         // with the issues, the board's Removed counts with Missed.
         ready: n(&["ready", "tracked"]),
+        tracked_late: n(&["tracked-late"]),
         at_risk: n(&["at-risk", "missed-freeze", "removed"]),
         shipped: n(&["shipped", "deprecated"]),
         slipped: n(&["slipped"]),
@@ -44,7 +45,7 @@ pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
     let by_sig = sigs.into_iter().map(|(s, rs)| count(s, &rs)).collect();
     let n = |id: &str| rows.iter().filter(|r| r.outcome == id).count();
     let health = match phase {
-        Phase::InProgress => health(total.total, total.at_risk, opts),
+        Phase::InProgress => health(total.total, total.at_risk, total.tracked_late, opts),
         Phase::Out => Health {
             status: "out",
             line: format!(
@@ -76,6 +77,7 @@ pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
     Summary {
         total: total.total,
         ready: total.ready,
+        tracked_late: total.tracked_late,
         at_risk: total.at_risk,
         shipped: n("shipped"),
         deprecated: n("deprecated"),
@@ -109,7 +111,7 @@ fn next_freeze(opts: &Options) -> Option<(Date, &'static str)> {
 /// Before the freeze: green with at most 10 % of KEPs At risk, red above
 /// 50 % (or above 25 % in the last week), yellow in between. Once the freeze
 /// has passed, anything still At risk is red.
-pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
+pub fn health(total: usize, at_risk: usize, late: usize, opts: &Options) -> Health {
     let freeze = next_freeze(opts);
     let today = opts.today.or(opts.current.today);
     let days = match (freeze, today) {
@@ -140,9 +142,14 @@ pub fn health(total: usize, at_risk: usize, opts: &Options) -> Health {
         true => ("Tracked", "Missed the freeze"),
         false => ("Ready", "At risk"),
     };
+    let late_part = if late > 0 {
+        format!(", {late} Tracked late (after the deadline, by exception)")
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "{} of {} {met}, {at_risk} {missed} ({:.0}%)",
-        total - at_risk,
+        "{} of {} {met}{late_part}, {at_risk} {missed} ({:.0}%)",
+        total.saturating_sub(at_risk + late),
         crate::view::keps(total),
         share * 100.0
     );
@@ -184,6 +191,7 @@ mod tests {
                 release: Release::new(1, 35),
                 basis: Basis::Given,
                 today: Some(d("2025-10-01")),
+                now: None,
                 cycle: None,
             },
             links: Links::Repository,
@@ -205,18 +213,18 @@ mod tests {
         ];
         for (freeze, total, risk, want) in cases {
             assert_eq!(
-                health(total, risk, &opts(freeze)).status,
+                health(total, risk, 0, &opts(freeze)).status,
                 want,
                 "{freeze:?} {total} {risk}"
             );
         }
         assert!(
-            health(10, 3, &opts(Some("2025-10-05")))
+            health(10, 3, 0, &opts(Some("2025-10-05")))
                 .line
                 .contains("4 days to the freeze (2025-10-05)")
         );
         // Without --freeze the calendar's next deadline of v1.35 counts.
-        let line = health(10, 3, &opts(None)).line;
+        let line = health(10, 3, 0, &opts(None)).line;
         assert!(
             line.contains("16 days to Enhancements Freeze (2025-10-17)"),
             "{line}"

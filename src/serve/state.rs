@@ -181,7 +181,7 @@ impl State {
     /// Load the repository and render the whole site. A theme that does not
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
-        let mut data = Project::new(config.input.model()?);
+        let mut data = Project::new(config.input.model()?).with_deadline(&config.input);
         if let Some(h) = config.history.clone() {
             data = data.with_history(h);
         }
@@ -321,7 +321,7 @@ impl State {
             return false;
         }
         let history = self.data.history.take();
-        let mut data = Project::new(model);
+        let mut data = Project::new(model).with_deadline(&self.config.input);
         if let Some(h) = history {
             data = data.with_history(h);
         }

@@ -84,13 +84,13 @@ pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
         .readiness
         .as_ref()
         .map(|r| {
-            r.items
-                .iter()
-                .filter(|i| !i.ok)
+            r.failing()
                 .map(|i| json!({ "id": i.id, "detail": i.detail }))
                 .collect()
         })
         .unwrap_or_default();
+    let advice: Vec<&str> = e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default();
+    let basis = e.readiness.as_ref().and_then(|r| r.basis());
     let missing: Vec<&str> = failing.iter().filter_map(|f| f["id"].as_str()).collect();
     json!({
         "kep": &c.refs[e.index],
@@ -98,6 +98,8 @@ pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
         "open": matches!(e.outcome.id(), "at-risk" | "missed-freeze"),
         "missing": missing.join(" "),
         "failing": failing,
+        "advice": advice,
+        "basis": basis,
         "outcome": e.outcome.id(),
         "label": e.outcome.label(),
         "reasons": reasons,
@@ -327,6 +329,7 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
         let tally = json!({
             "total": view.entries.len(),
             "ready": view.count("ready") + view.count("tracked"),
+            "tracked_late": view.count("tracked-late"),
             "at_risk": view.count("at-risk") + view.count("missed-freeze"),
             "frozen": view.frozen,
             "shipped": view.count("shipped") + view.count("deprecated"),

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::md;
+use crate::analysis::freeze::Weight;
 use crate::analysis::outcome::Phase;
 use crate::report::{CHECKLIST, Count, GROUPS, Report, Row};
 
@@ -103,7 +104,7 @@ fn heading(o: &mut String, r: &Report) {
             r.release
         ),
         Phase::InProgress if r.frozen => format!(
-            "{} is the release in progress, past its Enhancements Freeze: a KEP that met the checklist is Tracked; one that did not Missed the freeze and is out of the release unless an exception request is granted",
+            "{} is the release in progress, past its Enhancements Freeze: a KEP is judged on its files at the deadline: one that met the checklist there is Tracked, one that met it only later is Tracked late (it needed an exception), one that has not met it Missed the freeze and is out of the release unless an exception request is granted",
             r.release
         ),
         Phase::InProgress => format!(
@@ -144,6 +145,7 @@ fn summary(o: &mut String, r: &Report) {
         label: "total".into(),
         total: s.total,
         ready: s.ready,
+        tracked_late: s.tracked_late,
         at_risk: s.at_risk,
         shipped: s.shipped + s.deprecated,
         slipped: s.slipped,
@@ -256,11 +258,20 @@ fn issues_section(o: &mut String, r: &Report, is: &crate::report::issues::IssueS
 fn keps_section(o: &mut String, r: &Report) {
     let checks = r.phase == Phase::InProgress;
     if checks {
-        let legend: Vec<String> = CHECKLIST
-            .iter()
-            .map(|(_, h, d)| format!("**{h}** {}", md(d)))
-            .collect();
-        let _ = writeln!(o, "## KEPs\n\nChecklist: {}.\n", legend.join(" · "));
+        let legend = |w: Weight| -> String {
+            CHECKLIST
+                .iter()
+                .filter(|c| c.weight == w)
+                .map(|c| format!("**{}** {}", c.short, md(c.label)))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        let _ = writeln!(
+            o,
+            "## KEPs\n\nChecklist (decides the verdict): {}.\n\nAdvice (⚠️, never decides): {}.\n",
+            legend(Weight::Required),
+            legend(Weight::Advice)
+        );
     } else {
         o.push_str("## KEPs\n\n");
     }
@@ -281,8 +292,8 @@ fn keps_section(o: &mut String, r: &Report) {
 fn table_head(o: &mut String, r: &Report, checks: bool) {
     o.push_str("| KEP | Stage | Status |");
     if checks {
-        for (_, h, _) in CHECKLIST {
-            let _ = write!(o, " {h} |");
+        for c in CHECKLIST {
+            let _ = write!(o, " {} |", c.short);
         }
     }
     if r.history {
@@ -313,10 +324,24 @@ fn columns(phase: Phase, frozen: bool) -> Vec<Column> {
         ],
         Phase::InProgress if frozen => vec![
             ("Tracked", |c| c.ready),
+            ("Tracked late", |c| c.tracked_late),
             ("Missed the freeze", |c| c.at_risk),
         ],
         Phase::InProgress => vec![("Ready", |c| c.ready), ("At risk", |c| c.at_risk)],
         Phase::Planned => vec![("Planned", |c| c.planned)],
+    }
+}
+
+/// A row's checklist cells: passes, fails (required), advice.
+fn check_cells(o: &mut String, k: &Row) {
+    for c in CHECKLIST {
+        let item = k.checklist.iter().find(|i| i.id == c.id);
+        o.push_str(match item {
+            Some(i) if i.ok => " ✅ |",
+            Some(i) if i.required => " ❌ |",
+            Some(_) => " ⚠️ |",
+            None => " – |",
+        });
     }
 }
 
@@ -348,19 +373,17 @@ fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
         md(&k.status)
     );
     if checks {
-        for (id, _, _) in CHECKLIST {
-            let ok = k.checklist.iter().find(|i| i.id == *id).map(|i| i.ok);
-            o.push_str(match ok {
-                Some(true) => " ✅ |",
-                Some(false) => " ❌ |",
-                None => " – |",
-            });
-        }
+        check_cells(o, k);
     }
     if r.history {
         let _ = write!(o, " {} |", k.last_change.as_deref().unwrap_or("–"));
     }
     let mut notes = Vec::new();
+    if let Some(b) = &k.basis
+        && k.outcome != "tracked"
+    {
+        notes.push(md(b));
+    }
     if !k.failing.is_empty() {
         notes.push(md(&k.failing.join("; ")));
     }
@@ -381,6 +404,7 @@ fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
     }
     let mark = match k.outcome {
         "ready" | "tracked" | "shipped" | "deprecated" => "✅ ",
+        "tracked-late" => "⚠️ ",
         "at-risk" | "missed-freeze" | "slipped" => "❌ ",
         _ => "",
     };

@@ -5,38 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-/// Checklist item id → how the summary line says "this many KEPs lack it"
-/// (for one KEP, for several), in the order the line names them.
-const PARTS: [(&str, &str, &str); 8] = [
-    ("prr-questionnaire", "lacks PRR answers", "lack PRR answers"),
-    ("prr-approved", "needs PRR approval", "need PRR approval"),
-    (
-        "stage-milestone",
-        "lacks a stage milestone",
-        "lack a stage milestone",
-    ),
-    (
-        "latest-milestone",
-        "names another latest-milestone",
-        "name another latest-milestone",
-    ),
-    (
-        "status-implementable",
-        "is not implementable",
-        "are not implementable",
-    ),
-    ("test-plan", "lacks a test plan", "lack a test plan"),
-    (
-        "graduation-criteria",
-        "lacks graduation criteria",
-        "lack graduation criteria",
-    ),
-    (
-        "follows-template",
-        "does not follow the template",
-        "do not follow the template",
-    ),
-];
+use crate::analysis::freeze::CHECKLIST;
 
 /// How much a row lacks: its failing checklist items, then its unanswered
 /// PRR questions.
@@ -74,12 +43,12 @@ pub fn summary(rows: &[Value], release: &str, frozen: bool) -> Value {
             }
         }
     }
-    let parts: Vec<Value> = PARTS
+    let parts: Vec<Value> = CHECKLIST
         .iter()
-        .filter_map(|(id, one, many)| {
-            by_id.get(id).map(|&n| {
-                let says = if n == 1 { one } else { many };
-                json!({ "id": id, "count": n, "says": says })
+        .filter_map(|c| {
+            by_id.get(c.id).map(|&n| {
+                let says = if n == 1 { c.one } else { c.many };
+                json!({ "id": c.id, "count": n, "says": says })
             })
         })
         .collect();
@@ -92,6 +61,7 @@ pub fn summary(rows: &[Value], release: &str, frozen: bool) -> Value {
         "release": release,
         "total": rows.len(),
         "ok": rows.iter().filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "tracked"))).count(),
+        "late": rows.iter().filter(|r| r["outcome"] == "tracked-late").count(),
         "ok_label": ok,
         "open": open.len(),
         "open_label": not_ok,
@@ -172,7 +142,7 @@ mod tests {
         let rows = vec![
             row(1, "ready", &[], 0),
             row(2, "at-risk", &["prr-approved"], 0),
-            row(3, "at-risk", &["prr-approved", "prr-questionnaire"], 2),
+            row(3, "at-risk", &["prr-approved", "test-plan-checkbox"], 2),
         ];
         let s = summary(&rows, "v1.37", false);
         assert_eq!(s["ok"], 1);
@@ -181,8 +151,8 @@ mod tests {
         assert_eq!(
             s["parts"],
             json!([
-                { "id": "prr-questionnaire", "count": 1, "says": "lacks PRR answers" },
                 { "id": "prr-approved", "count": 2, "says": "need PRR approval" },
+                { "id": "test-plan-checkbox", "count": 1, "says": "lacks the Test Plan checkbox (checked)" },
             ])
         );
         assert_eq!(summary(&rows, "v1.37", true)["ok_label"], "tracked");

@@ -81,6 +81,7 @@ fn home_page(
             "summary": summary,
             "in_flight": flight,
             "ready": cur.count("ready") + cur.count("tracked"),
+            "tracked_late": cur.count("tracked-late"),
             "at_risk": cur.count("at-risk") + cur.count("missed-freeze"),
             "frozen": cur.frozen,
             "sigs": sig_names,

@@ -1,0 +1,410 @@
+//! The Enhancements Freeze checklist, as the release team applies it: a KEP
+//! README ([`Document`] and its text) → [`Facts`] (the Test Plan checkbox and
+//! which of the sections the freeze requires are present), and the one
+//! [`CHECKLIST`] table every view reads its items from.
+//!
+//! Sources, followed literally: kubernetes/sig-release
+//! `releases/release_phases.md` ("Enhancements Freeze"), the Enhancements
+//! role handbook (`release-team/role-handbooks/enhancements/README.md`) and
+//! the KEP template's "must be completed when targeting" notes. Required
+//! items decide Tracked or Missed; advice items (questionnaire answers, the
+//! seed template's completeness) never do. The Enhancements team checks that
+//! each required section is *present*, not its content, so headings are
+//! matched by meaning: reworded, merged ("Summary and Motivation"), numbered,
+//! in another case or at another level.
+
+use serde::Serialize;
+
+use crate::analysis::completeness::PrrTarget;
+use crate::kep::document::Document;
+
+/// Whether a checklist item decides the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Weight {
+    /// Part of the official checklist: failing it misses the freeze.
+    Required,
+    /// Advice for authors and reviewers; never decides.
+    Advice,
+}
+
+/// One item of the freeze checklist, with every wording the views use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// Stable id (CSV column, filter key).
+    pub id: &'static str,
+    /// Short column heading in tables.
+    pub short: &'static str,
+    /// What the item asks, for legends.
+    pub label: &'static str,
+    /// "this KEP ..." when one KEP lacks it (dashboard summary lines).
+    pub one: &'static str,
+    /// "these KEPs ..." when several lack it.
+    pub many: &'static str,
+    /// Required or advice.
+    pub weight: Weight,
+    /// Where the rule comes from.
+    pub source: &'static str,
+}
+
+const PHASES: &str = "sig-release releases/release_phases.md, Enhancements Freeze";
+const HANDBOOK: &str = "sig-release Enhancements role handbook";
+const TEMPLATE: &str = "KEP template: \"must be completed when targeting\" a stage";
+
+/// The checklist, required items first, in the order tables show them.
+pub const CHECKLIST: &[Check] = &[
+    Check {
+        id: "status-implementable",
+        short: "St",
+        label: "kep.yaml status implementable (withdrawn for a deprecation or removal)",
+        one: "is not implementable",
+        many: "are not implementable",
+        weight: Weight::Required,
+        source: PHASES,
+    },
+    Check {
+        id: "latest-milestone",
+        short: "LM",
+        label: "kep.yaml latest-milestone is the release",
+        one: "names another latest-milestone",
+        many: "name another latest-milestone",
+        weight: Weight::Required,
+        source: PHASES,
+    },
+    Check {
+        id: "prr-approved",
+        short: "PRR",
+        label: "PRR approved: keps/prod-readiness/<sig>/<n>.yaml names an approver for the stage",
+        one: "needs PRR approval",
+        many: "need PRR approval",
+        weight: Weight::Required,
+        source: PHASES,
+    },
+    Check {
+        id: "test-plan-checkbox",
+        short: "TPx",
+        label: "Test Plan: \"I/we understand the owners of the involved components may require updates to existing tests\" checked",
+        one: "lacks the Test Plan checkbox (checked)",
+        many: "lack the Test Plan checkbox (checked)",
+        weight: Weight::Required,
+        source: HANDBOOK,
+    },
+    Check {
+        id: "required-sections",
+        short: "Sec",
+        label: "README has the sections the template requires for the stage: Test Plan (unit, integration, e2e), Graduation Criteria, the PRR questionnaire's",
+        one: "lacks a required section",
+        many: "lack a required section",
+        weight: Weight::Required,
+        source: TEMPLATE,
+    },
+    Check {
+        id: "stage-milestone",
+        short: "SM",
+        label: "advice: milestone.<stage> is the release",
+        one: "lacks a stage milestone",
+        many: "lack a stage milestone",
+        weight: Weight::Advice,
+        source: "KEP metadata (kep.yaml milestone)",
+    },
+    Check {
+        id: "prr-questionnaire",
+        short: "Q",
+        label: "advice: PRR questionnaire answered for the stage (due at the PRR Freeze; the PRR approver judges it)",
+        one: "lacks PRR answers",
+        many: "lack PRR answers",
+        weight: Weight::Advice,
+        source: "PRR Freeze (sig-release release_phases.md)",
+    },
+    Check {
+        id: "follows-template",
+        short: "Tpl",
+        label: "advice: every section the seed template marks required is present and answered",
+        one: "does not follow the whole template",
+        many: "do not follow the whole template",
+        weight: Weight::Advice,
+        source: "completeness (the seed template's directives)",
+    },
+];
+
+/// The checklist entry of `id`.
+pub fn check(id: &str) -> Option<&'static Check> {
+    CHECKLIST.iter().find(|c| c.id == id)
+}
+
+/// The Test Plan's "I/we understand the owners ..." checkbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "state", content = "line")]
+pub enum Checkbox {
+    /// `[x]`, `[X]` or `[ x ]`, at this 1-based line.
+    Checked(usize),
+    /// `[ ]`, at this line.
+    Unchecked(usize),
+    /// Not in the README.
+    Absent,
+}
+
+/// What the freeze reads from one README.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    /// The Test Plan checkbox.
+    pub checkbox: Checkbox,
+    /// Required at every stage and missing: Test Plan, its parts, Graduation Criteria.
+    pub missing: Vec<&'static str>,
+    /// The questionnaire sections required from alpha, missing.
+    pub missing_alpha: Vec<&'static str>,
+    /// The questionnaire sections required from beta, missing.
+    pub missing_beta: Vec<&'static str>,
+}
+
+impl Facts {
+    /// The required sections missing for a KEP targeting `target` (alpha
+    /// when it has no stage).
+    pub fn missing_for(&self, target: Option<PrrTarget>) -> Vec<&'static str> {
+        let mut out = self.missing.clone();
+        out.extend(&self.missing_alpha);
+        if target.is_some_and(|t| t >= PrrTarget::Beta) {
+            out.extend(&self.missing_beta);
+        }
+        out
+    }
+}
+
+/// A section the freeze requires and the words that name it: a heading
+/// matches when its normalised text contains every word of one alternative.
+struct Wanted {
+    name: &'static str,
+    any_of: &'static [&'static [&'static str]],
+}
+
+const TEST_PLAN: Wanted = Wanted {
+    name: "Test Plan",
+    any_of: &[
+        &["test", "plan"],
+        &["testing", "plan"],
+        &["test", "strategy"],
+        &["testing", "strategy"],
+    ],
+};
+const GRADUATION: Wanted = Wanted {
+    name: "Graduation Criteria",
+    any_of: &[&["graduation"]],
+};
+const QUESTIONNAIRE: Wanted = Wanted {
+    name: "Production Readiness Review Questionnaire",
+    any_of: &[&["production", "readiness"], &["prr"]],
+};
+const FROM_ALPHA: &[Wanted] = &[Wanted {
+    name: "Feature Enablement and Rollback",
+    any_of: &[&["enablement"]],
+}];
+const FROM_BETA: &[Wanted] = &[
+    Wanted {
+        name: "Rollout, Upgrade and Rollback Planning",
+        any_of: &[&["rollout"], &["upgrade", "rollback"], &["roll", "out"]],
+    },
+    Wanted {
+        name: "Monitoring Requirements",
+        any_of: &[&["monitoring"], &["observability"]],
+    },
+    Wanted {
+        name: "Dependencies",
+        any_of: &[&["dependencies"], &["dependency"]],
+    },
+    Wanted {
+        name: "Scalability",
+        any_of: &[&["scalability"], &["scale"]],
+    },
+    Wanted {
+        name: "Troubleshooting",
+        any_of: &[&["troubleshooting"], &["troubleshoot"]],
+    },
+];
+
+/// The Test Plan's parts (headings, bold lines or mentions inside it).
+const TEST_PARTS: &[(&str, &[&str])] = &[
+    ("Unit tests", &["unit"]),
+    ("Integration tests", &["integration"]),
+    ("e2e tests", &["e2e", "end-to-end", "end to end"]),
+];
+
+/// A heading's words, lower case, numbering and punctuation dropped.
+fn words(title: &str) -> Vec<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn matches(title_words: &[String], w: &Wanted) -> bool {
+    w.any_of
+        .iter()
+        .any(|alt| alt.iter().all(|a| title_words.iter().any(|t| t == a)))
+}
+
+/// Index of the first section whose heading names `w`.
+fn find(doc: &Document, heads: &[Vec<String>], w: &Wanted) -> Option<usize> {
+    (0..doc.sections.len()).find(|&i| matches(&heads[i], w))
+}
+
+/// A section's own text and every section's below it, lower case.
+fn text_under(doc: &Document, i: usize) -> String {
+    let mut out = String::new();
+    for j in std::iter::once(i).chain(doc.descendants(i)) {
+        let s = &doc.sections[j];
+        out.push_str(&s.title);
+        out.push('\n');
+        out.push_str(&s.body);
+        out.push('\n');
+    }
+    out.to_lowercase()
+}
+
+/// Whether the questionnaire is delegated to another KEP's by a link.
+fn delegated(body: &str) -> bool {
+    let b = body.to_lowercase();
+    (b.contains("kep-") || b.contains("/keps/") || b.contains("kep.k8s.io"))
+        && (b.contains("see ") || b.contains("refer") || b.contains("same as"))
+}
+
+/// Read what the freeze checks from a README: `doc` is its parse, `text`
+/// the README as written (for the checkbox's line).
+pub fn facts(doc: &Document, text: &str) -> Facts {
+    let heads: Vec<Vec<String>> = doc.sections.iter().map(|s| words(&s.title)).collect();
+    let mut missing = Vec::new();
+    match find(doc, &heads, &TEST_PLAN) {
+        None => missing.push(TEST_PLAN.name),
+        Some(i) => {
+            let under = text_under(doc, i);
+            for (name, any) in TEST_PARTS {
+                if !any.iter().any(|w| under.contains(w)) {
+                    missing.push(*name);
+                }
+            }
+        }
+    }
+    if find(doc, &heads, &GRADUATION).is_none() {
+        missing.push(GRADUATION.name);
+    }
+    let questionnaire = find(doc, &heads, &QUESTIONNAIRE);
+    let handed_over = questionnaire.is_some_and(|i| {
+        let s = &doc.sections[i];
+        s.children.is_empty() && delegated(&s.body)
+    });
+    let absent = |set: &[Wanted]| -> Vec<&'static str> {
+        if handed_over {
+            return Vec::new();
+        }
+        set.iter()
+            .filter(|w| find(doc, &heads, w).is_none())
+            .map(|w| w.name)
+            .collect()
+    };
+    Facts {
+        checkbox: checkbox(text),
+        missing,
+        missing_alpha: absent(FROM_ALPHA),
+        missing_beta: absent(FROM_BETA),
+    }
+}
+
+/// The words that identify the Test Plan checkbox's line.
+const CHECKBOX_WORDS: &str = "understand the owners of the involved";
+
+/// Find the Test Plan checkbox outside HTML comments and code fences; a
+/// checked one anywhere wins over an unchecked one. The sentence may wrap:
+/// a box's line is read with the lines that continue it.
+pub fn checkbox(text: &str) -> Checkbox {
+    let mut visible: Vec<String> = Vec::new();
+    let mut in_comment = false;
+    let mut in_fence = false;
+    for raw in text.lines() {
+        let line = raw.trim();
+        if !in_comment && (line.starts_with("```") || line.starts_with("~~~")) {
+            in_fence = !in_fence;
+            visible.push(String::new());
+            continue;
+        }
+        visible.push(if in_fence {
+            String::new()
+        } else {
+            visible_part(line, &mut in_comment)
+        });
+    }
+    let mut found = Checkbox::Absent;
+    for (i, line) in visible.iter().enumerate() {
+        let Some(checked) = box_state(line) else {
+            continue;
+        };
+        let mut joined = line.to_lowercase();
+        for next in visible.iter().skip(i + 1).take(4) {
+            if next.trim().is_empty() || box_state(next).is_some() {
+                break;
+            }
+            joined.push(' ');
+            joined.push_str(&next.to_lowercase());
+        }
+        let joined = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !joined.contains(CHECKBOX_WORDS) {
+            continue;
+        }
+        if checked {
+            return Checkbox::Checked(i + 1);
+        }
+        if found == Checkbox::Absent {
+            found = Checkbox::Unchecked(i + 1);
+        }
+    }
+    found
+}
+
+/// The parts of `line` outside HTML comments, carrying the comment state.
+fn visible_part(line: &str, in_comment: &mut bool) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    loop {
+        if *in_comment {
+            match rest.find("-->") {
+                Some(e) => {
+                    rest = &rest[e + 3..];
+                    *in_comment = false;
+                }
+                None => return out,
+            }
+        } else {
+            match rest.find("<!--") {
+                Some(s) => {
+                    out.push_str(&rest[..s]);
+                    rest = &rest[s + 4..];
+                    *in_comment = true;
+                }
+                None => {
+                    out.push_str(rest);
+                    return out;
+                }
+            }
+        }
+    }
+}
+
+/// `[x]` / `[ x ]` / `[X]` → checked, `[ ]` → unchecked, at the start of a
+/// list item or line.
+fn box_state(line: &str) -> Option<bool> {
+    let t = line.trim_start();
+    let t = t
+        .strip_prefix(['-', '*', '+'])
+        .map(str::trim_start)
+        .unwrap_or(t);
+    let t = t.strip_prefix('[')?;
+    let end = t.find(']')?;
+    match t[..end].trim() {
+        "x" | "X" => Some(true),
+        "" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
