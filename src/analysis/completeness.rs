@@ -8,6 +8,7 @@
 
 mod answer;
 mod count;
+mod groups;
 mod guidance;
 mod inline;
 mod matching;
@@ -19,8 +20,9 @@ use crate::kep::domain::Stage;
 use serde::Serialize;
 use std::cell::OnceCell;
 
-pub use answer::{Reading, answers, is_answered};
+pub use answer::{Reading, answers, is_answered, no_reason_given};
 use count::{completeness, nearest_lines, prr_questionnaire};
+pub use groups::delegated_kep;
 pub use guidance::Guidance;
 use matching::match_sections;
 
@@ -222,7 +224,19 @@ pub fn normalize_heading(s: &str) -> String {
 /// `implementable` KEP without a stage pass `Some("alpha")`. The PRR figures
 /// are reported for all three targets whatever the stage.
 pub fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Assessment {
-    assess_sections(doc, template, stage).0
+    assess_sections(doc, template, stage, None).0
+}
+
+/// [`assess`] of a README whose questionnaire hands over to another KEP's
+/// (`delegate`, that KEP's README; see [`delegated_kep`]): the questions it
+/// does not ask itself are read from there.
+pub fn assess_delegated(
+    doc: &Document,
+    template: &Template,
+    stage: Option<&Stage>,
+    delegate: Option<&Document>,
+) -> Assessment {
+    assess_sections(doc, template, stage, delegate).0
 }
 
 /// [`assess`], with each template section's status in full.
@@ -230,6 +244,7 @@ pub(crate) fn assess_sections(
     doc: &Document,
     template: &Template,
     stage: Option<&Stage>,
+    delegate: Option<&Document>,
 ) -> (Assessment, Vec<SectionStatus>) {
     let target = stage.and_then(PrrTarget::from_stage);
     let norms: Vec<String> = doc
@@ -240,7 +255,12 @@ pub(crate) fn assess_sections(
     let keys: Vec<String> = norms.iter().map(|n| n.replace(' ', "")).collect();
     let matched = match_sections(doc, &norms, &keys, template);
     let own = OwnAnswers::new(doc);
-    let sections = section_statuses(doc, template, &matched, &own);
+    let mut sections = section_statuses(doc, template, &matched, &own);
+    if let Some(other) = delegate {
+        let (_, theirs) = assess_sections(other, template, stage, None);
+        groups::adopt(doc, template, &matched, &theirs, &mut sections);
+    }
+    groups::answered_as_a_group(doc, template, &matched, &own, &mut sections);
 
     let applies = |s: &SectionStatus| {
         s.required

@@ -27,8 +27,10 @@ pub struct Item {
     pub detail: String,
 }
 
-/// Readiness of one KEP for one (release, stage).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Readiness of one KEP for one (release, stage). Serialized with its
+/// verdict, label and basis beside the fields, so every export says the
+/// verdict the pages show.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Readiness {
     /// Release.
     pub release: Release,
@@ -103,7 +105,7 @@ impl Readiness {
                 short(&d.commit)
             ),
             Some(d) if self.ready => format!(
-                "met the checklist only after the deadline ({}): needed an exception; at commit {} {}",
+                "met the checklist only after the deadline ({}), so it needed an exception; at the deadline (commit {}): {}",
                 d.at,
                 short(&d.commit),
                 d.reasons.join("; ")
@@ -115,6 +117,37 @@ impl Readiness {
                 d.reasons.join("; ")
             ),
         })
+    }
+}
+
+impl Serialize for Readiness {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shape<'a> {
+            release: &'a Release,
+            stage: &'a Stage,
+            ready: bool,
+            items: &'a [Item],
+            frozen: bool,
+            prr_frozen: bool,
+            deadline: &'a Option<AtDeadline>,
+            verdict: &'static str,
+            label: &'static str,
+            basis: Option<String>,
+        }
+        Shape {
+            release: &self.release,
+            stage: &self.stage,
+            ready: self.ready,
+            items: &self.items,
+            frozen: self.frozen,
+            prr_frozen: self.prr_frozen,
+            deadline: &self.deadline,
+            verdict: self.verdict(),
+            label: self.label(),
+            basis: self.basis(),
+        }
+        .serialize(s)
     }
 }
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::calendar::{self, Current};
-use super::completeness::{Assessment, PrrTarget, assess};
+use super::completeness::{self, Assessment, PrrTarget};
 use super::deadline::Deadline;
 use super::freeze::{self, Facts};
 use super::outcome::{self, Phase};
@@ -158,6 +158,18 @@ pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
         .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
 }
 
+/// The README of the KEP whose questionnaire `kep`'s hands over to (read
+/// there, as a PRR reviewer follows the link).
+fn handed_over_to(
+    model: &Model,
+    kep: &Kep,
+    doc: &document::Document,
+) -> Option<document::Document> {
+    let template = model.template_readme.as_deref().unwrap_or_default();
+    let n = completeness::delegated_kep(doc, kep.number(), template)?;
+    model.kep(n).map(|other| document::parse(&other.readme))
+}
+
 /// Analyse one KEP of `model` against `template` (from [`template_for`]);
 /// `serve` re-analyses only the KEP that changed.
 pub fn analyze_kep(
@@ -168,7 +180,9 @@ pub fn analyze_kep(
 ) -> KepAnalysis {
     let doc = document::parse(&kep.readme);
     let stage = effective_stage(kep);
-    let mut assessment = assess(&doc, template, stage.as_ref());
+    let delegate = handed_over_to(model, kep, &doc);
+    let mut assessment =
+        completeness::assess_delegated(&doc, template, stage.as_ref(), delegate.as_ref());
     // Lines are relative to the README body; single-file KEPs have front matter before it.
     if kep.readme_offset > 0 {
         for c in [

@@ -43,10 +43,13 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "fill me in",
 ];
 
-/// Starts of instructions that older template versions left outside comments.
+/// Starts of instructions that older template versions left outside
+/// comments, and of a section declined rather than answered.
 const TEMPLATE_NOTES: &[&str] = &[
     "this section must be completed",
     "not required until targeted",
+    "skipping this section",
+    "skip this section",
 ];
 
 /// Placeholders of the test-link example (`[test name](...)`, `MyCoolFeature`).
@@ -83,7 +86,8 @@ const NOT_APPLICABLE: &[&str] = &[
 /// question, which a reviewer reads more strictly.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading<'a> {
-    /// A PRR question: a bare `N/A` gives no reason and is no answer.
+    /// A PRR question (read against its guidance). A bare `N/A` answers it:
+    /// a PRR reviewer counts it, and [`no_reason_given`] flags it as advice.
     pub question: bool,
     /// The template's guidance for the question (empty when unknown): an
     /// answer that is mostly guidance is no answer.
@@ -177,8 +181,8 @@ fn field_value(u: &Unit) -> Option<usize> {
     (u.is_item && u.text[..colon].split_whitespace().count() <= MAX_KEY_WORDS).then_some(colon + 1)
 }
 
-/// [`is_answered`], read as `reading` says: for a PRR question a bare `N/A`
-/// is no answer, nor is text that is mostly the question's template guidance.
+/// [`is_answered`], read as `reading` says: for a PRR question, text that is
+/// mostly the question's template guidance is no answer.
 pub fn answers(body: &str, reading: Reading) -> bool {
     let mut kept = Kept {
         reading,
@@ -273,7 +277,7 @@ fn has_alnum(s: &str) -> bool {
     s.chars().any(char::is_alphanumeric)
 }
 
-fn is_skeleton(u: &Unit, reading: Reading) -> bool {
+fn is_skeleton(u: &Unit, _reading: Reading) -> bool {
     if u.checkbox == Some(false) && is_option_label(&u.text) {
         return true;
     }
@@ -281,10 +285,6 @@ fn is_skeleton(u: &Unit, reading: Reading) -> bool {
     if !u.is_item && is_link_definition(&lower) {
         return true;
     }
-    if reading.question && is_bare_not_applicable(&lower) {
-        return true;
-    }
-
     if EXAMPLE_MARKERS.iter().any(|m| lower.contains(m)) {
         return true;
     }
@@ -331,6 +331,20 @@ fn is_link_definition(text: &str) -> bool {
     })
 }
 
+/// Whether an answer is only `N/A` (or `Not applicable.`, `` `N/A` ``...),
+/// with no reason: it answers, and a reviewer may still ask why.
+pub fn no_reason_given(body: &str) -> bool {
+    let mut in_comment = false;
+    let text: Vec<String> = body
+        .lines()
+        .map(|l| strip_comments(l, &mut in_comment).trim().to_lowercase())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = text.join(" ");
+    let joined = joined.trim_start_matches(['-', '*', '+', ' ']);
+    !joined.is_empty() && is_bare_not_applicable(joined)
+}
+
 /// `N/A`, `n/a.`, `` `N/A` ``, `*Not applicable*`: no reason given.
 fn is_bare_not_applicable(lower: &str) -> bool {
     let t = lower.trim().trim_end_matches(['.', '!']);
@@ -365,7 +379,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_question_is_read_strictly() {
+    fn a_question_is_read_against_its_guidance() {
         let guidance = Guidance::new(
             "<!--\nDescribe the metrics themselves and the reasons why they weren't added (e.g., cost,\nimplementation difficulties, etc.).\n-->\n- [ ] Metrics\n  - Metric name:\n  - Components exposing the metric:",
         );
@@ -384,11 +398,11 @@ mod tests {
                 true,
             ),
             ("To be announced", false, false),
-            ("N/A", true, false),
-            ("- n/a.", true, false),
-            ("`N/A`", true, false),
-            ("*Not applicable.*", true, false),
-            ("Does not apply.", true, false),
+            ("N/A", true, true),
+            ("- n/a.", true, true),
+            ("`N/A`", true, true),
+            ("*Not applicable.*", true, true),
+            ("Does not apply.", true, true),
             ("N/A, the feature is client-side only.", true, true),
             ("N/A\n\nNo component serves it.", true, true),
             ("None.", true, true),
@@ -412,6 +426,22 @@ mod tests {
         for &(text, any, question) in cases {
             assert_eq!(is_answered(text), any, "as a section: {text:?}");
             assert_eq!(answers(text, q), question, "as a question: {text:?}");
+        }
+    }
+
+    #[test]
+    fn a_bare_not_applicable_gives_no_reason() {
+        for text in [
+            "N/A",
+            "- n/a.",
+            "`N/A`",
+            "*Not applicable.*",
+            "<!-- c -->\nNot applicable\n",
+        ] {
+            assert!(no_reason_given(text), "{text:?}");
+        }
+        for text in ["N/A, client-side only.", "No.", "", "None"] {
+            assert!(!no_reason_given(text), "{text:?}");
         }
     }
 

@@ -31,7 +31,7 @@ impl std::ops::Deref for Assessed {
 
 /// [`super::assess`], keeping the full statuses for the tests to read.
 fn assess(doc: &Document, template: &Template, stage: Option<&Stage>) -> Assessed {
-    let (assessment, sections) = assess_sections(doc, template, stage);
+    let (assessment, sections) = assess_sections(doc, template, stage, None);
     // what an Assessment keeps is what the statuses say
     assert_eq!(assessment.sections.len(), sections.len());
     for (kept, full) in assessment.sections.iter().zip(&sections) {

@@ -126,12 +126,7 @@ pub struct ReadinessView<'a> {
     /// The checklist.
     #[serde(flatten)]
     pub readiness: &'a Readiness,
-    /// `Ready`, `At risk`, `Tracked`, `Tracked late`, `Missed the freeze`.
-    pub label: &'static str,
-    /// The verdict's id (`ready`, `tracked-late`, ...).
-    pub verdict: &'static str,
-    /// Past the freeze: how the verdict was taken.
-    pub basis: Option<String>,
+
     /// The release page.
     pub release_url: String,
 }
@@ -140,9 +135,6 @@ pub struct ReadinessView<'a> {
 pub fn readiness_view<'a>(r: &'a Readiness, urls: &Urls) -> ReadinessView<'a> {
     ReadinessView {
         readiness: r,
-        label: r.label(),
-        verdict: r.verdict(),
-        basis: r.basis(),
         release_url: urls.page(&format!("releases/{}/", r.release)),
     }
 }

@@ -132,14 +132,13 @@ fn bold_questions_of_the_older_questionnaire_are_questions() {
         (true, false, Some(18))
     );
     assert_eq!((a.prr.alpha.answered, a.prr.alpha.required), (3, 5));
-    // no question under a group with bold text that is not one
-    assert!(
-        !status(
-            &a,
-            "How can a rollout or rollback fail? Can it impact already running workloads?"
-        )
-        .present
+    // bold text that asks nothing is not a question: the group's text is
+    // read as its answer as a whole, at the group's heading (line 20)
+    let rollout = status(
+        &a,
+        "How can a rollout or rollback fail? Can it impact already running workloads?",
     );
+    assert_eq!((rollout.answered, rollout.line), (true, Some(20)));
     // a heading still wins over a bold question of the same text
     let doc = parse(
         "# KEP-4: T\n## Production Readiness Review Questionnaire\n### Feature Enablement and Rollback\n\

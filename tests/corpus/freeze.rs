@@ -1,0 +1,257 @@
+//! Freeze verdicts on the real corpus (issue 34): the official checklist,
+//! judged at the deadline, every view saying the same.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use kepsite::analysis::outcome::{self, Outcome, ReleaseView};
+use kepsite::kep::domain::Release;
+use kepsite::project::{Input, Project, Walk};
+use serde_json::Value;
+
+use crate::shared::corpus;
+use crate::support::*;
+
+/// The last first-parent commit before the v1.37 Enhancements Freeze
+/// (2026-06-17 12:00 UTC, "Tuesday 16th June AoE"), by git itself.
+fn deadline_commit(before: &str) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(corpus())
+        .args(["rev-list", "-1", "--first-parent"])
+        .arg(format!("--before={before}"))
+        .arg("HEAD")
+        .output()
+        .expect("git rev-list");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn load(rev: Option<&str>) -> Project {
+    let input = Input {
+        root: corpus().to_path_buf(),
+        rev: rev.map(String::from),
+        sigs: None,
+        current: None,
+    };
+    Project::load(&input, &Walk::Skip).expect("the corpus loads")
+}
+
+fn at_head() -> &'static Project {
+    static P: OnceLock<Project> = OnceLock::new();
+    P.get_or_init(|| load(None))
+}
+
+fn view(p: &Project, r: Release) -> ReleaseView {
+    outcome::release_view(&p.model, &p.analysis, None, &p.analysis.current, r)
+}
+
+fn verdicts(v: &ReleaseView) -> BTreeMap<u32, Outcome> {
+    v.entries
+        .iter()
+        .filter_map(|e| Some((e.number?, e.outcome.clone())))
+        .collect()
+}
+
+const V137: Release = Release::new(1, 37);
+
+/// At HEAD (2026-07-24, past the v1.37 freeze) the verdict is taken on the
+/// files at the deadline commit. KEP-2837 and KEP-5366 have unanswered
+/// questionnaire items and an approved PRR, KEP-5966 lacks Drawbacks and
+/// Alternatives, KEP-4317 merges Summary and Motivation: none of that is on
+/// the official checklist, so all four are Tracked. KEP-5683 was provisional
+/// at the deadline and implementable hours later: Tracked late.
+#[test]
+fn v137_verdicts_are_taken_at_the_deadline() {
+    let p = at_head();
+    let d = p.analysis.deadline.as_ref().expect("a deadline at HEAD");
+    assert_eq!(d.commit, deadline_commit("2026-06-17T12:00:00Z"));
+    assert_eq!(d.at, "2026-06-17 12:00 UTC");
+    let v = verdicts(&view(p, V137));
+    for n in [2837, 5366, 5966, 4317] {
+        assert_eq!(v[&n], Outcome::Tracked, "KEP-{n}");
+    }
+    assert_eq!(v[&5683], Outcome::TrackedLate);
+    let e = view(p, V137)
+        .entries
+        .into_iter()
+        .find(|e| e.number == Some(5683))
+        .unwrap();
+    let basis = e.readiness.unwrap().basis().unwrap();
+    assert!(
+        basis.contains("only after the deadline") && basis.contains("status is provisional"),
+        "{basis}"
+    );
+    // The Test Plan checkbox decides: absent (4762, 4188, 6132) or
+    // unchecked (4939, 5758, 5941) is Missed.
+    for n in [4762, 4188, 6132, 4939, 5758, 5941] {
+        assert_eq!(v[&n], Outcome::MissedFreeze, "KEP-{n}");
+    }
+}
+
+/// At the deadline commit itself the release is not yet frozen: the four
+/// are Ready, KEP-5683 At risk (provisional), the checkbox KEPs At risk.
+#[test]
+fn at_the_deadline_commit_5683_is_not_ready() {
+    let p = load(Some(&deadline_commit("2026-06-17T12:00:00Z")));
+    assert!(p.analysis.deadline.is_none());
+    let v = verdicts(&view(&p, V137));
+    for n in [2837, 5366, 5966, 4317] {
+        assert_eq!(v[&n], Outcome::Ready, "KEP-{n}");
+    }
+    assert_eq!(v[&5683], Outcome::AtRisk);
+    assert_eq!(v[&4939], Outcome::AtRisk);
+}
+
+/// No KEP of v1.36 (judged at a snapshot after its freeze) or v1.37 is
+/// Missed for questionnaire answers or template headings: only required
+/// items are reasons, and the only KEPs missed on sections alone lack a
+/// part the template requires (checked by hand).
+#[test]
+fn no_kep_misses_the_freeze_on_advice_alone() {
+    let v136_snapshot = load(Some(&deadline_commit("2026-03-01T00:00:00Z")));
+    assert_eq!(v136_snapshot.analysis.current.release, Release::new(1, 36));
+    let mut sections_only = Vec::new();
+    for (p, r) in [(&v136_snapshot, Release::new(1, 36)), (at_head(), V137)] {
+        let v = view(p, r);
+        assert!(v.frozen, "{r} is past its freeze");
+        for e in &v.entries {
+            let Some(ready) = &e.readiness else { continue };
+            if e.outcome != Outcome::MissedFreeze {
+                continue;
+            }
+            let failing: Vec<&str> = ready.failing().map(|i| i.id).collect();
+            assert!(
+                !failing.is_empty(),
+                "{r} KEP-{:?} missed with no reason",
+                e.number
+            );
+            assert!(
+                ready.failing().all(|i| i.required),
+                "{r} KEP-{:?}: {failing:?}",
+                e.number
+            );
+            if failing == ["required-sections"] {
+                sections_only.push((r.to_string(), e.number.unwrap()));
+            }
+        }
+    }
+    // Read by hand: KEP-740's Test Plan has Unit and Integration tests and
+    // no e2e tests; KEP-4960's has Unit and e2e tests and no Integration tests.
+    let want = [("v1.36", 740), ("v1.36", 4960), ("v1.37", 4960)];
+    assert_eq!(
+        sections_only,
+        want.map(|(r, n)| (r.to_string(), n)).to_vec()
+    );
+}
+
+/// The KEP's row in a page: the `badge outcome-…` class after its link.
+fn badge_after(html: &str, n: u32) -> Option<String> {
+    let at = html.find(&format!(">KEP-{n}<"))?;
+    let rest = &html[at..];
+    let b = rest.find("badge outcome-")? + "badge outcome-".len();
+    let end = rest[b..].find(['"', ' '])?;
+    Some(rest[b..b + end].to_string())
+}
+
+/// Every view gives the same verdict for the same KEP: the home page's
+/// counts, the release page, the SIG page, the PRR queue, the report's JSON
+/// and `query`'s export.
+#[test]
+fn every_view_says_the_same_verdict() {
+    let repo = corpus().to_str().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let b = kepsite(&[
+        "build",
+        "--repo",
+        repo,
+        "--no-history",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let page = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
+    let report = kepsite(&[
+        "report",
+        "--repo",
+        repo,
+        "--no-history",
+        "--release",
+        "v1.37",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let report: Value = serde_json::from_str(&report.stdout).unwrap();
+    let query = kepsite(&[
+        "query",
+        "--repo",
+        repo,
+        "--no-history",
+        "--release",
+        "v1.37",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(query.code, 0, "{}", query.stderr);
+    let query: Value = serde_json::from_str(&query.stdout).unwrap();
+
+    let rows: Vec<&Value> = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["sigs"].as_array().unwrap())
+        .flat_map(|s| s["keps"].as_array().unwrap())
+        .collect();
+    // (KEP, SIG, PRR approver's queue, the verdict)
+    for (n, sig, approver, want) in [
+        (2837, "sig-node", "jpbetz", "tracked"),
+        (5683, "sig-node", "soltysh", "tracked-late"),
+        (4939, "sig-node", "kannon92", "missed-freeze"),
+    ] {
+        let row = rows.iter().find(|r| r["number"] == n).unwrap();
+        assert_eq!(row["outcome"], want, "report KEP-{n}");
+        let q = query
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["number"] == n)
+            .unwrap();
+        assert_eq!(q["analysis"]["readiness"]["verdict"], want, "query KEP-{n}");
+        let release = page("releases/v1.37/index.html");
+        assert_eq!(
+            badge_after(&release, n).as_deref(),
+            Some(want),
+            "release page KEP-{n}"
+        );
+        let sig_page = page(&format!("sigs/{sig}/index.html"));
+        assert_eq!(
+            badge_after(&sig_page, n).as_deref(),
+            Some(want),
+            "{sig} page KEP-{n}"
+        );
+        let queue = page(&format!("prr/{approver}/index.html"));
+        assert_eq!(
+            badge_after(&queue, n).as_deref(),
+            Some(want),
+            "PRR queue KEP-{n}"
+        );
+        let kep_page = page(&format!("keps/{n}/index.html"));
+        assert!(
+            kep_page.contains(&format!("badge outcome-{want}")),
+            "KEP-{n} page"
+        );
+    }
+    let s = &report["summary"];
+    let home = page("index.html");
+    for (count, label) in [
+        (&s["ready"], "Tracked"),
+        (&s["tracked_late"], "Tracked late"),
+        (&s["at_risk"], "Missed the freeze"),
+    ] {
+        let text = format!(">{} {label}</span>", count.as_u64().unwrap());
+        assert!(home.contains(&text), "home lacks {text:?}");
+    }
+}
