@@ -77,6 +77,9 @@ pub struct SectionStatus {
     pub present: bool,
     /// The matched section (or a custom subsection of it) has an answer.
     pub answered: bool,
+    /// Answered with a bare "N/A" and no reason (a PRR question): it counts,
+    /// and a reviewer may still ask why.
+    pub no_reason: bool,
     /// Line of the matched README heading.
     pub line: Option<usize>,
 }
@@ -118,6 +121,10 @@ pub struct Completeness {
     pub percent: u8,
     /// The required ones without an answer, in template order.
     pub unanswered: Vec<Unanswered>,
+    /// The required ones answered only "N/A", with no reason given: they
+    /// count; lighter advice for a reviewer who may ask why.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub no_reason: Vec<Unanswered>,
 }
 
 /// PRR questionnaire completeness for each target stage.
@@ -319,16 +326,17 @@ fn section_statuses(
         .zip(matched)
         .zip(&asked_inline)
         .map(|((ts, m), inline)| {
-            let (present, answered, line) = match (m, inline) {
+            let (present, answered, line, no_reason) = match (m, inline) {
                 (Some(di), _) => (
                     true,
                     (ts.level == 1 && ts.parent.is_none())
                         || own.get_as(*di, question_reading(ts))
                         || custom_subsection_answered(doc, *di, &is_template, own),
                     Some(doc.sections[*di].line),
+                    ts.in_prr && no_reason_given(&doc.sections[*di].body),
                 ),
-                (None, Some((answered, line))) => (true, *answered, Some(*line)),
-                (None, None) => (false, false, None),
+                (None, Some((answered, line, bare))) => (true, *answered, Some(*line), *bare),
+                (None, None) => (false, false, None, false),
             };
             SectionStatus {
                 title: ts.title.clone(),
@@ -338,6 +346,7 @@ fn section_statuses(
                 in_prr: ts.in_prr,
                 present,
                 answered,
+                no_reason: answered && no_reason,
                 line,
             }
         })
@@ -346,12 +355,13 @@ fn section_statuses(
 
 /// For each PRR question without a heading of its own, whether it is asked
 /// as a bold question in the text of its nearest matched enclosing section
-/// (or below it), as the questionnaire's older form has it: (answered, line).
+/// (or below it), as the questionnaire's older form has it: (answered, line,
+/// answered with a bare N/A).
 fn inline_answers(
     doc: &Document,
     template: &Template,
     matched: &[Option<usize>],
-) -> Vec<Option<(bool, usize)>> {
+) -> Vec<Option<(bool, usize, bool)>> {
     let mut out = vec![None; template.sections.len()];
     // the questions found below each README section, and which are taken
     let mut asked: Vec<(usize, Vec<inline::InlineQuestion>, Vec<bool>)> = Vec::new();
@@ -388,6 +398,7 @@ fn inline_answers(
             out[ti] = Some((
                 answers(&qs[k].answer, reading.unwrap_or_default()),
                 qs[k].line,
+                no_reason_given(&qs[k].answer),
             ));
         }
     }

@@ -268,9 +268,9 @@ fn one_definition_of_in_release_for_every_view() {
 }
 
 /// The corpus HEAD (2026-07-24) is 37 days past v1.37's Enhancements Freeze
-/// (2026-06-17): its KEPs are Tracked or Missed the freeze, never Ready or
-/// At risk, on the release view, the report (Markdown and JSON) and the
-/// release page's words.
+/// (2026-06-17): its KEPs are Tracked, Tracked late or Missed the freeze,
+/// never Ready or At risk, on the release view, the report (Markdown and
+/// JSON) and the release page's words.
 #[test]
 fn past_the_freeze_a_kep_is_tracked_or_missed_the_freeze() {
     let v = view(Release::new(1, 37));
@@ -307,6 +307,7 @@ fn past_the_freeze_a_kep_is_tracked_or_missed_the_freeze() {
         None,
         &kepsite::analysis::calendar::Current {
             today: Some("2026-01-10".parse().unwrap()),
+            now: None,
             cycle: kepsite::analysis::calendar::cycle(Release::new(1, 36)),
             release: Release::new(1, 36),
             ..head().analysis.current

@@ -55,10 +55,17 @@ pub(super) fn completeness<'a>(
     let mut required: usize = 0;
     let mut answered: usize = 0;
     let mut unanswered = Vec::new();
+    let mut no_reason = Vec::new();
     for (s, line) in sections {
         required += 1;
         if s.answered {
             answered += 1;
+            if s.no_reason {
+                no_reason.push(Unanswered {
+                    title: s.title.clone(),
+                    line: Some(line),
+                });
+            }
         } else {
             unanswered.push(Unanswered {
                 title: s.title.clone(),
@@ -74,5 +81,6 @@ pub(super) fn completeness<'a>(
         answered,
         percent,
         unanswered,
+        no_reason,
     }
 }

@@ -4,7 +4,7 @@
 //! matched) → the [`SectionStatus`] of those questions, as a PRR reviewer
 //! reads them.
 
-use super::{OwnAnswers, Reading, SectionStatus};
+use super::{OwnAnswers, Reading, SectionStatus, no_reason_given};
 use crate::analysis::template::Template;
 use crate::kep::document::Document;
 
@@ -61,6 +61,7 @@ pub(super) fn answered_as_a_group(
             let s = &mut sections[ti];
             s.present = true;
             s.answered = true;
+            s.no_reason = no_reason_given(&doc.sections[di].body);
             s.line = Some(doc.sections[di].line);
         }
     }
@@ -84,6 +85,7 @@ pub(super) fn adopt(
             let s = &mut sections[ti];
             s.present = true;
             s.answered = theirs[ti].answered;
+            s.no_reason = theirs[ti].no_reason;
             s.line = Some(doc.sections[at].line);
         }
     }

@@ -37,6 +37,16 @@ pub(super) fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
         .collect()
 }
 
+/// The PRR questions of KEP `i` at `stage` answered only "N/A" (advice).
+pub(super) fn no_reason(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
+    let page = &c.refs[i].url;
+    questionnaire(c, i, stage)
+        .no_reason
+        .iter()
+        .map(|u| json!({ "title": u.title, "url": format!("{page}#{}", crate::kep::document::slug(&u.title)) }))
+        .collect()
+}
+
 /// The stage whose PRR a KEP needs in a release entry.
 fn prr_stage(c: &Ctx, e: &Entry) -> Stage {
     match &e.readiness {
@@ -80,6 +90,11 @@ pub(super) fn prr_row(c: &Ctx, e: &Entry, release: &str) -> Value {
             json!({ "answered": q.answered, "required": q.required, "percent": q.percent }),
         );
         m.insert("unanswered".into(), json!(unanswered(c, e.index, &stage)));
+        m.insert("no_reason".into(), json!(no_reason(c, e.index, &stage)));
+        m.insert(
+            "prr_frozen".into(),
+            json!(e.readiness.as_ref().is_some_and(|r| r.prr_frozen)),
+        );
     }
     let (urgency, todo) = super::triage::todo(&row);
     row["todo"] = json!(todo);

@@ -42,6 +42,8 @@ pub struct StageCompleteness {
     pub current: bool,
     /// Unanswered questions.
     pub unanswered: Vec<LineLink>,
+    /// Answered only "N/A", with no reason (advice).
+    pub no_reason: Vec<LineLink>,
 }
 
 /// The PRR questionnaire panel.
@@ -60,8 +62,16 @@ pub struct QuestionnaireView {
 /// The unanswered headings of `c` as links; `on_page` says whether the
 /// KEP's page has a heading with an anchor.
 fn line_links(c: &Completeness, blob: &str, on_page: &dyn Fn(&str) -> bool) -> Vec<LineLink> {
-    c.unanswered
-        .iter()
+    links_to(&c.unanswered, blob, on_page)
+}
+
+/// [`line_links`] of any list of questions.
+fn links_to(
+    list: &[crate::analysis::completeness::Unanswered],
+    blob: &str,
+    on_page: &dyn Fn(&str) -> bool,
+) -> Vec<LineLink> {
+    list.iter()
         .map(|u| LineLink {
             title: u.title.clone(),
             line: u.line,
@@ -110,6 +120,7 @@ pub fn questionnaire(
         approved,
         current: current(stage),
         unanswered: line_links(c, blob, on_page),
+        no_reason: links_to(&c.no_reason, blob, on_page),
     })
     .collect();
     QuestionnaireView {
