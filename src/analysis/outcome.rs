@@ -22,6 +22,10 @@
 use serde::Serialize;
 
 mod release_day;
+mod withdrawn;
+
+use withdrawn::first_withdrawn;
+pub use withdrawn::withdrawn_in;
 
 use release_day::Verdict;
 pub use release_day::{Later, Step};
@@ -247,21 +251,6 @@ pub fn stage_in(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Optio
     )
 }
 
-/// Whether `kep` is a deprecation or removal in `release` by withdrawal:
-/// the handbook's "`status` set to `withdrawn`, and the `latest-milestone`
-/// updated to the current release", for a KEP that shipped a stage in an
-/// earlier release (a proposal withdrawn before it shipped removes nothing).
-pub fn withdrawn_in(kep: &Kep, release: Release) -> bool {
-    let m = &kep.meta;
-    m.status == Status::Withdrawn
-        && release.is(&m.latest_milestone)
-        && m.milestone
-            .entries()
-            .into_iter()
-            .filter_map(|(_, w)| Release::parse(w))
-            .any(|r| r < release)
-}
-
 /// Whether the KEP's stage (or status) today is at or past `stage`.
 pub(super) fn reached(kep: &Kep, stage: &Stage) -> bool {
     let now = kep.meta.stage.nearest();
@@ -351,6 +340,14 @@ pub fn release_view(
             let mut step = None;
             let mut changed_later = None;
             let (outcome, ready) = match phase {
+                // Withdrawn in the release after shipping a stage earlier:
+                // the release's removal, whatever release day's files said.
+                Phase::Out if withdrawn_in(kep, release) => (
+                    Outcome::Deprecated {
+                        commit: first_withdrawn(hist, release),
+                    },
+                    None,
+                ),
                 Phase::Out => match release_day::judge(kep, hist, release, &stage) {
                     Verdict::In(s, o, st, l) => {
                         stage = s;

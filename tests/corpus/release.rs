@@ -318,3 +318,23 @@ fn past_the_freeze_a_kep_is_tracked_or_missed_the_freeze() {
     assert!(before.count("ready") + before.count("at-risk") > 0);
     assert_eq!(before.count("missed-freeze"), 0);
 }
+
+/// The handbook: a deprecation or removal KEP has `status: withdrawn` and
+/// latest-milestone set to the release. KEP-3503 (alpha in v1.26, withdrawn
+/// with latest-milestone v1.33) is v1.33's removal, with the commit that
+/// recorded it; KEP-5978, withdrawn before its alpha shipped, is no removal.
+#[test]
+fn a_withdrawal_after_shipping_is_the_release_removal() {
+    let v133 = view(Release::new(1, 33));
+    let e = entry(&v133, 3503);
+    assert_eq!(e.stage, Stage::Removed);
+    assert!(
+        matches!(&e.outcome, Outcome::Deprecated { commit: Some(c) } if c.date.as_str() > "2025"),
+        "{:?}",
+        e.outcome
+    );
+    let k5978 = head().model.kep(5978).unwrap();
+    assert!(!outcome::withdrawn_in(k5978, Release::new(1, 37)));
+    let v137 = view(Release::new(1, 37));
+    assert_ne!(entry(&v137, 5978).stage, Stage::Removed);
+}
