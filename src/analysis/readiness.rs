@@ -96,26 +96,27 @@ impl Readiness {
         if !self.frozen {
             return None;
         }
-        Some(match &self.deadline {
-            None => "judged on these files: the files at the deadline are not in this repository"
-                .to_string(),
-            Some(d) if d.ready => format!(
-                "met the checklist at the deadline ({}, commit {})",
-                d.at,
-                short(&d.commit)
-            ),
-            Some(d) if self.ready => format!(
-                "met the checklist only after the deadline ({}), so it needed an exception; at the deadline (commit {}): {}",
-                d.at,
-                short(&d.commit),
+        let Some(d) = &self.deadline else {
+            return Some(
+                "Judged on these files: the files at the deadline are not in this repository"
+                    .to_string(),
+            );
+        };
+        let at = format!("the deadline ({}, commit {})", d.at, short(&d.commit));
+        Some(if d.ready {
+            format!("Met the checklist at {at}")
+        } else if self.ready {
+            format!(
+                "Met the checklist only after {at}, so it needed an exception; at the deadline: {}",
                 d.reasons.join("; ")
-            ),
-            Some(d) => format!(
-                "did not meet the checklist at the deadline ({}, commit {}): {}",
-                d.at,
-                short(&d.commit),
+            )
+        } else if d.reasons.iter().map(String::as_str).eq(self.reasons()) {
+            format!("Did not meet the checklist at {at}")
+        } else {
+            format!(
+                "Did not meet the checklist at {at}; there: {}",
                 d.reasons.join("; ")
-            ),
+            )
         })
     }
 }
