@@ -29,7 +29,7 @@ pub struct Deadline {
     /// KEP key → whether it met the checklist there, for the KEPs in the
     /// release at the deadline.
     #[serde(skip)]
-    pub keps: BTreeMap<String, (bool, Vec<String>)>,
+    pub keps: BTreeMap<String, (bool, Vec<String>, Vec<&'static str>)>,
     /// KEP key → latest-milestone at the deadline, for every KEP then.
     #[serde(skip)]
     pub latest: BTreeMap<String, String>,
@@ -47,23 +47,30 @@ impl Deadline {
     /// How `kep` (of a later snapshot) stood at the deadline.
     pub fn of(&self, kep: &Kep) -> AtDeadline {
         let k = key(kep);
-        let (ready, reasons) = match (self.keps.get(&k), self.latest.get(&k)) {
-            (Some((ready, reasons)), _) => (*ready, reasons.clone()),
+        let (ready, reasons, failing) = match (self.keps.get(&k), self.latest.get(&k)) {
+            (Some((ready, reasons, failing)), _) => (*ready, reasons.clone(), failing.clone()),
             (None, Some(lm)) => (
                 false,
                 vec![format!(
-                    "not in {} at the deadline: latest-milestone was {}",
+                    "not in {} yet: latest-milestone was {}",
                     self.release,
                     if lm.is_empty() { "(none)" } else { lm }
                 )],
+                vec!["latest-milestone"],
             ),
-            (None, None) => (false, vec!["not in the repository at the deadline".into()]),
+            (None, None) => (
+                false,
+                vec!["not in the repository yet".into()],
+                vec!["status-implementable", "latest-milestone"],
+            ),
         };
         AtDeadline {
             at: self.at.clone(),
             commit: self.commit.clone(),
             ready,
             reasons,
+            failing,
+            met: None,
         }
     }
 }
@@ -93,10 +100,9 @@ pub fn judge(mut model: Model, release: Release, at: String, commit: String) -> 
         .filter_map(|e| {
             let r = e.readiness.as_ref()?;
             let kep = &model.keps[e.index];
-            Some((
-                key(kep),
-                (r.ready, r.reasons().into_iter().map(String::from).collect()),
-            ))
+            let reasons = r.reasons().into_iter().map(String::from).collect();
+            let failing = r.failing().map(|i| i.id).collect();
+            Some((key(kep), (r.ready, reasons, failing)))
         })
         .collect();
     Deadline {

@@ -369,6 +369,9 @@ pub fn release_view(
                             .as_ref()
                             .filter(|d| d.release == release)
                             .map(|d| d.of(kep));
+                        if let Some(d) = r.deadline.as_mut().filter(|d| !d.ready) {
+                            d.met = withdrawn::met_after(kep, hist, current, release, &d.failing);
+                        }
                     }
                     (Outcome::of(&r), Some(r))
                 }

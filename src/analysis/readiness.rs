@@ -107,7 +107,11 @@ impl Readiness {
             format!("Met the checklist at {at}")
         } else if self.ready {
             format!(
-                "Met the checklist only after {at}, so it needed an exception; at the deadline: {}",
+                "Met the checklist only after {at}{}, so it needed an exception; at the deadline: {}",
+                match &d.met {
+                    Some((commit, date)) => format!(", on {date} (commit {})", short(commit)),
+                    None => String::new(),
+                },
                 d.reasons.join("; ")
             )
         } else if d.reasons.iter().map(String::as_str).eq(self.reasons()) {
@@ -178,6 +182,11 @@ pub struct AtDeadline {
     pub ready: bool,
     /// What failed there.
     pub reasons: Vec<String>,
+    /// The ids of the items that failed there.
+    pub failing: Vec<&'static str>,
+    /// Tracked late, with history: the first change after the deadline
+    /// that set the kep.yaml items that failed there, (commit, date).
+    pub met: Option<(String, String)>,
 }
 
 /// The statuses that pass the freeze checklist for `stage`: implementable;

@@ -83,6 +83,39 @@ fn v137_verdicts_are_taken_at_the_deadline() {
         basis.contains("only after the deadline") && basis.contains("status is provisional"),
         "{basis}"
     );
+    assert!(
+        basis.contains("; at the deadline: status is provisional"),
+        "{basis}"
+    );
+    // With history, when: the first change after the deadline that made it
+    // implementable (#6204, merged 2026-06-17 17:43 UTC).
+    let cache = tempfile::tempdir().unwrap();
+    let h = kepsite(&[
+        "report",
+        "--repo",
+        corpus().to_str().unwrap(),
+        "--release",
+        "v1.37",
+        "--format",
+        "json",
+        "--cache-dir",
+        cache.path().to_str().unwrap(),
+    ]);
+    assert_eq!(h.code, 0, "{}", h.stderr);
+    let j: Value = serde_json::from_str(&h.stdout).unwrap();
+    let row = j["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["sigs"].as_array().unwrap())
+        .flat_map(|s| s["keps"].as_array().unwrap())
+        .find(|k| k["number"] == 5683)
+        .unwrap();
+    let basis = row["basis"].as_str().unwrap();
+    assert!(
+        basis.contains("on 2026-06-17 (commit 5c4224e483)"),
+        "{basis}"
+    );
     // The Test Plan checkbox decides: absent (4762, 4188, 6132) or
     // unchecked (4939, 5758, 5941) is Missed.
     for n in [4762, 4188, 6132, 4939, 5758, 5941] {
