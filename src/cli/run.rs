@@ -134,6 +134,11 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         false => a.history.walk()?,
     };
     let project = Project::load(&a.input.input(), &walk)?;
+    // The same check as `report --release`: a release no KEP names is an
+    // error that lists the known ones, not "0 KEPs".
+    for r in &releases {
+        crate::report::check_release(&project.model, &project.analysis.current, &r.to_string())?;
+    }
     let in_release = (!releases.is_empty()).then(|| query::in_releases(&project, &releases));
     let Project {
         model,

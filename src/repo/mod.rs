@@ -139,12 +139,64 @@ pub fn load_git(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     git::load(root, rev)
 }
 
-/// Load `root` as a working tree, or revision `rev` of it when given.
+/// Load `root` as a working tree, or revision `rev` of it when given. Input
+/// that is not an enhancements checkout is an error (see [`not_a_checkout`]),
+/// so a wrong `--repo` never reads as "0 KEPs checked".
 pub fn load(root: &Path, rev: Option<&str>) -> Result<RepoSnapshot> {
-    match rev {
-        Some(rev) => load_git(root, rev),
-        None => load_worktree(root),
+    if rev.is_none()
+        && let Some(why) = not_a_checkout(root)
+    {
+        anyhow::bail!(why);
     }
+    let snapshot = match rev {
+        Some(rev) => load_git(root, rev)?,
+        None => load_worktree(root)?,
+    };
+    let inputs = |p: &str| {
+        p.starts_with("keps/") && (p.ends_with(".yaml") || p.ends_with(".md") || p.ends_with(".MD"))
+    };
+    if !snapshot.files.iter().any(|f| inputs(&f.path)) {
+        let at = match rev {
+            Some(rev) => format!("revision {rev} of {}", root.display()),
+            None => root.display().to_string(),
+        };
+        anyhow::bail!(
+            "no KEP in {at}: its keps/ directory holds no kep.yaml or KEP markdown; \
+             point --repo at the root of a kubernetes/enhancements checkout"
+        );
+    }
+    Ok(snapshot)
+}
+
+/// Why the working tree at `root` is not an enhancements checkout, when it
+/// is not: no such directory, no `keps/` directory in it; and where `root`
+/// lies inside a checkout (`keps/`, a SIG's folder), where its root is.
+pub fn not_a_checkout(root: &Path) -> Option<String> {
+    if !root.is_dir() {
+        return Some(format!(
+            "--repo {}: no such directory; point --repo at the root of a kubernetes/enhancements checkout",
+            root.display()
+        ));
+    }
+    if root.join("keps").is_dir() {
+        return None;
+    }
+    let abs = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let inside = abs
+        .ancestors()
+        .skip(1)
+        .find(|a| a.join("keps").is_dir() && abs.starts_with(a.join("keps")));
+    Some(match inside {
+        Some(top) => format!(
+            "--repo {} is inside an enhancements checkout; point --repo at its root: {}",
+            root.display(),
+            top.display()
+        ),
+        None => format!(
+            "no keps/ directory in {}; point --repo at the root of a kubernetes/enhancements checkout",
+            root.display()
+        ),
+    })
 }
 
 /// Read a non-input file (an image beside a README) from wherever the

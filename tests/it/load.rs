@@ -217,3 +217,99 @@ fn every_single_file_that_looks_like_a_kep_loads_or_is_a_finding() {
     );
     assert_eq!(m.keps.len(), 4);
 }
+
+/// A wrong `--repo` is an error a person can act on, for every subcommand,
+/// never "0 KEPs checked" with exit 0 (issue 38).
+#[test]
+fn input_that_is_not_a_checkout_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    // A git repository with no keps/ (like kepsite's own checkout).
+    let other = tmp.path().join("other");
+    let repo = git2::Repository::init(&other).unwrap();
+    crate::git_fixture::commit(
+        &repo,
+        crate::git_fixture::T0,
+        "init",
+        &[("README.md", Some("# x\n"))],
+    );
+    // A copy of content/ and its keps/ directory.
+    let checkout = tmp.path().join("checkout");
+    copy_tree(&content(), &checkout);
+    let keps = checkout.join("keps");
+    let out = tmp.path().join("site");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let cases: Vec<(String, Vec<String>, String)> = vec![
+        (
+            path(&empty),
+            vec![],
+            format!("no keps/ directory in {}", path(&empty)),
+        ),
+        (
+            path(&other),
+            vec![],
+            format!("no keps/ directory in {}", path(&other)),
+        ),
+        (
+            path(&other),
+            vec!["--rev".into(), "HEAD".into()],
+            "no KEP in revision HEAD".into(),
+        ),
+        (
+            path(&keps),
+            vec![],
+            "is inside an enhancements checkout; point --repo at its root".into(),
+        ),
+        (
+            path(&keps.join("sig-node")),
+            vec![],
+            "is inside an enhancements checkout; point --repo at its root".into(),
+        ),
+    ];
+    for (repo, extra, says) in &cases {
+        for sub in [
+            vec!["check"],
+            vec!["query"],
+            vec!["export"],
+            vec!["report", "--release", "v1.36"],
+            vec!["build", "--out", out.to_str().unwrap()],
+        ] {
+            let mut args: Vec<&str> = sub.clone();
+            args.extend(["--repo", repo.as_str()]);
+            args.extend(extra.iter().map(String::as_str));
+            let r = kepsite(&args);
+            assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains(says.as_str()), "{args:?}: {}", r.stderr);
+            assert_eq!(
+                r.stderr.lines().count(),
+                1,
+                "{args:?}: one line: {}",
+                r.stderr
+            );
+        }
+    }
+    assert!(!out.exists(), "nothing written for a wrong --repo");
+    // The root of the checkout itself still works.
+    let ok = kepsite(&["check", "--repo", checkout.to_str().unwrap()]);
+    assert_ne!(ok.code, 2, "{}", ok.stderr);
+}
+
+/// `query --release` refuses a release no KEP names, as `report` does.
+#[test]
+fn query_refuses_an_unknown_release() {
+    let r = kepsite(&[
+        "query",
+        "--repo",
+        content().to_str().unwrap(),
+        "--release",
+        "v9.99",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown release v9.99"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("releases in the repository: v1."),
+        "{}",
+        r.stderr
+    );
+}
