@@ -1,7 +1,7 @@
 //! The cache directory (`--cache-dir`) and its files.
 //!
 //! kepsite trusts what it reads back from its cache (the history walk,
-//! `history-v3.json`), so the directory must be one nobody
+//! `history-v4.json`), so the directory must be one nobody
 //! else can write: by default the user's own cache directory
 //! (`$XDG_CACHE_HOME/kepsite`, else `~/.cache/kepsite`; the platform's
 //! equivalent elsewhere), never the current directory. It is created `0700`

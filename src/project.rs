@@ -175,11 +175,14 @@ fn deadline_of(input: &Input, current: &Current) -> Option<Deadline> {
     while commit.time().seconds() >= at.as_second() {
         match commit.parent(0) {
             Ok(p) => commit = p,
+            // The repository begins after the deadline: nothing to judge
+            // there, so the verdicts stay on these files (and say so).
+            Err(_) if !repo.is_shallow() => return None,
             Err(_) => {
                 tracing::warn!(
-                    "the Enhancements Freeze deadline of {} ({at}) is before the oldest commit in this clone \
-                     (a shallow clone?): freeze verdicts are taken on the snapshot's files, not the deadline's; \
-                     `git fetch --unshallow` to judge them at the deadline",
+                    "this clone is shallow and its oldest commit is after {}'s Enhancements Freeze \
+                     deadline ({at}): freeze verdicts are taken on the snapshot's files, not the \
+                     deadline's; `git fetch --unshallow` to judge them at the deadline",
                     current.release
                 );
                 return None;

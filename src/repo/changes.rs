@@ -161,11 +161,34 @@ fn touched_paths(diff: &Diff, prefix: &str) -> BTreeSet<String> {
 /// The commit `rev` names, or an error saying how to fetch it.
 fn commit<'r>(repo: &'r Repository, rev: &str) -> Result<Commit<'r>> {
     let object = repo.revparse_single(rev).map_err(|_| {
-        let (remote, branch) = rev.split_once('/').unwrap_or(("origin", rev));
+        // `origin/main` is fetched by remote and branch; `HEAD~3` or a
+        // commit id cannot be a refspec: deepen the clone instead.
+        let named = rev.split_once('/').filter(|(r, b)| {
+            !r.is_empty() && !b.is_empty() && !rev.contains(['~', '^', ':', '@'])
+        });
+        let fetch = match named {
+            Some((remote, branch)) if !repo.is_shallow() => {
+                format!("`git fetch --depth=50 {remote} {branch}`")
+            }
+            Some((remote, branch)) => format!(
+                "`git fetch --depth=50 {remote} {branch}`, or deepen this shallow clone with `git fetch --unshallow`"
+            ),
+            None if rev.len() >= 7 && rev.bytes().all(|b| b.is_ascii_hexdigit()) => format!(
+                "`git fetch --depth=50 origin {rev}`{}",
+                if repo.is_shallow() {
+                    ", or deepen this shallow clone with `git fetch --unshallow`"
+                } else {
+                    ""
+                }
+            ),
+            None if repo.is_shallow() => {
+                "`git fetch --unshallow` (this clone is shallow)".to_string()
+            }
+            None => "`git fetch origin` for the commits it names".to_string(),
+        };
         anyhow!(
             "revision {rev:?} is not in this clone. A changed-only check compares with it, \
-             so fetch it first, e.g. `git fetch --depth=50 {remote} {branch}` \
-             (in GitHub Actions: actions/checkout with `fetch-depth: 0`)"
+             so fetch it first: {fetch} (in GitHub Actions: actions/checkout with `fetch-depth: 0`)"
         )
     })?;
     object

@@ -17,13 +17,28 @@ use super::{
 const MODE_LINK: i32 = 0o120000;
 const MODE_TREE: i32 = 0o040000;
 
+/// "; this clone is shallow ..." when it is: the likely reason a revision
+/// is missing.
+pub(crate) fn shallow_hint(repo: &Repository) -> &'static str {
+    if repo.is_shallow() {
+        " (this clone is shallow, so older commits are not in it: `git fetch --unshallow`, \
+         or `git fetch --deepen=N`)"
+    } else {
+        ""
+    }
+}
+
 pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     let repo = Repository::discover(root)
         .with_context(|| format!("{} is not inside a git repository", root.display()))?;
     let prefix = subdir_prefix(&repo, root)?;
-    let object = repo
-        .revparse_single(rev)
-        .with_context(|| format!("unknown revision {rev:?} in {}", root.display()))?;
+    let object = repo.revparse_single(rev).map_err(|_| {
+        anyhow::anyhow!(
+            "unknown revision {rev:?} in {}{}",
+            root.display(),
+            shallow_hint(&repo)
+        )
+    })?;
     let commit = object
         .peel_to_commit()
         .with_context(|| format!("revision {rev:?} is not a commit"))?;

@@ -88,6 +88,8 @@ pub struct Report {
     pub issues: Option<issues::IssueSummary>,
     /// Whether per-KEP history (last change dates) was available.
     pub history: bool,
+    /// The history is a shallow clone's: partial.
+    pub shallow: bool,
     /// Repository URL, for commit links.
     pub repo_url: String,
 }
@@ -416,6 +418,7 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
         since,
         issues: issue_summary,
         history: inputs.history.is_some(),
+        shallow: inputs.history.is_some_and(|h| h.shallow),
         repo_url: opts.repo_url.clone(),
     }
 }

@@ -85,12 +85,13 @@ struct MarkdownInputs {
 }
 
 /// Common context: the site's name and URLs.
-pub fn site_context(opts: &SiteOptions) -> Value {
+pub fn site_context(opts: &SiteOptions, shallow: bool) -> Value {
     json!({
         "base": opts.base_url,
         "repo_url": opts.repo_url,
         "branch": opts.branch,
         "title": "Kubernetes Enhancement Proposals",
+        "shallow": shallow,
     })
 }
 

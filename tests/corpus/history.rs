@@ -255,7 +255,7 @@ fn corpus_cache_round_trip_and_incremental() {
         cache_dir: Some(cache.path().to_path_buf()),
         progress: false,
     };
-    let file = cache.path().join("history-v3.json");
+    let file = cache.path().join("history-v4.json");
 
     // Cache at HEAD~40, then continue to HEAD: equals the cold walk.
     let old = walk(corpus(), "HEAD~40", &opts).expect("walk HEAD~40");

@@ -4,6 +4,7 @@
 use git2::Repository;
 
 use crate::git_fixture::{T0, commit, kep_yaml};
+use crate::support::{content, copy_tree, git, kepsite};
 use kepsite::analysis::history::{HistoryOptions, walk};
 
 // ---------------------------------------------------------------- tiny repo
@@ -244,4 +245,68 @@ fn a_path_that_becomes_a_directory_and_entries_that_move_are_followed() {
         ),
         (c2.as_str(), c3.as_str())
     );
+}
+
+/// A shallow and a full clone of the same HEAD give their own answers, in
+/// either order, with one cache directory between them: the cache is keyed
+/// by what the walk saw (HEAD and the shallow boundary), not HEAD alone.
+/// The shallow clone says its history is partial (issue 38).
+#[test]
+fn shallow_and_full_clones_keep_their_own_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    copy_tree(&content(), &src);
+    git(&src, &["init", "-q", "-b", "master"]);
+    git(&src, &["add", "-A"]);
+    git(&src, &["commit", "-qm", "base"]);
+    let kep = src.join("keps/sig-node/5140-container-log-rotation-policy/kep.yaml");
+    for stage in ["beta", "stable"] {
+        let text = std::fs::read_to_string(&kep).unwrap();
+        let text = text.replace("stage: alpha", &format!("stage: {stage}"));
+        let text = text.replace("stage: beta", &format!("stage: {stage}"));
+        std::fs::write(&kep, text).unwrap();
+        git(&src, &["commit", "-qam", stage]);
+    }
+    let url = format!("file://{}", src.display());
+    let full = tmp.path().join("full");
+    let shallow = tmp.path().join("shallow");
+    git(tmp.path(), &["clone", "-q", &url, full.to_str().unwrap()]);
+    git(
+        tmp.path(),
+        &["clone", "-q", "--depth=1", &url, shallow.to_str().unwrap()],
+    );
+    let export = |repo: &std::path::Path, cache: &std::path::Path| {
+        let r = kepsite(&[
+            "export",
+            "--repo",
+            repo.to_str().unwrap(),
+            "--history",
+            "--cache-dir",
+            cache.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        (r.stdout, r.stderr)
+    };
+    let fresh = |repo: &std::path::Path| export(repo, &tempfile::tempdir().unwrap().keep());
+    let (want_full, quiet) = fresh(&full);
+    let (want_shallow, notice) = fresh(&shallow);
+    assert_ne!(
+        want_full, want_shallow,
+        "the shallow clone sees less history"
+    );
+    assert!(!quiet.contains("shallow"), "{quiet}");
+    assert!(notice.contains("this clone is shallow"), "{notice}");
+    assert!(notice.contains("git fetch --unshallow"), "{notice}");
+    for order in [[&shallow, &full, &shallow], [&full, &shallow, &full]] {
+        let cache = tempfile::tempdir().unwrap();
+        for repo in order {
+            let (got, _) = export(repo, cache.path());
+            let want = if repo == &full {
+                &want_full
+            } else {
+                &want_shallow
+            };
+            assert!(&got == want, "{} after a shared cache", repo.display());
+        }
+    }
 }

@@ -358,7 +358,7 @@ fn no_cache_writes_no_cache() {
     let cold = build(&tmp.path().join("cold"), &["--no-cache"]);
     assert_eq!(cold, (0, vec![]), "the cache directory stays empty");
     let warm = build(&tmp.path().join("warm"), &[]);
-    assert_eq!(warm, (1, vec!["kepsite/history-v3.json".to_string()]));
+    assert_eq!(warm, (1, vec!["kepsite/history-v4.json".to_string()]));
     // With the history's cache there, --no-cache still reads and writes nothing.
     let warm_dir = tmp.path().join("warm");
     let before = files(&warm_dir);

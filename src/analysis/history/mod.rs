@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// How to run a history walk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HistoryOptions {
-    /// Directory for the cache file (`history-v3.json`); `None` disables the cache.
+    /// Directory for the cache file (`history-v4.json`); `None` disables the cache.
     pub cache_dir: Option<PathBuf>,
     /// Show a progress bar on stderr when it is a terminal and the walk takes
     /// more than a second.
@@ -34,6 +34,10 @@ pub struct HistoryOptions {
 pub struct History {
     /// The commit id the walk ended at.
     pub head: String,
+    /// The clone is shallow: the history stops before the repository's
+    /// first commit, so timelines and past releases are partial.
+    #[serde(default)]
+    pub shallow: bool,
     /// Per-KEP history, by KEP number.
     pub keps: BTreeMap<u32, KepHistory>,
 }
@@ -127,13 +131,24 @@ impl KepHistory {
     }
 }
 
+/// What a shallow clone changes, said once on stderr and in the report's and
+/// the site's footers.
+pub const SHALLOW_NOTICE: &str = "this clone is shallow: its history is partial, so stage \
+timelines, the outcomes of past releases, report --since and freeze verdicts taken at a \
+deadline before its oldest commit cover only the commits it holds; `git fetch --unshallow` \
+deepens it";
+
 /// The history of `root` at `rev` (default HEAD) when `root` is the top of a
 /// git repository (a bare one only with a `rev`), with a progress bar on a
 /// terminal; `None` for a plain directory or the embedded sample. A walk that
 /// fails is a warning ([`crate::timing::warn`]) and treated as no history.
 pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: Option<&Path>) -> Option<History> {
     use std::io::IsTerminal as _;
-    let is_repo = git2::Repository::open(root).is_ok_and(|r| !r.is_bare() || rev.is_some());
+    let is_repo = git2::Repository::open(root).is_ok_and(|r| {
+        (!r.is_bare() || rev.is_some())
+            // A --rev that does not resolve is the load's error to report.
+            && rev.is_none_or(|rev| r.revparse_single(rev).is_ok())
+    });
     if !is_repo {
         return None;
     }
@@ -142,7 +157,12 @@ pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: Option<&Path>) -> 
         progress: std::io::stderr().is_terminal(),
     };
     match walk(root, rev.unwrap_or("HEAD"), &opts) {
-        Ok(h) => Some(h),
+        Ok(h) => {
+            if h.shallow {
+                crate::timing::warn(format_args!("{}", SHALLOW_NOTICE));
+            }
+            Some(h)
+        }
         Err(e) => {
             crate::timing::warn(format_args!("no history for {}: {e:#}", root.display()));
             None
@@ -166,7 +186,13 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
     let head = repo
         .revparse_single(rev)
         .and_then(|o| o.peel_to_commit())
-        .with_context(|| format!("resolving revision {rev:?} in {}", repo_path.display()))?
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "resolving revision {rev:?} in {}: {}",
+                repo_path.display(),
+                e.message()
+            )
+        })?
         .id();
 
     let cached = opts
@@ -188,12 +214,14 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
         }
     };
     let head = head.to_string();
+    let shallow = cache::boundary(&repo);
     if walked && let Some(dir) = &opts.cache_dir {
         // The cache is an optimisation: failing to write it must not fail the walk.
-        let _ = cache::store(dir, &head, &state);
+        let _ = cache::store(dir, &head, &shallow, &state);
     }
     Ok(History {
         head,
+        shallow: !shallow.is_empty(),
         keps: state.keps,
     })
 }

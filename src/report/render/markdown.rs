@@ -116,6 +116,12 @@ fn heading(o: &mut String, r: &Report) {
             r.release, r.current
         ),
     });
+    if r.shallow {
+        facts.push(format!(
+            "**partial history**: {}",
+            crate::analysis::history::SHALLOW_NOTICE
+        ));
+    }
     if let Some(c) = &r.commit {
         facts.push(format!("revision `{}`", short(c)));
     }

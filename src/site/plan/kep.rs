@@ -64,7 +64,7 @@ impl<'a> Kit<'a> {
                 repo_url: &opts.repo_url,
                 branch: &opts.branch,
             },
-            site: site_context(opts),
+            site: site_context(opts, data.history.as_ref().is_some_and(|h| h.shallow)),
             paths,
             local_assets,
             assets,
