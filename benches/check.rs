@@ -111,6 +111,7 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
         sig: None,
         deny_warnings: false,
         color: false,
+        verbose: false,
         links: check::summary::Links {
             base_url: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),

@@ -288,6 +288,10 @@ pub struct CheckArgs {
     /// Print every rule and exit.
     #[arg(long)]
     pub list_rules: bool,
+    /// Show every advice finding (each unanswered PRR question) in full,
+    /// instead of one line per KEP.
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Report only findings in KEPs the change since REV touched (from its
     /// merge base with HEAD to the working tree, or to --rev), plus findings
     /// the change introduced elsewhere.

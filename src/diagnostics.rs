@@ -100,6 +100,92 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
     out
 }
 
+/// Rules whose findings are advice for authors and reviewers (never a
+/// freeze requirement): grouped one line per KEP unless `verbose`.
+pub const ADVICE_RULES: &[&str] = &["prr-unanswered"];
+
+/// `check`'s report for people: the summary line and the count per rule
+/// first, then every error and warning in full, then the advice grouped one
+/// line per KEP (each finding in full with `verbose`), and the summary line
+/// again at the end, where a terminal leaves it in view.
+pub fn human_report(
+    model: &Model,
+    findings: &[Finding],
+    summary: &str,
+    color: bool,
+    verbose: bool,
+) -> String {
+    let mut out = format!("{summary}\n");
+    let mut by_rule: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    for f in findings {
+        let sev = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        *by_rule.entry((sev, f.rule)).or_default() += 1;
+    }
+    for ((sev, rule), n) in &by_rule {
+        let advice = if ADVICE_RULES.contains(rule) {
+            " (advice)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {n:>5} {sev}[{rule}]{advice}");
+    }
+    out.push('\n');
+    let (advice, rest): (Vec<Finding>, Vec<Finding>) = findings
+        .iter()
+        .cloned()
+        .partition(|f| !verbose && ADVICE_RULES.contains(&f.rule));
+    out.push_str(&human(model, &rest, color));
+    if !advice.is_empty() {
+        out.push_str(&advice_lines(&advice));
+        out.push('\n');
+    }
+    out.push_str(summary);
+    out.push('\n');
+    out
+}
+
+/// Advice findings, one line per file: how many, which lines, the first
+/// message; `--verbose` shows each.
+fn advice_lines(advice: &[Finding]) -> String {
+    let mut by_file: std::collections::BTreeMap<(&str, &str), Vec<&Finding>> = Default::default();
+    for f in advice {
+        by_file
+            .entry((f.rule, f.path.as_str()))
+            .or_default()
+            .push(f);
+    }
+    let mut out = format!(
+        "advice (not freeze requirements; `--verbose` shows each): {} finding{} in {} file{}\n",
+        advice.len(),
+        if advice.len() == 1 { "" } else { "s" },
+        by_file.len(),
+        if by_file.len() == 1 { "" } else { "s" },
+    );
+    for ((rule, path), fs) in &by_file {
+        let lines: std::collections::BTreeSet<usize> = fs.iter().filter_map(|f| f.line).collect();
+        let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+        let _ = writeln!(
+            out,
+            "  {}: {} {rule}{}",
+            crate::escape::terminal(path),
+            fs.len(),
+            if lines.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (line{} {})",
+                    if lines.len() == 1 { "" } else { "s" },
+                    lines.join(", ")
+                )
+            }
+        );
+    }
+    out
+}
+
 /// The closing line, e.g. `654 KEPs checked: 12 errors, 130 warnings`, or
 /// with `since` (a changed-only check) `2 KEPs changed since 1a2b3c4d5e6f: …`.
 pub fn summary_line(s: Summary, since: Option<&str>, color: bool) -> String {

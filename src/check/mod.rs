@@ -62,6 +62,8 @@ pub struct Options {
     pub deny_warnings: bool,
     /// Colour (human format).
     pub color: bool,
+    /// Advice findings in full (human format), not one line per KEP.
+    pub verbose: bool,
     /// Where the Markdown summary links.
     pub links: summary::Links,
 }
@@ -150,12 +152,13 @@ pub fn render(c: &Checked, opts: &Options) -> String {
     let since = c.changes.as_ref().map(|ch| ch.base[..12].to_string());
     let line = |color| diagnostics::summary_line(summary, since.as_deref(), color);
     match opts.format {
-        Format::Human => {
-            let mut text = diagnostics::human(&c.model, &c.findings, opts.color);
-            text.push_str(&line(opts.color));
-            text.push('\n');
-            text
-        }
+        Format::Human => diagnostics::human_report(
+            &c.model,
+            &c.findings,
+            &line(opts.color),
+            opts.color,
+            opts.verbose,
+        ),
         Format::Json => {
             let changes = c.changes.as_ref().map(|ch| ChangesJson {
                 base: &ch.base,

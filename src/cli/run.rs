@@ -97,6 +97,7 @@ fn check(a: &CheckArgs) -> Result<i32> {
         sig,
         deny_warnings: a.deny == Some(Deny::Warnings),
         color: a.color.enabled(),
+        verbose: a.verbose,
         links: check::summary::Links {
             base_url,
             repo_url: a.repo_url.clone(),

@@ -26,3 +26,21 @@ fn the_real_corpus_findings_come_from_the_table() {
         .collect();
     assert_eq!(strays, Vec::<String>::new());
 }
+
+/// `check` on the real corpus is read by people: its summary comes first,
+/// the advice (unanswered PRR questions) one line per KEP, and the whole
+/// under 2,000 lines; `--verbose` shows every finding (issue 38).
+#[test]
+fn check_on_the_corpus_reads_summary_first() {
+    let repo = corpus().to_str().unwrap();
+    let run = crate::support::kepsite(&["check", "--repo", repo, "--color", "never"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let first = run.stdout.lines().next().unwrap_or_default();
+    assert!(first.starts_with("654 KEPs checked: "), "{first}");
+    let lines = run.stdout.lines().count();
+    assert!(lines < 2_000, "{lines} lines");
+    assert!(run.stdout.contains("(advice)"), "advice counted");
+    let verbose = crate::support::kepsite(&["check", "--repo", repo, "--color", "never", "-v"]);
+    let unanswered = verbose.stdout.matches("warning[prr-unanswered]:").count();
+    assert!(unanswered > 500, "{unanswered}");
+}

@@ -38,20 +38,20 @@ const DATE_HELP: &str = "write the date as YYYY-MM-DD (month before day)";
 fn human_format() {
     let (code, out, base) = changed("human", &["--color", "never"]);
     assert_eq!(code, 1);
+    // The summary and the count per rule first; errors and warnings in
+    // full; advice one line per file; the summary again last.
     let want = format!(
-        "error[prr-approver-invalid]: {APPROVER}
+        "1 KEP changed since {base}: 2 errors, 1 warning
+      1 error[date-invalid]
+      1 error[prr-approver-invalid]
+      1 warning[prr-unanswered] (advice)
+
+error[prr-approver-invalid]: {APPROVER}
  --> keps/prod-readiness/sig-apps/2000.yaml:2
   |
 2 | alpha:
   |
   = help: {APPROVER_HELP}
-
-warning[prr-unanswered]: PRR question not answered (required at alpha): {QUESTION}
-  --> keps/sig-node/1000-touched/README.md:23
-   |
-23 | ###### {QUESTION}
-   |
-   = help: {UNANSWERED_HELP}
 
 error[date-invalid]: {DATE}
  --> keps/sig-node/1000-touched/kep.yaml:7
@@ -60,10 +60,22 @@ error[date-invalid]: {DATE}
   |
   = help: {DATE_HELP}
 
+advice (not freeze requirements; `--verbose` shows each): 1 finding in 1 file
+  keps/sig-node/1000-touched/README.md: 1 prr-unanswered (line 23)
+
 1 KEP changed since {base}: 2 errors, 1 warning
 "
     );
     assert_eq!(out, want);
+    // --verbose shows the advice in full, in place.
+    let (_, verbose, _) = changed("human", &["--color", "never", "--verbose"]);
+    assert!(
+        verbose.contains(&format!(
+            "warning[prr-unanswered]: PRR question not answered (required at alpha): {QUESTION}\n  --> keps/sig-node/1000-touched/README.md:23"
+        )),
+        "{verbose}"
+    );
+    assert!(!verbose.contains("advice (not freeze"), "{verbose}");
 }
 
 #[test]
