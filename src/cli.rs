@@ -127,10 +127,6 @@ pub struct BuildArgs {
     #[command(flatten)]
     /// The git history and the cache directory.
     pub history: HistoryArgs,
-    /// Use no cache: nothing is read from or written to any cache (the
-    /// history is walked from nothing, and no cache directory is made).
-    #[arg(long)]
-    pub no_cache: bool,
 }
 
 /// Where links to KEP files, issues and commits point (`build`, `serve`, `report`).
@@ -162,6 +158,10 @@ pub struct HistoryArgs {
     /// can write it.
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Use no cache: nothing is read from or written to any cache (the
+    /// history is walked from nothing, and no cache directory is made).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 impl HistoryArgs {
@@ -171,11 +171,14 @@ impl HistoryArgs {
     }
 
     /// How [`crate::project::Project::load`] walks the history: not at all
-    /// with `--no-history`, else cached in [`HistoryArgs::dir`].
+    /// with `--no-history`, from nothing with `--no-cache` (no cache
+    /// directory is made), else cached in [`HistoryArgs::dir`]. The same
+    /// for every subcommand that reads the history.
     pub fn walk(&self) -> Result<Walk> {
-        match self.no_history {
-            true => Ok(Walk::Skip),
-            false => self.dir().map(Walk::Cached),
+        match (self.no_history, self.no_cache) {
+            (true, _) => Ok(Walk::Skip),
+            (false, true) => Ok(Walk::Uncached),
+            (false, false) => self.dir().map(Walk::Cached),
         }
     }
 }

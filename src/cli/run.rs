@@ -39,7 +39,8 @@ fn serve(a: &ServeArgs) -> Result<i32> {
     }
     let history = match a.history.walk()? {
         Walk::Cached(dir) => input.history(Some(&dir)),
-        Walk::Skip | Walk::Uncached => None,
+        Walk::Uncached => input.history(None),
+        Walk::Skip => None,
     };
     crate::serve::run(&crate::serve::ServeOptions {
         input,
@@ -167,10 +168,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
     // `--no-cache`: no cache directory at all; the history is walked from
     // nothing, and nothing is read from or written to any cache. The
     // history's is the only cache: without the history, none is made.
-    let walk = match a.no_cache && !a.history.no_history {
-        true => Walk::Uncached,
-        false => a.history.walk()?,
-    };
+    let walk = a.history.walk()?;
     let input = a.input.input();
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
     let opts = crate::site::SiteOptions {

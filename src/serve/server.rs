@@ -182,9 +182,16 @@ fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
         .with_context(|| format!("creating a socket for {addr}"))?;
     #[cfg(unix)]
     socket.set_reuse_address(true)?;
-    socket
-        .bind(&addr.into())
-        .with_context(|| format!("listening on {addr}"))?;
+    socket.bind(&addr.into()).map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                " (another program uses that port: pick another with --port, e.g. --port 1314)"
+            }
+            std::io::ErrorKind::PermissionDenied => " (pick a port above 1023 with --port)",
+            _ => "",
+        };
+        anyhow::anyhow!("cannot listen on {addr}: {e}{hint}")
+    })?;
     socket
         .listen(1024)
         .with_context(|| format!("listening on {addr}"))?;

@@ -113,8 +113,18 @@ impl Stage {
         let (parent, name) = parent_and_name(out);
         std::fs::create_dir_all(&parent)
             .with_context(|| format!("creating {}", parent.display()))?;
+        // The staging directory is an implementation detail: an error names
+        // the --out the user gave.
+        let tmp = tempdir_in(&parent, &format!(".{name}.kepsite-tmp")).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write the site to {}: cannot create files in {} ({})",
+                out.display(),
+                parent.display(),
+                e.root_cause()
+            )
+        })?;
         Ok(Stage {
-            tmp: tempdir_in(&parent, &format!(".{name}.kepsite-tmp"))?,
+            tmp,
             out: out.to_path_buf(),
             dirs: Mutex::new(HashSet::new()),
             written: Mutex::new(BTreeMap::new()),

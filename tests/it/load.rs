@@ -313,3 +313,49 @@ fn query_refuses_an_unknown_release() {
         r.stderr
     );
 }
+
+/// Errors name what the user gave and say what to do: an unwritable --out
+/// names it (not the staging directory), a bad --rev carries no libgit2
+/// codes and is said once (issue 38).
+#[test]
+fn errors_name_what_the_user_gave() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = file.join("site");
+    let r = kepsite(&[
+        "build",
+        "--repo",
+        content().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains(&out.display().to_string()),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("kepsite-tmp"), "{}", r.stderr);
+    let (_repo, root) = content_copy();
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "x"]);
+    let r = kepsite(&[
+        "build",
+        "--repo",
+        root.to_str().unwrap(),
+        "--rev",
+        "no-such-rev",
+        "--out",
+        tmp.path().join("s").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("unknown revision \"no-such-rev\""),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("class="), "{}", r.stderr);
+}

@@ -329,7 +329,7 @@ fn out_inside_the_keps_directory_is_refused() {
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
-/// `build --no-cache` reads and writes no cache: a build of a git
+/// `--no-cache` reads and writes no cache: a build of a git
 /// repository leaves the user cache directory empty with it (no `kepsite`
 /// directory is even made), and without it writes the history walk's cache
 /// alone: the only cache there is.
@@ -364,4 +364,24 @@ fn no_cache_writes_no_cache() {
     let before = files(&warm_dir);
     build(&warm_dir, &["--no-cache"]);
     assert_eq!(files(&warm_dir), before);
+    // Every subcommand that walks the history takes --no-cache alike.
+    for args in [
+        vec!["report", "--release", "v1.36", "--no-cache"],
+        vec!["query", "--release", "v1.36", "--no-cache"],
+    ] {
+        let home = tmp.path().join(args[0]);
+        std::fs::create_dir_all(&home).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kepsite"))
+            .args(&args)
+            .args(["--repo", root.to_str().unwrap()])
+            .env("XDG_CACHE_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0, "{args:?}");
+    }
 }
