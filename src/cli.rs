@@ -398,6 +398,10 @@ pub struct ExportArgs {
     /// else `~/.cache`); created 0700, refused if others can write it.
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Use no cache: the history (with --history) is walked from nothing,
+    /// and nothing is read from or written to any cache.
+    #[arg(long)]
+    pub no_cache: bool,
     /// A KEP untouched for this many days is stale.
     #[arg(long, value_name = "DAYS", default_value_t = 365)]
     pub stale_days: i64,
@@ -407,9 +411,10 @@ impl ExportArgs {
     /// How the history is walked: only with `--history`, cached in
     /// `--cache-dir` (default as for every subcommand).
     pub fn walk(&self) -> Result<Walk> {
-        match self.history {
-            true => crate::cache_file::dir(self.cache_dir.as_deref()).map(Walk::Cached),
-            false => Ok(Walk::Skip),
+        match (self.history, self.no_cache) {
+            (true, true) => Ok(Walk::Uncached),
+            (true, false) => crate::cache_file::dir(self.cache_dir.as_deref()).map(Walk::Cached),
+            (false, _) => Ok(Walk::Skip),
         }
     }
 }

@@ -368,6 +368,7 @@ fn no_cache_writes_no_cache() {
     for args in [
         vec!["report", "--release", "v1.36", "--no-cache"],
         vec!["query", "--release", "v1.36", "--no-cache"],
+        vec!["export", "--history", "--no-cache"],
     ] {
         let home = tmp.path().join(args[0]);
         std::fs::create_dir_all(&home).unwrap();
