@@ -8,7 +8,7 @@
 #
 # Usage: scripts/package.sh [--target TRIPLE] [--bin PATH] [--out DIR]
 #   --target  the Rust target triple the binary was built for (default: the host's)
-#   --bin     the binary (default: target/<triple>/release/kepsite[.exe], else target/release/kepsite[.exe])
+#   --bin     the binary (default: $CARGO_TARGET_DIR, else target: <dir>/<triple>/release/kepsite[.exe], else <dir>/release/kepsite[.exe])
 #   --out     where the archive and SHA256SUMS go (default: dist)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +30,9 @@ done
 ext=""
 case "$target" in *windows*) ext=".exe" ;; esac
 if [ -z "$bin" ]; then
-  bin="target/$target/release/kepsite$ext"
-  [ -f "$bin" ] || bin="target/release/kepsite$ext"
+  tdir="${CARGO_TARGET_DIR:-target}"
+  bin="$tdir/$target/release/kepsite$ext"
+  [ -f "$bin" ] || bin="$tdir/release/kepsite$ext"
 fi
 [ -f "$bin" ] || die "no binary at $bin: build it first (cargo build --release --locked --target $target)"
 
