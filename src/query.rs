@@ -74,7 +74,9 @@ pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
     values
         .iter()
         .map(|v| {
-            Release::parse(v).with_context(|| {
+            // As a user names one, the same in every subcommand: `v1.36` or
+            // `1.36`; a patch version (`v1.36.2`) is refused, as `report` does.
+            Release::parse_minor(v).with_context(|| {
                 format!("invalid release {v:?}: expected vMAJOR.MINOR, e.g. v1.36")
             })
         })

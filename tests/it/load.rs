@@ -312,6 +312,23 @@ fn query_refuses_an_unknown_release() {
         "{}",
         r.stderr
     );
+    // A patch version is refused the same way as by report.
+    for sub in ["query", "report"] {
+        let repo = content();
+        let r = kepsite(&[
+            sub,
+            "--repo",
+            repo.to_str().unwrap(),
+            "--release",
+            "v1.36.2",
+        ]);
+        assert_eq!(r.code, 2, "{sub}");
+        assert!(
+            r.stderr.contains("invalid release \"v1.36.2\""),
+            "{sub}: {}",
+            r.stderr
+        );
+    }
 }
 
 /// Errors name what the user gave and say what to do: an unwritable --out
