@@ -41,6 +41,14 @@ pub(super) fn rows(
     rows
 }
 
+/// `lines`, owned, for the release in progress; nothing otherwise.
+fn owned_if(in_progress: bool, lines: Vec<&str>) -> Vec<String> {
+    match in_progress {
+        true => lines.into_iter().map(str::to_string).collect(),
+        false => Vec::new(),
+    }
+}
+
 /// The stage group of a row.
 fn group_of(r: &Row) -> &'static str {
     stage_group(&Stage::parse(&r.stage))
@@ -95,24 +103,8 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         } else {
             Vec::new()
         },
-        failing: if in_progress {
-            s.readiness
-                .reasons()
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        } else {
-            Vec::new()
-        },
-        advice: if in_progress {
-            s.readiness
-                .advice()
-                .into_iter()
-                .map(str::to_string)
-                .collect()
-        } else {
-            Vec::new()
-        },
+        failing: owned_if(in_progress, s.readiness.reasons()),
+        advice: owned_if(in_progress, s.readiness.advice()),
         basis: if in_progress {
             s.readiness.basis()
         } else {

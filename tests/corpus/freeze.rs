@@ -90,25 +90,9 @@ fn v137_verdicts_are_taken_at_the_deadline() {
     // With history, when: the first change after the deadline that made it
     // implementable (#6204, merged 2026-06-17 17:43 UTC).
     let cache = tempfile::tempdir().unwrap();
-    let h = kepsite(&[
-        "report",
-        "--repo",
-        corpus().to_str().unwrap(),
-        "--release",
-        "v1.37",
-        "--format",
-        "json",
-        "--cache-dir",
-        cache.path().to_str().unwrap(),
-    ]);
-    assert_eq!(h.code, 0, "{}", h.stderr);
-    let j: Value = serde_json::from_str(&h.stdout).unwrap();
-    let row = j["groups"]
-        .as_array()
-        .unwrap()
+    let j = v137_json("report", &["--cache-dir", cache.path().to_str().unwrap()]);
+    let row = *report_rows(&j)
         .iter()
-        .flat_map(|g| g["sigs"].as_array().unwrap())
-        .flat_map(|s| s["keps"].as_array().unwrap())
         .find(|k| k["number"] == 5683)
         .unwrap();
     let basis = row["basis"].as_str().unwrap();
@@ -179,6 +163,22 @@ fn no_kep_misses_the_freeze_on_advice_alone() {
     );
 }
 
+/// `kepsite SUB --repo <corpus> --release v1.37 --format json EXTRA…`, parsed.
+fn v137_json(sub: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        sub,
+        "--repo",
+        corpus().to_str().unwrap(),
+        "--release",
+        "v1.37",
+    ];
+    args.extend(["--format", "json"]);
+    args.extend(extra);
+    let run = kepsite(&args);
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
 /// The KEP's row in a page: the `badge outcome-…` class after its link.
 fn badge_after(html: &str, n: u32) -> Option<String> {
     let at = html.find(&format!(">KEP-{n}<"))?;
@@ -206,38 +206,9 @@ fn every_view_says_the_same_verdict() {
     ]);
     assert_eq!(b.code, 0, "{}", b.stderr);
     let page = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
-    let report = kepsite(&[
-        "report",
-        "--repo",
-        repo,
-        "--no-history",
-        "--release",
-        "v1.37",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(report.code, 0, "{}", report.stderr);
-    let report: Value = serde_json::from_str(&report.stdout).unwrap();
-    let query = kepsite(&[
-        "query",
-        "--repo",
-        repo,
-        "--no-history",
-        "--release",
-        "v1.37",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(query.code, 0, "{}", query.stderr);
-    let query: Value = serde_json::from_str(&query.stdout).unwrap();
-
-    let rows: Vec<&Value> = report["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|g| g["sigs"].as_array().unwrap())
-        .flat_map(|s| s["keps"].as_array().unwrap())
-        .collect();
+    let report = v137_json("report", &["--no-history"]);
+    let query = v137_json("query", &["--no-history"]);
+    let rows = report_rows(&report);
     // (KEP, SIG, PRR approver's queue, the verdict)
     for (n, sig, approver, want) in [
         (2837, "sig-node", "jpbetz", "tracked"),
