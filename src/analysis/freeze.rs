@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use crate::analysis::completeness::PrrTarget;
-use crate::kep::document::Document;
+use crate::kep::document::{Document, strip_comments};
 
 /// Whether a checklist item decides the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -330,7 +330,7 @@ pub fn checkbox(text: &str) -> Checkbox {
         visible.push(if in_fence {
             String::new()
         } else {
-            visible_part(line, &mut in_comment)
+            strip_comments(line, &mut in_comment).into_owned()
         });
     }
     let mut found = Checkbox::Absent;
@@ -358,35 +358,6 @@ pub fn checkbox(text: &str) -> Checkbox {
         }
     }
     found
-}
-
-/// The parts of `line` outside HTML comments, carrying the comment state.
-fn visible_part(line: &str, in_comment: &mut bool) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    loop {
-        if *in_comment {
-            match rest.find("-->") {
-                Some(e) => {
-                    rest = &rest[e + 3..];
-                    *in_comment = false;
-                }
-                None => return out,
-            }
-        } else {
-            match rest.find("<!--") {
-                Some(s) => {
-                    out.push_str(&rest[..s]);
-                    rest = &rest[s + 4..];
-                    *in_comment = true;
-                }
-                None => {
-                    out.push_str(rest);
-                    return out;
-                }
-            }
-        }
-    }
 }
 
 /// `[x]` / `[ x ]` / `[X]` → checked, `[ ]` → unchecked, at the start of a

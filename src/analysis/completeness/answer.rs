@@ -130,7 +130,7 @@ impl Kept<'_> {
         let Some(u) = unit else {
             return false;
         };
-        let skeleton = is_skeleton(&u, self.reading);
+        let skeleton = is_skeleton(&u);
         // A ticked box is the author's choice, whatever its words.
         if !skeleton && (self.reading.guidance.is_empty() || u.checkbox == Some(true)) {
             return true;
@@ -277,7 +277,7 @@ fn has_alnum(s: &str) -> bool {
     s.chars().any(char::is_alphanumeric)
 }
 
-fn is_skeleton(u: &Unit, _reading: Reading) -> bool {
+fn is_skeleton(u: &Unit) -> bool {
     if u.checkbox == Some(false) && is_option_label(&u.text) {
         return true;
     }

@@ -112,10 +112,10 @@ pub fn delegated_kep(doc: &Document, own: Option<u32>, template_text: &str) -> O
     if !doc.sections[i].children.is_empty() {
         return None;
     }
-    let body = &doc.sections[i].body;
-    kep_links(body)
+    let guidance = kep_links(template_text);
+    kep_links(&doc.sections[i].body)
         .into_iter()
-        .find(|&n| Some(n) != own && !kep_links(template_text).contains(&n))
+        .find(|&n| Some(n) != own && !guidance.contains(&n))
 }
 
 /// KEP numbers linked from `text`: `keps/<sig>/[<sub>/]NNNN-...` paths and
