@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::calendar::Current;
+use super::history::KepHistory;
 use super::outcome::{release_view, stage_in};
-use super::readiness::AtDeadline;
+use super::readiness::{AtDeadline, status_ok};
 use super::tracking::analyze_for;
 use crate::kep::Kep;
-use crate::kep::domain::Release;
+use crate::kep::domain::{Release, Status};
 use crate::model::Model;
 
 /// Every KEP's checklist at one release's Enhancements Freeze deadline.
@@ -44,8 +45,10 @@ pub fn key(kep: &Kep) -> String {
 }
 
 impl Deadline {
-    /// How `kep` (of a later snapshot) stood at the deadline.
-    pub fn of(&self, kep: &Kep) -> AtDeadline {
+    /// How `kep` (of a later snapshot, with its history `hist` when there
+    /// is one) stood at the deadline; `current` is the later snapshot's
+    /// release in progress. Every view reads this one answer.
+    pub fn of(&self, kep: &Kep, hist: Option<&KepHistory>, current: &Current) -> AtDeadline {
         let k = key(kep);
         let (ready, reasons, failing) = match (self.keps.get(&k), self.latest.get(&k)) {
             (Some((ready, reasons, failing)), _) => (*ready, reasons.clone(), failing.clone()),
@@ -64,15 +67,47 @@ impl Deadline {
                 vec!["status-implementable", "latest-milestone"],
             ),
         };
+        let met = (!ready)
+            .then(|| met_after(kep, hist, current, self.release, &failing))
+            .flatten();
         AtDeadline {
             at: self.at.clone(),
             commit: self.commit.clone(),
             ready,
             reasons,
             failing,
-            met: None,
+            met,
         }
     }
+}
+
+/// The first change after the release's Enhancements Freeze deadline that
+/// set the kep.yaml items failing there (`failing`: status, latest-milestone)
+/// to what the checklist asks, as (commit, date); `None` when something else
+/// failed there (the README, the PRR file), which the history does not hold.
+fn met_after(
+    kep: &Kep,
+    hist: Option<&KepHistory>,
+    current: &Current,
+    release: Release,
+    failing: &[&str],
+) -> Option<(String, String)> {
+    let kep_yaml = ["status-implementable", "latest-milestone"];
+    if failing.is_empty() || !failing.iter().all(|f| kep_yaml.contains(f)) {
+        return None;
+    }
+    let at = current.cycle?.enhancements_freeze_at?.as_second();
+    let stage = kep.meta.stage.clone();
+    hist?
+        .changes
+        .iter()
+        .filter(|c| c.time >= at)
+        .find(|c| {
+            let status = c.status.as_deref().map(Status::parse).unwrap_or_default();
+            status_ok(&status, &stage)
+                && c.latest_milestone.as_deref().is_some_and(|l| release.is(l))
+        })
+        .map(|c| (c.commit.clone(), c.date.clone()))
 }
 
 /// Judge `release`'s checklist on `model`, the repository at the deadline

@@ -285,9 +285,6 @@ fn out_outcome(kep: &Kep, hist: Option<&KepHistory>, release: Release, stage: &S
     if stage.is_unset() {
         return Outcome::LatestOnly;
     }
-    if withdrawn_in(kep, release) {
-        return Outcome::Deprecated { commit: None };
-    }
     let planned_here = m.milestone.release(stage) == Some(release);
     if planned_here && reached(kep, stage) {
         let commit = first_at(hist, stage);
@@ -368,10 +365,7 @@ pub fn release_view(
                             .deadline
                             .as_ref()
                             .filter(|d| d.release == release)
-                            .map(|d| d.of(kep));
-                        if let Some(d) = r.deadline.as_mut().filter(|d| !d.ready) {
-                            d.met = withdrawn::met_after(kep, hist, current, release, &d.failing);
-                        }
+                            .map(|d| d.of(kep, hist, current));
                     }
                     (Outcome::of(&r), Some(r))
                 }

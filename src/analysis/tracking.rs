@@ -10,6 +10,7 @@ use super::calendar::{self, Current};
 use super::completeness::{self, Assessment, PrrTarget};
 use super::deadline::Deadline;
 use super::freeze::{self, Facts};
+use super::history::History;
 use super::outcome::{self, Phase};
 pub use super::readiness::{AtDeadline, Item, Readiness, readiness, status_ok, verdict_label};
 use super::template::{self, Template};
@@ -80,14 +81,17 @@ pub struct Analysis {
 
 impl Analysis {
     /// Take the Enhancements Freeze verdicts at `deadline`: every KEP's
-    /// readiness for the deadline's release learns how it stood there.
-    pub fn set_deadline(&mut self, model: &Model, deadline: Deadline) {
+    /// readiness for the deadline's release learns how it stood there (with
+    /// `history`, when it met the checklist later), as the release views do.
+    pub fn set_deadline(&mut self, model: &Model, history: Option<&History>, deadline: Deadline) {
+        let current = self.current;
         for (kep, a) in model.keps.iter().zip(&mut self.keps) {
             if let Some(r) = a.readiness.as_mut()
                 && r.frozen
                 && r.release == deadline.release
             {
-                r.deadline = Some(deadline.of(kep));
+                let hist = outcome::history_of(history, kep);
+                r.deadline = Some(deadline.of(kep, hist, &current));
             }
         }
         self.deadline = Some(deadline);

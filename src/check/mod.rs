@@ -23,7 +23,7 @@ use crate::analysis::tracking::Analysis;
 use crate::diagnostics::{self, Summary};
 use crate::finding::{Finding, Severity};
 use crate::model::Model;
-use crate::project::{Input, Project, Walk};
+use crate::project::{Input, Project};
 use crate::repo::{ChangeSet, Range};
 use scope::Scoped;
 
@@ -86,13 +86,14 @@ pub struct Checked {
 pub fn collect(opts: &Options) -> Result<Checked> {
     let (model, analysis, found, keps, changes) = match &opts.range {
         None => {
-            // The one Project every subcommand loads (check needs no history).
+            // The one Project every subcommand loads (check needs no history
+            // and judges no freeze at its deadline).
             let Project {
                 model,
                 analysis,
                 findings: found,
                 ..
-            } = Project::load(&opts.input, &Walk::Skip)?;
+            } = Project::load_files(&opts.input)?;
             let all = (0..model.keps.len()).collect();
             (model, analysis, found, all, None)
         }

@@ -17,7 +17,7 @@ pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 
 /// Files larger than this are refused with a problem instead of being read.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
@@ -329,6 +329,22 @@ fn finish(
         assets,
         problems,
     }
+}
+
+/// The newest commit on `head`'s first-parent line committed before
+/// `cutoff` (seconds since the epoch, committer time, as git's `--before`):
+/// what the branch was at that instant (`report --since`, a freeze deadline).
+pub fn before_on_first_parent<'r>(
+    head: &git2::Commit<'r>,
+    cutoff: i64,
+) -> Result<git2::Commit<'r>> {
+    let mut commit = head.clone();
+    while commit.time().seconds() >= cutoff {
+        commit = commit
+            .parent(0)
+            .context("the first-parent line ends before that date")?;
+    }
+    Ok(commit)
 }
 
 #[cfg(test)]

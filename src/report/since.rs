@@ -67,7 +67,7 @@ pub fn range(root: &Path, since: &str, head: Option<&str>) -> Result<Range> {
     };
     let to = resolve(head_name, "revision")?;
     let from = match since_date(since) {
-        Some(cutoff) => before_on_first_parent(&to, cutoff).with_context(|| {
+        Some(cutoff) => crate::repo::before_on_first_parent(&to, cutoff).with_context(|| {
             format!("--since {since}: no commit of {head_name}'s first-parent line is older")
         })?,
         None => resolve(since, "--since")?,
@@ -104,18 +104,6 @@ fn since_date(since: &str) -> Option<i64> {
     let date: jiff::civil::Date = since.parse().ok()?;
     let zoned = date.to_zoned(jiff::tz::TimeZone::UTC).ok()?;
     Some(zoned.timestamp().as_second())
-}
-
-/// The newest commit on `head`'s first-parent line committed before
-/// `cutoff` (seconds since the epoch): what the branch was when that day began.
-fn before_on_first_parent<'r>(head: &git2::Commit<'r>, cutoff: i64) -> Result<git2::Commit<'r>> {
-    let mut commit = head.clone();
-    while commit.time().seconds() >= cutoff {
-        commit = commit
-            .parent(0)
-            .context("the first-parent line ends before that date")?;
-    }
-    Ok(commit)
 }
 
 /// The commits after `from` up to `to` that changed the `keps` subtree, newest first.

@@ -181,10 +181,11 @@ impl State {
     /// Load the repository and render the whole site. A theme that does not
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
-        let mut data = Project::new(config.input.model()?).with_deadline(&config.input);
+        let mut data = Project::new(config.input.model()?);
         if let Some(h) = config.history.clone() {
             data = data.with_history(h);
         }
+        let data = data.with_deadline(&config.input, None);
         let mut problems = BTreeMap::new();
         let base = config.site.base_url.clone();
         let theme = match load_theme(config.theme.as_deref(), &base) {
@@ -321,11 +322,12 @@ impl State {
             return false;
         }
         let history = self.data.history.take();
-        let mut data = Project::new(model).with_deadline(&self.config.input);
+        let earlier = self.data.analysis.deadline.take();
+        let mut data = Project::new(model);
         if let Some(h) = history {
             data = data.with_history(h);
         }
-        self.data = data;
+        self.data = data.with_deadline(&self.config.input, earlier.as_ref());
         true
     }
 }

@@ -100,6 +100,15 @@ fn v137_verdicts_are_taken_at_the_deadline() {
         basis.contains("on 2026-06-17 (commit 5c4224e483)"),
         "{basis}"
     );
+    // The KEP's own readiness (KEP page, query, export) says the same.
+    let q = v137_json("query", &["--cache-dir", cache.path().to_str().unwrap()]);
+    let k = q
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["number"] == 5683)
+        .unwrap();
+    assert_eq!(k["analysis"]["readiness"]["basis"].as_str(), Some(basis));
     // The Test Plan checkbox decides: absent (4762, 4188, 6132) or
     // unchecked (4939, 5758, 5941) is Missed.
     for n in [4762, 4188, 6132, 4939, 5758, 5941] {
