@@ -24,11 +24,8 @@ use serde::Serialize;
 mod release_day;
 mod withdrawn;
 
-use withdrawn::first_withdrawn;
+pub use release_day::Step;
 pub use withdrawn::withdrawn_in;
-
-use release_day::Verdict;
-pub use release_day::{Later, Step};
 
 use super::calendar::{Current, Cycle, cycle};
 use super::history::{Change, History, KepHistory};
@@ -161,10 +158,6 @@ pub struct Entry {
     /// graduation, or continued from the release before (with history).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<Step>,
-    /// Out and shipped: an edit after release day that says otherwise
-    /// (what shipped stands).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changed_later: Option<Later>,
     /// The freeze checklist (the release in progress only).
     pub readiness: Option<Readiness>,
 }
@@ -317,6 +310,25 @@ fn out_outcome(kep: &Kep, hist: Option<&KepHistory>, release: Release, stage: &S
     Outcome::Slipped { went, to }
 }
 
+/// A KEP in a release that is out: its stage there, what became of it and,
+/// shipped, whether the stage was new (see [`release_day`]). Stable again
+/// after stable shipped is no stage change.
+fn out_entry(
+    kep: &Kep,
+    hist: Option<&KepHistory>,
+    release: Release,
+) -> Option<(Stage, Outcome, Option<Step>)> {
+    let j = release_day::judged(kep, hist, release)?;
+    if !matches!(j.outcome, Outcome::Shipped { .. }) {
+        return Some((j.stage, j.outcome, None));
+    }
+    let step = release_day::step(kep, hist, release, &j.stage);
+    if j.stage == Stage::Stable && step == Step::Continued {
+        return Some((Stage::Unset, Outcome::LatestOnly, Some(step)));
+    }
+    Some((j.stage, j.outcome, Some(step)))
+}
+
 /// Every KEP in `release` with what became of it.
 pub fn release_view(
     model: &Model,
@@ -333,30 +345,14 @@ pub fn release_view(
         .enumerate()
         .filter_map(|(i, kep)| {
             let hist = history_of(history, kep);
-            let mut stage = stage_in(kep, hist, release)?;
-            let mut step = None;
-            let mut changed_later = None;
-            let (outcome, ready) = match phase {
-                // Withdrawn in the release after shipping a stage earlier:
-                // the release's removal, whatever release day's files said.
-                Phase::Out if withdrawn_in(kep, release) => (
-                    Outcome::Deprecated {
-                        commit: first_withdrawn(hist, release),
-                    },
-                    None,
-                ),
-                Phase::Out => match release_day::judge(kep, hist, release, &stage) {
-                    Verdict::In(s, o, st, l) => {
-                        stage = s;
-                        step = st;
-                        changed_later = l;
-                        (o, None)
-                    }
-                    Verdict::ChangedLater => return None,
-                    Verdict::Unknown => (out_outcome(kep, hist, release, &stage), None),
-                },
-                Phase::Planned => (Outcome::Planned, None),
+            let (stage, outcome, step, ready) = match phase {
+                Phase::Out => {
+                    let (stage, outcome, step) = out_entry(kep, hist, release)?;
+                    (stage, outcome, step, None)
+                }
+                Phase::Planned => (stage_in(kep, hist, release)?, Outcome::Planned, None, None),
                 Phase::InProgress => {
+                    let stage = stage_in(kep, hist, release)?;
                     let mut r = checklist(model, analysis, kep, i, release, &stage);
                     r.frozen = frozen;
                     r.prr_frozen = past_prr_freeze(current);
@@ -367,7 +363,7 @@ pub fn release_view(
                             .filter(|d| d.release == release)
                             .map(|d| d.of(kep, hist, current));
                     }
-                    (Outcome::of(&r), Some(r))
+                    (stage, Outcome::of(&r), None, Some(r))
                 }
             };
             Some(Entry {
@@ -376,7 +372,6 @@ pub fn release_view(
                 stage,
                 outcome,
                 step,
-                changed_later,
                 readiness: ready,
             })
         })

@@ -216,9 +216,6 @@ pub struct Row {
     /// Shipped: `new`, `graduated` or `continued` (with history).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<&'static str>,
-    /// Shipped, and an edit after release day says otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changed_later: Option<outcome::Later>,
     /// The first sentences of the README's Summary, as plain text.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub summary: String,
@@ -284,8 +281,6 @@ pub struct Selected {
     pub readiness: Readiness,
     /// Shipped: whether the stage was new, a graduation or continued.
     pub step: Option<outcome::Step>,
-    /// Shipped, and changed after release day.
-    pub changed_later: Option<outcome::Later>,
 }
 
 /// Every KEP of `release`, in model order.
@@ -322,7 +317,6 @@ pub fn select(
                 outcome: e.outcome,
                 readiness,
                 step: e.step,
-                changed_later: e.changed_later,
             }
         })
         .collect();

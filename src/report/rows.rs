@@ -85,7 +85,6 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         went,
         landed,
         step: s.step.map(|x| x.label()),
-        changed_later: s.changed_later.clone(),
         summary: inputs.analysis.keps[s.index].summary.clone(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,

@@ -105,14 +105,6 @@ pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
         "reasons": reasons,
         "went": went,
         "step": e.step.map(|s| s.label()),
-        "changed_later": e.changed_later.as_ref().map(|l| json!({
-            "says": l.says,
-            "commit": l.commit.as_ref().map(|x| json!({
-                "date": x.date,
-                "url": format!("{}/commit/{}", c.urls.repo_url, x.commit),
-                "short": x.commit.chars().take(8).collect::<String>(),
-            })),
-        })),
         "landed": landed.map(|l| json!({
             "date": l.date,
             "url": format!("{}/commit/{}", c.urls.repo_url, l.commit),

@@ -118,20 +118,12 @@ fn past_releases_report_what_shipped_and_slipped() {
     }
 }
 
-/// What shipped is read on release day (issue 22): a KEP tracked again at
-/// the stage it had shipped that stage again ("continued", not slipped),
-/// and an edit after release day does not unship it.
+/// What shipped is read on release day: a KEP tracked again at the stage
+/// it had shipped that stage again ("continued", not slipped); a stage whose
+/// milestone was moved past the release after release day did not ship
+/// there (issue 35: the feature gates agree).
 #[test]
 fn what_shipped_is_read_on_release_day() {
-    let shipped = |minor: u32, n: u32| {
-        let v = view(Release::new(1, minor));
-        let e = entry(&v, n);
-        (
-            e.outcome.id(),
-            e.stage.as_str().to_string(),
-            e.step.map(|s| s.label()),
-        )
-    };
     // DRA device taints and HPA scale to zero: alpha again in v1.35.
     assert_eq!(
         shipped(35, 5055),
@@ -142,29 +134,22 @@ fn what_shipped_is_read_on_release_day() {
         ("shipped", "alpha".into(), Some("continued"))
     );
     // 3458 said stable with latest-milestone v1.29 on v1.29's release day;
-    // a commit of 2024-01-23 moved milestone.stable to v1.30.
+    // a commit of 2024-01-23 moved milestone.stable to v1.30: stable in
+    // v1.30, not v1.29.
+    assert_eq!(shipped(29, 3458).0, "slipped");
     assert_eq!(
-        shipped(29, 3458),
+        shipped(30, 3458),
         ("shipped", "stable".into(), Some("graduated"))
     );
-    let v129 = view(Release::new(1, 29));
-    let later = entry(&v129, 3458)
-        .changed_later
-        .clone()
-        .expect("the later edit");
-    assert_eq!(later.says, "milestone.stable is v1.30");
-    assert_eq!(later.commit.map(|c| c.date).as_deref(), Some("2024-01-23"));
-    // ... and v1.30 does not count it as a second graduation.
-    let v130 = view(Release::new(1, 30));
-    assert_ne!(entry(&v130, 3458).outcome.id(), "shipped");
-    // AppArmor: stable in v1.30 though milestone.stable now says v1.31.
+    // AppArmor: milestone.stable moved from v1.30 to v1.31 after v1.30.
+    assert_eq!(shipped(30, 24).0, "slipped");
     assert_eq!(
-        shipped(30, 24),
+        shipped(31, 24),
         ("shipped", "stable".into(), Some("graduated"))
     );
     // 4872 said alpha, latest-milestone v1.35 on v1.35's release day; a
     // commit of 2026-06-10 moved milestone.alpha (and latest-milestone) to
-    // v1.37: an alpha that lands keeps its milestone, so it slipped.
+    // v1.37: it slipped.
     let v135 = view(Release::new(1, 35));
     let e = entry(&v135, 4872);
     let Outcome::Slipped { went, to } = &e.outcome else {
@@ -172,6 +157,80 @@ fn what_shipped_is_read_on_release_day() {
     };
     assert_eq!(*to, Some(Release::new(1, 37)), "{went}");
     assert!(went.contains("milestone.alpha is v1.37"), "{went}");
+}
+
+/// (outcome id, stage, step) of KEP `n` in v1.`minor`.
+fn shipped(minor: u32, n: u32) -> (&'static str, String, Option<&'static str>) {
+    let v = view(Release::new(1, minor));
+    let e = entry(&v, n);
+    (
+        e.outcome.id(),
+        e.stage.as_str().to_string(),
+        e.step.map(|s| s.label()),
+    )
+}
+
+/// Issue 35's cases, on the files alone (Kubernetes' feature gates are the
+/// reference: PDBUnhealthyPodEvictionPolicy GA in v1.31, and so on).
+#[test]
+fn stable_re_targets_ship_in_the_later_release() {
+    for (n, not, is) in [
+        (3017, 30, 31),
+        (4009, 30, 31),
+        (2831, 33, 34),
+        (3939, 33, 34),
+    ] {
+        assert_ne!(shipped(not, n).0, "shipped", "KEP-{n} in v1.{not}");
+        assert_eq!(
+            shipped(is, n),
+            ("shipped", "stable".into(), Some("graduated")),
+            "KEP-{n} in v1.{is}"
+        );
+    }
+    // Image volumes: stable moved from v1.35 to v1.36.
+    assert_eq!(shipped(35, 4639).0, "slipped");
+    assert_eq!(
+        shipped(36, 4639),
+        ("shipped", "stable".into(), Some("graduated"))
+    );
+    // DRA device status: stable moved v1.35 -> v1.36 -> v1.37.
+    assert_eq!(shipped(35, 4817).0, "slipped");
+    assert_eq!(shipped(36, 4817).0, "slipped");
+}
+
+/// A KEP reaches each stage once: 3973 and 4192 graduated to beta in v1.35
+/// and continued in v1.36; across every release that is out, no KEP is new
+/// or graduated at one stage twice.
+#[test]
+fn a_kep_reaches_each_stage_once() {
+    for n in [3973, 4192] {
+        assert_eq!(
+            shipped(35, n),
+            ("shipped", "beta".into(), Some("graduated")),
+            "KEP-{n}"
+        );
+        assert_eq!(
+            shipped(36, n),
+            ("shipped", "beta".into(), Some("continued")),
+            "KEP-{n}"
+        );
+    }
+    let mut seen = std::collections::BTreeMap::new();
+    for minor in 0..37 {
+        for e in view(Release::new(1, minor)).entries {
+            let Some(step) = e.step else { continue };
+            if step == outcome::Step::Continued {
+                continue;
+            }
+            if let Some(first) = seen.insert((e.index, e.stage.clone()), minor) {
+                panic!(
+                    "KEP {:?} reached {} in v1.{first} and again in v1.{minor}",
+                    e.number, e.stage
+                );
+            }
+        }
+    }
+    assert!(seen.len() > 500, "{} stage changes", seen.len());
 }
 
 /// The stage in a release: 4358 (beta v1.31, stable v1.32) is beta in v1.31;

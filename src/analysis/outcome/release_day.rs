@@ -1,12 +1,23 @@
 //! What a release that is out shipped, judged on its release day: each KEP's
 //! status, stage and latest-milestone as they stood on the default branch at
-//! the end of that day (the last first-parent change on or before it), so
-//! that edits after the release do not rewrite what shipped, and a KEP
-//! tracked again at the stage it already had (alpha for a second release)
-//! shipped that stage again: "continued", not "slipped".
+//! the end of that day (the last first-parent change on or before it), and
+//! whether the stage's milestone was moved past the release afterwards.
+//!
+//! The rules, measured against Kubernetes' own feature gates (README):
+//! - A stage whose milestone names a later release today, though it named
+//!   the release on release day, did not ship there: authors set
+//!   `milestone.<stage>` before the release and move it when the work does
+//!   not land (the gates agree for every such stable re-target).
+//! - A KEP reaches each stage once: the first release that shipped it there
+//!   is "new" (alpha) or "graduated"; a later release at that stage is
+//!   "continued" (stable again is "no stage change").
+//! - A stage recorded after release day for work that landed in the release
+//!   (marked stable once the code merged, with `milestone.stable` naming the
+//!   release) counts there.
 
 use serde::Serialize;
 
+use super::withdrawn::{first_withdrawn, withdrawn_in};
 use super::{Landed, Outcome};
 use crate::analysis::calendar::cycle;
 use crate::analysis::history::{Change, KepHistory};
@@ -17,12 +28,12 @@ use crate::kep::domain::{Release, Stage, Status};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Step {
-    /// A first stage (alpha, or the first stage the KEP ever recorded).
+    /// A first stage (alpha, or the first stage the KEP ever shipped).
     Introduced,
-    /// A stage after the one it had at the previous release.
+    /// A stage after the ones it shipped in earlier releases.
     Graduated,
-    /// The same stage as at the previous release: tracked again with work
-    /// in this one.
+    /// A stage it had shipped in an earlier release: tracked again with
+    /// work in this one.
     Continued,
 }
 
@@ -37,27 +48,77 @@ impl Step {
     }
 }
 
-/// An edit after release day that says otherwise: today the stage's
-/// milestone names a later release. What shipped stands; pages say so.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Later {
-    /// What today's files say, for people ("milestone.alpha is v1.37").
-    pub says: String,
-    /// The first change after release day that moved latest-milestone
-    /// past the release, when the history has one.
-    pub commit: Option<Landed>,
-}
-
 /// What the release-day reading decided for one KEP in one release.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// In the release at this stage with this outcome.
-    In(Stage, Outcome, Option<Step>, Option<Later>),
+    In(Stage, Outcome),
     /// Not in the release: today's milestones name it only because of an
     /// edit after release day, and it had shipped this stage before.
     ChangedLater,
     /// The history does not cover the release day: judge by today's files.
     Unknown,
+}
+
+/// One KEP in a release that is out: its stage there and what became of it,
+/// before the step is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Judged {
+    /// The stage it had in the release.
+    pub stage: Stage,
+    /// What became of it.
+    pub outcome: Outcome,
+}
+
+/// What `release` (out) made of `kep`: `None` when the KEP is not in it.
+pub(super) fn judged(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Option<Judged> {
+    let stage = super::stage_in(kep, hist, release)?;
+    // Withdrawn in the release after shipping a stage earlier: the
+    // release's removal, whatever release day's files said.
+    if withdrawn_in(kep, release) {
+        let commit = first_withdrawn(hist, release);
+        return Some(Judged {
+            stage,
+            outcome: Outcome::Deprecated { commit },
+        });
+    }
+    Some(match judge(kep, hist, release, &stage) {
+        Verdict::In(stage, outcome) => Judged { stage, outcome },
+        Verdict::ChangedLater => return None,
+        Verdict::Unknown => Judged {
+            outcome: super::out_outcome(kep, hist, release, &stage),
+            stage,
+        },
+    })
+}
+
+/// Whether the stage shipped in `release` was new there: the releases
+/// before it, judged as they are judged on their own pages, are the KEP's
+/// record (a KEP reaches each stage once).
+pub(super) fn step(kep: &Kep, hist: Option<&KepHistory>, release: Release, stage: &Stage) -> Step {
+    let best = (0..release.minor)
+        .filter_map(|m| judged(kep, hist, Release::new(release.major, m)))
+        .filter(|j| matches!(j.outcome, Outcome::Shipped { .. }))
+        .map(|j| j.stage.rank())
+        .max();
+    match best {
+        Some(b) if b >= stage.rank() => Step::Continued,
+        Some(_) => Step::Graduated,
+        None if *stage == Stage::Alpha || stage.is_unset() => Step::Introduced,
+        // No earlier release on record shipped a stage: a lower stage's
+        // milestone naming an earlier release still says it graduated.
+        None if lower_before(kep, release, stage) => Step::Graduated,
+        None => Step::Introduced,
+    }
+}
+
+/// Whether today's milestones put a stage below `stage` in a release
+/// before `release`.
+fn lower_before(kep: &Kep, release: Release, stage: &Stage) -> bool {
+    [Stage::Alpha, Stage::Beta]
+        .iter()
+        .filter(|s| s.rank() < stage.rank())
+        .any(|s| kep.meta.milestone.release(s).is_some_and(|r| r < release))
 }
 
 /// The day `release` came out, as `YYYY-MM-DD`.
@@ -90,42 +151,6 @@ fn stage_of(c: &Change) -> Stage {
 /// Whether a change's latest-milestone is `release`.
 fn names(c: &Change, release: Release) -> bool {
     c.latest_milestone.as_deref().is_some_and(|l| release.is(l))
-}
-
-/// Whether the stage shipped in `release` was new there: compared with
-/// what the KEP said at the previous release's release day (or, before
-/// its history begins, with today's stage milestone).
-fn step(kep: &Kep, hist: &KepHistory, release: Release, stage: &Stage) -> Option<Step> {
-    // What the KEP said on the previous release's day, unless it already
-    // targeted this release (or a later one) then: opted in early.
-    let before = Some(release.prev())
-        .filter(|p| *p != release)
-        .and_then(release_day)
-        .and_then(|d| state_on(hist, &d))
-        .filter(|c| {
-            c.latest_milestone
-                .as_deref()
-                .and_then(Release::parse)
-                .is_none_or(|l| l < release)
-        })
-        .map(stage_of);
-    Some(match before {
-        Some(b) if !b.is_unset() && b.rank() >= stage.rank() => Step::Continued,
-        Some(b) if !b.is_unset() => Step::Graduated,
-        // The history does not reach back (the KEP moved from a single
-        // file, say): today's milestone for the stage names an earlier
-        // release.
-        None if kep
-            .meta
-            .milestone
-            .release(stage)
-            .is_some_and(|r| r < release) =>
-        {
-            Step::Continued
-        }
-        _ if *stage == Stage::Alpha || stage.is_unset() => Step::Introduced,
-        _ => Step::Graduated,
-    })
 }
 
 /// Where a shipped stage shows in the history: the first change up to
@@ -173,46 +198,33 @@ fn judge_named(
         stage = today.clone();
     }
     if stage.is_unset() {
-        return Verdict::In(Stage::Unset, Outcome::LatestOnly, None, None);
+        return Verdict::In(Stage::Unset, Outcome::LatestOnly);
     }
     if closed {
         let went = format!(
             "status was {} on release day",
             then.status.as_deref().unwrap_or_default()
         );
-        return Verdict::In(stage, Outcome::Slipped { went, to: None }, None, None);
+        return Verdict::In(stage, Outcome::Slipped { went, to: None });
     }
-    // An alpha or beta that landed keeps its milestone when it
-    // continues (5055 keeps alpha v1.33 through v1.36); one whose
-    // milestone was moved past the release afterwards did not land
-    // there (4872: alpha v1.35 became v1.37). A stable milestone moved
-    // later is follow-up work (gate removal) tracked in the next
-    // release, and what shipped stands (3458, 24).
-    let changed_later = later(kep, hist, release, &stage, day);
-    if matches!(stage, Stage::Alpha | Stage::Beta)
-        && let Some(l) = changed_later
+    // A stage that lands keeps its milestone (5055 keeps alpha v1.33
+    // through v1.36); one whose milestone was moved past the release
+    // afterwards did not land there (4872: alpha v1.35 became v1.37;
+    // 3017: stable v1.30 became v1.31, and the gate went GA in v1.31).
+    if !stage.is_deprecation()
+        && let Some(moved) = moved_later(kep, hist, release, &stage, day)
     {
-        let to = kep.meta.milestone.release(&stage);
-        let when = l
-            .commit
-            .map(|c| format!(" on {}", c.date))
-            .unwrap_or_default();
-        let went = format!("{} (moved after release day{when})", l.says);
-        return Verdict::In(stage, Outcome::Slipped { went, to }, None, None);
+        return Verdict::In(stage, moved);
     }
     let commit = landed(hist, release, &stage, day);
-    let outcome = if stage.is_deprecation() {
-        Outcome::Deprecated { commit }
-    } else {
-        Outcome::Shipped { commit }
-    };
-    let step = step(kep, hist, release, &stage);
-    // Stable is the last stage: tracked again at stable (removing the
-    // feature gate, say) is not a second graduation.
-    if stage == Stage::Stable && step == Some(Step::Continued) {
-        return Verdict::In(Stage::Unset, Outcome::LatestOnly, step, None);
-    }
-    Verdict::In(stage, outcome, step, changed_later)
+    Verdict::In(
+        stage.clone(),
+        if stage.is_deprecation() {
+            Outcome::Deprecated { commit }
+        } else {
+            Outcome::Shipped { commit }
+        },
+    )
 }
 
 /// What `release` (out) shipped of `kep` with history `hist`, which today's
@@ -250,7 +262,7 @@ pub fn judge(kep: &Kep, hist: Option<&KepHistory>, release: Release, today: &Sta
             (None, Some(l)) => format!("latest-milestone was {l} on release day"),
             (None, None) => "latest-milestone was removed before release day".to_string(),
         };
-        return Verdict::In(stage, Outcome::Slipped { went, to }, None, None);
+        return Verdict::In(stage, Outcome::Slipped { went, to });
     }
     // Today's milestones put the KEP here, but on release day it already had
     // this stage from an earlier release: a later edit, not a shipment.
@@ -261,17 +273,18 @@ pub fn judge(kep: &Kep, hist: Option<&KepHistory>, release: Release, today: &Sta
     Verdict::Unknown
 }
 
-/// The edit after release day that moved `stage` of a KEP that shipped it
-/// in `release` to a later release, if today's files say so.
-fn later(
+/// Slipped, when today's files move `stage`'s milestone of a KEP that
+/// named `release` on release day to a later release: "milestone.stable is
+/// v1.31 (moved after release day on 2024-06-06)".
+fn moved_later(
     kep: &Kep,
     hist: &KepHistory,
     release: Release,
     stage: &Stage,
     day: &str,
-) -> Option<Later> {
+) -> Option<Outcome> {
     let now = kep.meta.milestone.release(stage).filter(|r| *r > release)?;
-    let commit = hist
+    let when = hist
         .changes
         .iter()
         .filter(|c| c.date.as_str() > day)
@@ -281,190 +294,13 @@ fn later(
                 .and_then(Release::parse)
                 .is_some_and(|l| l > release)
         })
-        .map(|c| Landed {
-            commit: c.commit.clone(),
-            date: c.date.clone(),
-        });
-    Some(Later {
-        says: format!("milestone.{stage} is {now}"),
-        commit,
+        .map(|c| format!(" on {}", c.date))
+        .unwrap_or_default();
+    Some(Outcome::Slipped {
+        went: format!("milestone.{stage} is {now} (moved after release day{when})"),
+        to: Some(now),
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::analysis::history::CommitRef;
-    use crate::model::from_snapshot;
-    use crate::repo::RepoSnapshot;
-
-    /// A KEP whose kep.yaml today is `yaml`.
-    fn kep(yaml: &str) -> Kep {
-        let snap = RepoSnapshot::from_files(&[
-            ("keps/sig-node/100-x/README.md", "# X\n"),
-            ("keps/sig-node/100-x/kep.yaml", yaml),
-        ]);
-        from_snapshot(snap, None).keps.remove(0)
-    }
-
-    /// A history of (date, status, stage, latest-milestone) changes.
-    fn hist(changes: &[(&str, &str, &str, &str)]) -> KepHistory {
-        let at = |i: usize, d: &str| CommitRef {
-            id: format!("c{i}"),
-            time: 0,
-            date: d.into(),
-            summary: String::new(),
-        };
-        KepHistory {
-            number: 100,
-            paths: vec!["keps/sig-node/100-x/kep.yaml".into()],
-            changes: changes
-                .iter()
-                .enumerate()
-                .map(|(i, (d, status, stage, latest))| Change {
-                    commit: format!("c{i}"),
-                    time: 0,
-                    date: d.to_string(),
-                    path: "keps/sig-node/100-x/kep.yaml".into(),
-                    status: Some(status.to_string()),
-                    stage: Some(stage.to_string()),
-                    latest_milestone: Some(latest.to_string()),
-                })
-                .collect(),
-            first: at(0, changes[0].0),
-            last: at(changes.len() - 1, changes[changes.len() - 1].0),
-        }
-    }
-
-    const V: fn(u32) -> Release = |m| Release::new(1, m);
-
-    fn yaml(stage: &str, latest: &str, milestones: &str) -> String {
-        format!(
-            "title: X\nkep-number: 100\nowning-sig: sig-node\nstatus: implementable\n\
-             stage: {stage}\nlatest-milestone: \"{latest}\"\nmilestone:\n{milestones}"
-        )
-    }
-
-    #[test]
-    fn an_alpha_tracked_again_ships_alpha_continued() {
-        // Alpha since v1.33 (released 2025-04-23), tracked again in v1.35
-        // (released 2025-12-17) and still alpha then: shipped, continued.
-        let k = kep(&yaml("alpha", "v1.36", "  alpha: \"v1.33\"\n"));
-        let h = hist(&[
-            ("2025-02-01", "implementable", "alpha", "v1.33"),
-            ("2025-10-15", "implementable", "alpha", "v1.35"),
-            ("2026-02-01", "implementable", "alpha", "v1.36"),
-        ]);
-        let v = judge(&k, Some(&h), V(35), &Stage::Alpha);
-        let Verdict::In(stage, Outcome::Shipped { commit }, step, later) = v else {
-            panic!("{v:?}");
-        };
-        assert_eq!(stage, Stage::Alpha);
-        assert_eq!(step, Some(Step::Continued));
-        assert_eq!(commit.map(|c| c.commit), Some("c1".to_string()));
-        assert_eq!(later, None);
-    }
-
-    #[test]
-    fn an_edit_after_release_day_does_not_unship_it() {
-        // Stable in v1.29 on its release day (2023-12-13); a later commit
-        // moved milestone.stable to v1.30.
-        let k = kep(&yaml(
-            "stable",
-            "v1.30",
-            "  beta: \"v1.27\"\n  stable: \"v1.30\"\n",
-        ));
-        let h = hist(&[
-            ("2023-10-04", "implementable", "stable", "v1.29"),
-            ("2024-01-23", "implementable", "stable", "v1.30"),
-        ]);
-        let v = judge(&k, Some(&h), V(29), &Stage::Stable);
-        let Verdict::In(stage, Outcome::Shipped { .. }, step, later) = v else {
-            panic!("{v:?}");
-        };
-        assert_eq!(stage, Stage::Stable);
-        assert_eq!(step, Some(Step::Graduated));
-        let later = later.expect("the later edit is shown");
-        assert_eq!(later.says, "milestone.stable is v1.30");
-        assert_eq!(later.commit.map(|c| c.commit), Some("c1".to_string()));
-        // In v1.30 it had shipped stable already: tracked again at stable is
-        // no second graduation.
-        let v = judge(&k, Some(&h), V(30), &Stage::Stable);
-        assert!(
-            matches!(v, Verdict::In(Stage::Unset, Outcome::LatestOnly, _, _)),
-            "{v:?}"
-        );
-    }
-
-    #[test]
-    fn an_alpha_whose_milestone_moved_after_release_day_slipped() {
-        // Alpha with latest v1.35 on v1.35's day; moved to v1.37 later.
-        let k = kep(&yaml("alpha", "v1.37", "  alpha: \"v1.37\"\n"));
-        let h = hist(&[
-            ("2025-10-02", "implementable", "alpha", "v1.35"),
-            ("2026-06-10", "implementable", "alpha", "v1.37"),
-        ]);
-        let v = judge(&k, Some(&h), V(35), &Stage::Alpha);
-        let Verdict::In(Stage::Alpha, Outcome::Slipped { went, to }, None, None) = v else {
-            panic!("{v:?}");
-        };
-        assert_eq!(to, Some(V(37)));
-        assert_eq!(
-            went,
-            "milestone.alpha is v1.37 (moved after release day on 2026-06-10)"
-        );
-    }
-
-    #[test]
-    fn moved_to_a_later_release_before_release_day_is_slipped() {
-        let k = kep(&yaml("beta", "v1.36", "  beta: \"v1.36\"\n"));
-        let h = hist(&[
-            ("2025-09-01", "implementable", "beta", "v1.35"),
-            ("2025-11-01", "implementable", "beta", "v1.36"),
-        ]);
-        let v = judge(&k, Some(&h), V(35), &Stage::Beta);
-        let Verdict::In(stage, Outcome::Slipped { went, to }, _, _) = v else {
-            panic!("{v:?}");
-        };
-        assert_eq!(stage, Stage::Beta);
-        assert_eq!(to, Some(V(36)));
-        assert_eq!(went, "moved to v1.36 before release day");
-    }
-
-    #[test]
-    fn a_stage_recorded_after_the_code_landed_counts() {
-        // Said beta with latest v1.31 on v1.31's release day (2024-08-13);
-        // marked stable afterwards with milestone.stable v1.31.
-        let k = kep(&yaml(
-            "stable",
-            "v1.31",
-            "  beta: \"v1.29\"\n  stable: \"v1.31\"\n",
-        ));
-        let h = hist(&[
-            ("2024-01-10", "implementable", "beta", "v1.29"),
-            ("2024-06-01", "implementable", "beta", "v1.31"),
-            ("2024-09-01", "implemented", "stable", "v1.31"),
-        ]);
-        let v = judge(&k, Some(&h), V(31), &Stage::Stable);
-        assert!(
-            matches!(
-                v,
-                Verdict::In(
-                    Stage::Stable,
-                    Outcome::Shipped { .. },
-                    Some(Step::Graduated),
-                    _
-                )
-            ),
-            "{v:?}"
-        );
-    }
-
-    #[test]
-    fn no_history_on_release_day_falls_back_to_todays_files() {
-        let k = kep(&yaml("alpha", "v1.35", "  alpha: \"v1.35\"\n"));
-        let h = hist(&[("2026-01-10", "implementable", "alpha", "v1.35")]);
-        assert_eq!(judge(&k, Some(&h), V(35), &Stage::Alpha), Verdict::Unknown);
-        assert_eq!(judge(&k, None, V(35), &Stage::Alpha), Verdict::Unknown);
-    }
-}
+mod tests;
