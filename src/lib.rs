@@ -20,6 +20,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod escape;
 pub mod finding;
+pub mod gates;
 pub mod hash;
 pub mod kep;
 pub mod model;

@@ -1,0 +1,395 @@
+//! One Go file → what it declares about feature gates ([`FileFacts`]), read
+//! from tree-sitter's syntax tree: the imports, the `Feature`-typed string
+//! constants with their doc comments, and the composite literals of type
+//! `map[…Feature]…VersionedSpecs` or `map[…Feature]…FeatureSpec`.
+//!
+//! Nothing here knows other files: a map key is kept as written (`X` or
+//! `pkg.X`) and [`super::build`] resolves it against every file's constants.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use tree_sitter::{Language, Node, Parser};
+
+use super::{PreRelease, Spec, kep};
+
+/// What one file declares.
+#[derive(Debug, Default)]
+pub(super) struct FileFacts {
+    /// `Name featuregate.Feature = "Name"` constants, in file order.
+    pub consts: Vec<ConstDecl>,
+    /// The entries of the spec maps, in file order.
+    pub entries: Vec<SpecEntry>,
+    /// Import name (or the path's last part) → import path.
+    pub imports: HashMap<String, String>,
+    /// (line, message) of what could not be read.
+    pub problems: Vec<(usize, String)>,
+}
+
+/// A gate constant.
+#[derive(Debug)]
+pub(super) struct ConstDecl {
+    /// The Go identifier.
+    pub ident: String,
+    /// The string value: the gate's name.
+    pub name: String,
+    /// 1-based line of the identifier.
+    pub line: usize,
+    /// The `// kep:` line's text and KEP numbers.
+    pub kep: Option<(String, Vec<u32>)>,
+}
+
+/// The key of a spec map entry as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Key {
+    /// `X`: a constant of this package.
+    Local(String),
+    /// `pkg.X`: a constant of an imported package.
+    Qualified(String, String),
+}
+
+/// One entry of a spec map.
+#[derive(Debug)]
+pub(super) struct SpecEntry {
+    pub key: Key,
+    pub specs: Vec<Spec>,
+    /// From a `VersionedSpecs` map.
+    pub versioned: bool,
+    /// 1-based line of the key.
+    pub line: usize,
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// The facts of one file's text. Never panics; what it cannot read becomes
+/// a problem and the rest is still read.
+pub(super) fn read(text: &str) -> FileFacts {
+    let mut facts = FileFacts::default();
+    let tree = PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let parser = slot.get_or_insert_with(|| {
+            let mut p = Parser::new();
+            // The grammar is linked in: setting it cannot fail but on an ABI
+            // mismatch, which then shows as "could not parse" below.
+            let _ = p.set_language(&Language::from(tree_sitter_go::LANGUAGE));
+            p
+        });
+        parser.parse(text, None)
+    });
+    let Some(tree) = tree else {
+        facts.problems.push((1, "could not parse the file".into()));
+        return facts;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        let line = first_error(root).map_or(1, |n| n.start_position().row + 1);
+        facts.problems.push((
+            line,
+            "syntax error: declarations around this line may be missing".into(),
+        ));
+    }
+    Reader::new(text).walk(root, &mut facts);
+    facts
+}
+
+/// The first ERROR or MISSING node, in document order.
+fn first_error(root: Node) -> Option<Node> {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    None
+}
+
+/// The walk's state: the source and the comments seen so far.
+struct Reader<'t> {
+    text: &'t str,
+    /// Row → text (without `//`) of a `//` comment that begins its line.
+    comments: HashMap<usize, &'t str>,
+    /// Untyped boolean constants (`contextualLoggingDefault = true`).
+    bools: HashMap<String, bool>,
+}
+
+impl<'t> Reader<'t> {
+    fn new(text: &'t str) -> Self {
+        Reader {
+            text,
+            comments: HashMap::new(),
+            bools: HashMap::new(),
+        }
+    }
+
+    fn src(&self, node: Node) -> &'t str {
+        node.utf8_text(self.text.as_bytes()).unwrap_or("")
+    }
+
+    /// Every node in document order (comments come before the constant
+    /// they document, boolean constants before the maps that use them).
+    fn walk(&mut self, root: Node, facts: &mut FileFacts) {
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "comment" => self.comment(node),
+                "import_spec" => self.import(node, facts),
+                "const_spec" => self.const_spec(node, facts),
+                "composite_literal" if self.spec_map(node).is_some() => {
+                    let versioned = self.spec_map(node) == Some(true);
+                    if let Some(body) = node.child_by_field_name("body") {
+                        self.map_body(body, versioned, facts);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+
+    fn comment(&mut self, node: Node) {
+        let text = self.src(node);
+        let Some(body) = text.strip_prefix("//") else {
+            return;
+        };
+        let start = node.start_byte();
+        let column = node.start_position().column;
+        let before = self.text.get(start - column..start).unwrap_or("x");
+        if before.trim().is_empty() {
+            self.comments.insert(node.start_position().row, body);
+        }
+    }
+
+    fn import(&self, node: Node, facts: &mut FileFacts) {
+        let Some(path) = node.child_by_field_name("path") else {
+            return;
+        };
+        let path = unquote(self.src(path));
+        let name = match node.child_by_field_name("name") {
+            Some(n) => self.src(n).to_string(),
+            None => path.rsplit('/').next().unwrap_or(path).to_string(),
+        };
+        facts.imports.insert(name, path.to_string());
+    }
+
+    /// The doc comment lines of a declaration starting at `row`: the
+    /// unbroken run of whole-line `//` comments just above it.
+    fn doc(&self, row: usize) -> Vec<&'t str> {
+        let mut lines = Vec::new();
+        let mut r = row;
+        while r > 0
+            && let Some(line) = self.comments.get(&(r - 1))
+        {
+            lines.push(*line);
+            r -= 1;
+        }
+        lines.reverse();
+        lines
+    }
+
+    fn const_spec(&mut self, node: Node, facts: &mut FileFacts) {
+        let mut cursor = node.walk();
+        let names: Vec<Node> = node
+            .children_by_field_name("name", &mut cursor)
+            .filter(|n| n.kind() == "identifier")
+            .collect();
+        let values: Vec<Node> = node
+            .child_by_field_name("value")
+            .map(|list| {
+                let mut c = list.walk();
+                list.named_children(&mut c)
+                    .filter(|n| n.kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        let is_feature = node
+            .child_by_field_name("type")
+            .is_some_and(|t| last_part(self.src(t)) == "Feature");
+        for (i, name) in names.iter().enumerate() {
+            let ident = self.src(*name).to_string();
+            let value = values.get(i).copied();
+            if !is_feature {
+                if let Some(v) = value.and_then(|v| bool_literal(v.kind())) {
+                    self.bools.insert(ident, v);
+                }
+                continue;
+            }
+            let line = name.start_position().row + 1;
+            match value.filter(|v| v.kind().ends_with("string_literal")) {
+                Some(v) => facts.consts.push(ConstDecl {
+                    ident,
+                    name: unquote(self.src(v)).to_string(),
+                    line,
+                    kep: kep::from_doc(self.doc(node.start_position().row)),
+                }),
+                None => facts.problems.push((
+                    line,
+                    format!("feature constant {ident} has no string value"),
+                )),
+            }
+        }
+    }
+
+    /// `Some(versioned)` when `node` is a `map[Feature]VersionedSpecs` or
+    /// `map[Feature]FeatureSpec` literal (qualified or not).
+    fn spec_map(&self, node: Node) -> Option<bool> {
+        let ty = node.child_by_field_name("type")?;
+        if ty.kind() != "map_type" {
+            return None;
+        }
+        let key = self.src(ty.child_by_field_name("key")?);
+        let value = self.src(ty.child_by_field_name("value")?);
+        if last_part(key) != "Feature" {
+            return None;
+        }
+        match last_part(value) {
+            "VersionedSpecs" => Some(true),
+            "FeatureSpec" => Some(false),
+            _ => None,
+        }
+    }
+
+    fn map_body(&self, body: Node, versioned: bool, facts: &mut FileFacts) {
+        for element in named(body) {
+            let line = element.start_position().row + 1;
+            let (Some(key), Some(value)) = (
+                element.child_by_field_name("key").and_then(inner),
+                element.child_by_field_name("value").and_then(inner),
+            ) else {
+                facts
+                    .problems
+                    .push((line, "a spec map entry without key: value".into()));
+                continue;
+            };
+            let key = match key.kind() {
+                "identifier" => Key::Local(self.src(key).to_string()),
+                "selector_expression" => match self.selector(key) {
+                    Some((pkg, name)) => Key::Qualified(pkg, name),
+                    None => Key::Local(self.src(key).to_string()),
+                },
+                _ => {
+                    let text = self.src(key);
+                    facts
+                        .problems
+                        .push((line, format!("unreadable spec map key {text}")));
+                    continue;
+                }
+            };
+            let specs = if versioned {
+                self.versioned_specs(value, facts)
+            } else {
+                self.spec(value)
+                    .map(RawSpec::into_spec)
+                    .map_err(|e| facts.problems.push((line, e)))
+                    .ok()
+                    .into_iter()
+                    .collect()
+            };
+            facts.entries.push(SpecEntry {
+                key,
+                specs,
+                versioned,
+                line,
+            });
+        }
+    }
+
+    fn selector(&self, node: Node) -> Option<(String, String)> {
+        let operand = node.child_by_field_name("operand")?;
+        let field = node.child_by_field_name("field")?;
+        (operand.kind() == "identifier")
+            .then(|| (self.src(operand).to_string(), self.src(field).to_string()))
+    }
+
+    fn versioned_specs(&self, list: Node, facts: &mut FileFacts) -> Vec<Spec> {
+        let mut specs = Vec::new();
+        if list.kind() != "literal_value" {
+            let line = list.start_position().row + 1;
+            let text = self.src(list);
+            facts
+                .problems
+                .push((line, format!("versioned specs are not a list: {text}")));
+            return specs;
+        }
+        for item in named(list) {
+            let line = item.start_position().row + 1;
+            let parsed = inner(item)
+                .ok_or_else(|| "an empty spec".to_string())
+                .and_then(|n| self.spec(n))
+                .and_then(|s| match s.minor {
+                    Some(_) => Ok(s),
+                    None => Err("a versioned spec without Version".into()),
+                });
+            match parsed {
+                Ok(spec) => specs.push(spec.into_spec()),
+                Err(e) => facts.problems.push((line, e)),
+            }
+        }
+        specs
+    }
+}
+
+mod spec;
+
+/// The named children of `node` but comments.
+fn named(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect()
+}
+
+/// A `literal_element`'s expression (or the node itself).
+fn inner(node: Node) -> Option<Node> {
+    if node.kind() == "literal_element" {
+        named(node).into_iter().next()
+    } else {
+        Some(node)
+    }
+}
+
+/// `featuregate.Feature` → `Feature`.
+fn last_part(text: &str) -> &str {
+    text.rsplit('.').next().unwrap_or(text).trim()
+}
+
+/// `"x"` or `` `x` `` → `x`.
+fn unquote(text: &str) -> &str {
+    text.trim_matches(|c| c == '"' || c == '`')
+}
+
+fn bool_literal(kind: &str) -> Option<bool> {
+    match kind {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// A spec as read, before its version is known to be there.
+struct RawSpec {
+    minor: Option<u32>,
+    default: bool,
+    pre_release: PreRelease,
+    locked: bool,
+}
+
+impl RawSpec {
+    fn into_spec(self) -> Spec {
+        Spec {
+            minor: self.minor.unwrap_or(0),
+            default: self.default,
+            pre_release: self.pre_release,
+            locked: self.locked,
+        }
+    }
+}
