@@ -2,6 +2,7 @@
 //! findings, PRR and template completeness, stage tracking and history.
 
 pub mod calendar;
+pub mod code;
 pub mod completeness;
 pub mod deadline;
 pub mod findings;

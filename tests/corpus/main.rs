@@ -12,6 +12,7 @@
 mod analysis;
 mod browser;
 mod check_changes;
+mod code;
 mod corpus;
 mod freeze;
 mod history;

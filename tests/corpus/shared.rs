@@ -53,3 +53,28 @@ pub fn corpus() -> &'static Path {
         })
         .1
 }
+
+/// One clone of the kubernetes-features bundle (Kubernetes' feature-gate
+/// files, a sparse kubernetes/kubernetes history) per test binary.
+pub fn kubernetes() -> &'static Path {
+    static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &CLONE
+        .get_or_init(|| {
+            let bundle = shared_file("corpus/kubernetes-features.bundle");
+            let dir = tempfile::tempdir().expect("tempdir");
+            let repo = dir.path().join("kubernetes");
+            let out = Command::new("git")
+                .args(["clone", "-q"])
+                .arg(&bundle)
+                .arg(&repo)
+                .output()
+                .expect("running git clone");
+            assert!(
+                out.status.success(),
+                "git clone: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            (dir, repo)
+        })
+        .1
+}
