@@ -14,6 +14,7 @@ mod browser;
 mod check_changes;
 mod corpus;
 mod freeze;
+mod gates;
 mod history;
 mod prr_reading;
 mod release;
