@@ -6,6 +6,8 @@
 //! end of a directory's path (`k8s.io/apiserver/pkg/features` is
 //! `staging/src/k8s.io/apiserver/pkg/features`). The gate's name is the
 //! constant's string value (`CPUCFSQuotaPeriod` is `"CustomCPUCFSQuotaPeriod"`).
+//! An untyped string constant (`ReloadKubeletClientCAFile =
+//! "ReloadKubeletClientCAFile"`) is a gate only when a spec map names it.
 //!
 //! A gate whose constant two files declare is one gate, found first in path
 //! order; its other files are in [`Gate::also_in`]. A gate registered in two
@@ -15,13 +17,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::parse::{FileFacts, Key};
+use super::parse::{ConstDecl, FileFacts, Key};
 use super::{Gate, Problem, Spec};
 
 /// The directory of a slash-separated path (`""` at the top).
 fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
+
+/// (package directory, identifier) → the first constant so declared and its file.
+type Consts<'a> = HashMap<(&'a str, &'a str), (&'a str, &'a ConstDecl)>;
 
 /// A spec map entry resolved to its gate.
 struct Resolved<'a> {
@@ -37,7 +42,7 @@ struct Resolved<'a> {
 pub(super) fn build(files: &[(String, Arc<FileFacts>)]) -> (BTreeMap<String, Gate>, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut gates: BTreeMap<String, Gate> = BTreeMap::new();
-    let mut consts: HashMap<(&str, &str), &str> = HashMap::new();
+    let mut consts: Consts = HashMap::new();
     for (path, facts) in files {
         for (line, message) in &facts.problems {
             problems.push(Problem::new(path, *line, message.clone()));
@@ -45,17 +50,21 @@ pub(super) fn build(files: &[(String, Arc<FileFacts>)]) -> (BTreeMap<String, Gat
         for c in &facts.consts {
             consts
                 .entry((dir_of(path), c.ident.as_str()))
-                .or_insert(c.name.as_str());
-            add_const(&mut gates, path, c);
+                .or_insert((path.as_str(), c));
+            if c.typed {
+                add_const(&mut gates, path, c);
+            }
         }
     }
     let mut resolved = Vec::new();
     for (path, facts) in files {
         for entry in &facts.entries {
-            let Some(name) = resolve(path, facts, &entry.key, &consts, &mut problems, entry.line)
-            else {
-                continue;
-            };
+            let (name, decl) = resolve(path, facts, &entry.key, &consts, &mut problems, entry.line);
+            if let Some((decl_path, decl)) = decl
+                && !gates.contains_key(&name)
+            {
+                add_const(&mut gates, decl_path, decl);
+            }
             let gate = gates.entry(name.clone()).or_insert_with(|| Gate {
                 name: name.clone(),
                 file: path.clone(),
@@ -83,7 +92,7 @@ pub(super) fn build(files: &[(String, Arc<FileFacts>)]) -> (BTreeMap<String, Gat
     (gates, problems)
 }
 
-fn add_const(gates: &mut BTreeMap<String, Gate>, path: &str, c: &super::parse::ConstDecl) {
+fn add_const(gates: &mut BTreeMap<String, Gate>, path: &str, c: &ConstDecl) {
     let (kep_text, keps) = match &c.kep {
         Some((text, keps)) => (Some(text.clone()), keps.clone()),
         None => (None, Vec::new()),
@@ -114,23 +123,24 @@ fn add_const(gates: &mut BTreeMap<String, Gate>, path: &str, c: &super::parse::C
     }
 }
 
-/// The gate name a map key stands for. An unknown constant is a problem;
-/// its specs are still kept, under the identifier.
-fn resolve(
+/// The gate name a map key stands for, and the constant it names. An
+/// unknown constant is a problem; its specs are still kept, under the
+/// identifier.
+fn resolve<'a>(
     path: &str,
     facts: &FileFacts,
     key: &Key,
-    consts: &HashMap<(&str, &str), &str>,
+    consts: &Consts<'a>,
     problems: &mut Vec<Problem>,
     line: usize,
-) -> Option<String> {
+) -> (String, Option<(&'a str, &'a ConstDecl)>) {
     let (dirs, ident): (Vec<&str>, &str) = match key {
         Key::Local(ident) => (vec![dir_of(path)], ident),
         Key::Qualified(pkg, ident) => {
             let Some(import) = facts.imports.get(pkg) else {
                 let message = format!("spec for {pkg}.{ident}: {pkg} is not imported");
                 problems.push(Problem::new(path, line, message));
-                return Some(ident.clone());
+                return (ident.clone(), None);
             };
             let dirs = consts
                 .keys()
@@ -140,8 +150,8 @@ fn resolve(
             (dirs, ident)
         }
     };
-    if let Some(name) = dirs.iter().find_map(|d| consts.get(&(*d, ident))) {
-        return Some(name.to_string());
+    if let Some(&(file, decl)) = dirs.iter().find_map(|d| consts.get(&(*d, ident))) {
+        return (decl.name.clone(), Some((file, decl)));
     }
     let written = match key {
         Key::Local(i) => i.clone(),
@@ -149,7 +159,7 @@ fn resolve(
     };
     let message = format!("spec for {written}: no feature constant {ident} in its package");
     problems.push(Problem::new(path, line, message));
-    Some(ident.to_string())
+    (ident.to_string(), None)
 }
 
 /// Gives each gate the specs of its first entry (own package first), and

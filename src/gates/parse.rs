@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use tree_sitter::{Language, Node, Parser};
+use tree_sitter::{Language, Node, Parser, Tree};
 
 use super::{PreRelease, Spec, kep};
 
@@ -37,6 +37,10 @@ pub(super) struct ConstDecl {
     pub line: usize,
     /// The `// kep:` line's text and KEP numbers.
     pub kep: Option<(String, Vec<u32>)>,
+    /// Typed `Feature` (`X featuregate.Feature = "X"` or `X =
+    /// featuregate.Feature("X")`); an untyped string constant (`X = "X"`)
+    /// is a gate only when a spec map names it.
+    pub typed: bool,
 }
 
 /// The key of a spec map entry as written.
@@ -66,6 +70,13 @@ thread_local! {
 /// The facts of one file's text. Never panics; what it cannot read becomes
 /// a problem and the rest is still read.
 pub(super) fn read(text: &str) -> FileFacts {
+    read_after(text, None).0
+}
+
+/// [`read`], reusing `old`: the previous version's syntax tree, already
+/// edited to this text's positions ([`Tree::edit`]), so tree-sitter parses
+/// only what changed. Also returns this text's tree.
+pub(super) fn read_after(text: &str, old: Option<&Tree>) -> (FileFacts, Option<Tree>) {
     let mut facts = FileFacts::default();
     let tree = PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -76,11 +87,11 @@ pub(super) fn read(text: &str) -> FileFacts {
             let _ = p.set_language(&Language::from(tree_sitter_go::LANGUAGE));
             p
         });
-        parser.parse(text, None)
+        parser.parse(text, old)
     });
     let Some(tree) = tree else {
         facts.problems.push((1, "could not parse the file".into()));
-        return facts;
+        return (facts, None);
     };
     let root = tree.root_node();
     if root.has_error() {
@@ -91,7 +102,7 @@ pub(super) fn read(text: &str) -> FileFacts {
         ));
     }
     Reader::new(text).walk(root, &mut facts);
-    facts
+    (facts, Some(tree))
 }
 
 /// The first ERROR or MISSING node, in document order.
@@ -141,9 +152,12 @@ impl<'t> Reader<'t> {
                 "comment" => self.comment(node),
                 "import_spec" => self.import(node, facts),
                 "const_spec" => self.const_spec(node, facts),
-                "composite_literal" if self.spec_map(node).is_some() => {
-                    let versioned = self.spec_map(node) == Some(true);
-                    if let Some(body) = node.child_by_field_name("body") {
+                // Spec maps are read whole; other literals (the dependency
+                // map) hold no declarations: neither is walked into.
+                "composite_literal" => {
+                    if let Some(versioned) = self.spec_map(node)
+                        && let Some(body) = node.child_by_field_name("body")
+                    {
                         self.map_body(body, versioned, facts);
                     }
                     continue;
@@ -211,31 +225,55 @@ impl<'t> Reader<'t> {
                     .collect()
             })
             .unwrap_or_default();
-        let is_feature = node
+        let typed = node
             .child_by_field_name("type")
-            .is_some_and(|t| last_part(self.src(t)) == "Feature");
+            .map(|t| last_part(self.src(t)) == "Feature");
         for (i, name) in names.iter().enumerate() {
             let ident = self.src(*name).to_string();
-            let value = values.get(i).copied();
-            if !is_feature {
-                if let Some(v) = value.and_then(|v| bool_literal(v.kind())) {
-                    self.bools.insert(ident, v);
-                }
+            let line = name.start_position().row + 1;
+            let Some(value) = values.get(i).copied() else {
+                continue;
+            };
+            if let Some(b) = bool_literal(value.kind()) {
+                self.bools.insert(ident, b);
                 continue;
             }
-            let line = name.start_position().row + 1;
-            match value.filter(|v| v.kind().ends_with("string_literal")) {
-                Some(v) => facts.consts.push(ConstDecl {
-                    ident,
-                    name: unquote(self.src(v)).to_string(),
-                    line,
-                    kep: kep::from_doc(self.doc(node.start_position().row)),
-                }),
-                None => facts.problems.push((
-                    line,
-                    format!("feature constant {ident} has no string value"),
-                )),
-            }
+            let (string, typed) = match typed {
+                Some(false) => continue,
+                Some(true) => (Some(value).filter(|v| is_string(*v)), true),
+                None if is_string(value) => (Some(value), false),
+                None => match self.conversion(value) {
+                    Some(v) => (Some(v), true),
+                    None => continue,
+                },
+            };
+            let Some(string) = string else {
+                let message = format!("feature constant {ident} has no string value");
+                facts.problems.push((line, message));
+                continue;
+            };
+            facts.consts.push(ConstDecl {
+                ident,
+                name: unquote(self.src(string)).to_string(),
+                line,
+                kep: kep::from_doc(self.doc(node.start_position().row)),
+                typed,
+            });
+        }
+    }
+
+    /// The string of `featuregate.Feature("X")`.
+    fn conversion<'n>(&self, value: Node<'n>) -> Option<Node<'n>> {
+        if value.kind() != "call_expression" {
+            return None;
+        }
+        let function = value.child_by_field_name("function")?;
+        if last_part(self.src(function)) != "Feature" {
+            return None;
+        }
+        match named(value.child_by_field_name("arguments")?).as_slice() {
+            [one] if is_string(*one) => Some(*one),
+            _ => None,
         }
     }
 
@@ -365,6 +403,10 @@ fn last_part(text: &str) -> &str {
 /// `"x"` or `` `x` `` → `x`.
 fn unquote(text: &str) -> &str {
     text.trim_matches(|c| c == '"' || c == '`')
+}
+
+fn is_string(node: Node) -> bool {
+    node.kind().ends_with("string_literal")
 }
 
 fn bool_literal(kind: &str) -> Option<bool> {

@@ -9,6 +9,7 @@ use anyhow::{Context, anyhow, bail};
 use git2::{ObjectType, Oid, Repository};
 use serde::Serialize;
 
+use super::incremental::{self, Last};
 use super::parse::{self, FileFacts};
 use super::{Error, PreRelease, Snapshot, is_gate_file};
 
@@ -61,6 +62,8 @@ type TreeMemo = HashMap<(Oid, String), Arc<Vec<(String, Oid)>>>;
 struct Cache {
     trees: TreeMemo,
     blobs: HashMap<Oid, Arc<FileFacts>>,
+    /// Each path's last parsed version, to parse the next from.
+    last: HashMap<String, Last>,
     snapshots: HashMap<Oid, Arc<Snapshot>>,
 }
 
@@ -236,8 +239,7 @@ impl Kubernetes {
             let facts = match cache.blobs.get(oid) {
                 Some(f) => f.clone(),
                 None => {
-                    let blob = repo.find_blob(*oid)?;
-                    let facts = Arc::new(parse::read(&String::from_utf8_lossy(blob.content())));
+                    let facts = Arc::new(parse_blob(&repo, &mut cache.last, path, *oid)?);
                     cache.blobs.insert(*oid, facts.clone());
                     facts
                 }
@@ -286,6 +288,27 @@ pub fn landed(
         first = Some(c.clone());
     }
     first
+}
+
+/// Blob `oid` at `path`, parsed from the path's last version when it is
+/// UTF-8 (byte offsets must be the text's), else in full.
+fn parse_blob(
+    repo: &Repository,
+    last: &mut HashMap<String, Last>,
+    path: &str,
+    oid: Oid,
+) -> Result<FileFacts, Error> {
+    let blob = repo.find_blob(oid)?;
+    let Ok(text) = std::str::from_utf8(blob.content()) else {
+        last.remove(path);
+        return Ok(parse::read(&String::from_utf8_lossy(blob.content())));
+    };
+    let (facts, next) = incremental::parse_next(repo, last.get(path), &blob, text);
+    match next {
+        Some(next) => last.insert(path.to_string(), next),
+        None => last.remove(path),
+    };
+    Ok(facts)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -410,3 +410,33 @@ fn pre_release_labels() {
         assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{p}\""));
     }
 }
+
+#[test]
+fn untyped_and_converted_constants() {
+    let text = r#"package features
+const (
+	// kep: https://kep.k8s.io/1
+	ReloadKubeletClientCAFile = "ReloadKubeletClientCAFile"
+
+	// kep: https://kep.k8s.io/2
+	SystemdWatchdog = featuregate.Feature("SystemdWatchdogGate")
+
+	someString = "not a gate"
+)
+var m = map[featuregate.Feature]featuregate.VersionedSpecs{
+	ReloadKubeletClientCAFile: {
+		{Version: version.MustParse("1.33"), Default: true, PreRelease: featuregate.Beta},
+	},
+	SystemdWatchdog: {
+		{Version: version.MustParse("1.32"), Default: true, PreRelease: featuregate.Beta},
+	},
+}
+"#;
+    let s = snapshot(&[(PKG, text)]);
+    assert_eq!(s.problems, []);
+    let names: Vec<&str> = s.gates.keys().map(String::as_str).collect();
+    assert_eq!(names, ["ReloadKubeletClientCAFile", "SystemdWatchdogGate"]);
+    let r = &s.gates["ReloadKubeletClientCAFile"];
+    assert_eq!((r.kep, r.line, r.specs.len()), (Some(1), 4, 1));
+    assert_eq!(s.gates["SystemdWatchdogGate"].kep, Some(2));
+}

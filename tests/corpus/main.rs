@@ -15,6 +15,7 @@ mod check_changes;
 mod code;
 mod corpus;
 mod freeze;
+mod gates;
 mod history;
 mod prr_reading;
 mod release;
