@@ -34,6 +34,7 @@ fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> 
             rev: None,
             sigs: None,
             current: None,
+            kubernetes: None,
         },
         release: "v1.35".into(),
         since: since.map(str::to_string),

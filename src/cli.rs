@@ -199,6 +199,14 @@ pub struct InputArgs {
     /// calendar not yet out at the snapshot's commit date).
     #[arg(long, value_name = "vX.Y", value_parser = parse_release)]
     pub current: Option<crate::kep::domain::Release>,
+    /// A kubernetes/kubernetes checkout (a sparse one with only the
+    /// feature-gate files will do): what the code shipped beside what the
+    /// KEPs say, and whether a tracked KEP's code has landed.
+    #[arg(long, value_name = "DIR")]
+    pub kubernetes: Option<PathBuf>,
+    /// Read this revision of the --kubernetes checkout instead of HEAD.
+    #[arg(long, value_name = "REV", requires = "kubernetes")]
+    pub kubernetes_rev: Option<String>,
 }
 
 fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, String> {
@@ -221,6 +229,10 @@ impl InputArgs {
             rev: self.rev.clone(),
             sigs: self.sigs.clone(),
             current: self.current,
+            kubernetes: self.kubernetes.clone().map(|path| crate::project::Kubernetes {
+                path,
+                rev: self.kubernetes_rev.clone(),
+            }),
         }
     }
 }

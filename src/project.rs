@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::analysis::calendar::Current;
+use crate::analysis::code::Code;
 use crate::analysis::deadline::{self, Deadline};
 use crate::analysis::history::History;
 use crate::analysis::outcome::past_enhancements_freeze;
@@ -34,6 +35,18 @@ pub struct Input {
     pub sigs: Option<PathBuf>,
     /// `--current`: the release in progress, overriding the calendar.
     pub current: Option<Release>,
+    /// `--kubernetes` (and `--kubernetes-rev`): a kubernetes/kubernetes
+    /// checkout whose feature gates say what the code shipped.
+    pub kubernetes: Option<Kubernetes>,
+}
+
+/// A kubernetes/kubernetes checkout to read feature gates from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kubernetes {
+    /// Its root (a sparse checkout with only the feature files will do).
+    pub path: PathBuf,
+    /// A revision to read instead of HEAD.
+    pub rev: Option<String>,
 }
 
 impl Input {
@@ -87,6 +100,8 @@ pub struct Project {
     /// The clock history is judged against (unix seconds): the newest commit
     /// in the history, so that builds of one revision are identical.
     pub now: i64,
+    /// What Kubernetes' code shipped (`--kubernetes`).
+    pub code: Option<Code>,
 }
 
 impl Project {
@@ -100,6 +115,7 @@ impl Project {
             findings,
             history: None,
             now: 0,
+            code: None,
         }
     }
 
@@ -140,7 +156,30 @@ impl Project {
         if let Some(h) = history {
             project = project.with_history(h);
         }
-        Ok(project.with_deadline(input, None))
+        project.with_code(input)
+            .map(|p| p.with_deadline(input, None))
+    }
+
+    /// Read Kubernetes' feature gates when the input names a checkout
+    /// (`--kubernetes`), for the releases out and the release in progress
+    /// at the snapshot's date (the history's newest commit, else the tip).
+    pub fn with_code(mut self, input: &Input) -> Result<Self> {
+        self.read_code(input)?;
+        Ok(self)
+    }
+
+    /// [`Project::with_code`] in place.
+    pub fn read_code(&mut self, input: &Input) -> Result<()> {
+        let Some(k) = &input.kubernetes else {
+            return Ok(());
+        };
+        let until = self.history.as_ref().map(|h| h.newest_time());
+        let current = self.analysis.current.release;
+        let code = timed("kubernetes", || {
+            Code::load(&k.path, k.rev.as_deref(), &self.model, current, until)
+        })?;
+        self.code = Some(code);
+        Ok(())
     }
 
     /// [`Project::load`] for `check`, which judges the files as they are:
@@ -148,7 +187,7 @@ impl Project {
     /// the repository they take, about 0.28 s on the corpus, is spared).
     pub fn load_files(input: &Input) -> Result<Project> {
         let model = timed("load", || input.model())?;
-        Ok(Project::new(model))
+        Project::new(model).with_code(input)
     }
 
     /// Past the Enhancements Freeze of the release in progress, take the

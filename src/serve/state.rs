@@ -185,7 +185,7 @@ impl State {
         if let Some(h) = config.history.clone() {
             data = data.with_history(h);
         }
-        let data = data.with_deadline(&config.input, None);
+        let data = data.with_code(&config.input)?.with_deadline(&config.input, None);
         let mut problems = BTreeMap::new();
         let base = config.site.base_url.clone();
         let theme = match load_theme(config.theme.as_deref(), &base) {
@@ -323,9 +323,16 @@ impl State {
         }
         let history = self.data.history.take();
         let earlier = self.data.analysis.deadline.take();
+        let code = self.data.code.take();
         let mut data = Project::new(model);
         if let Some(h) = history {
             data = data.with_history(h);
+        }
+        // The gates are read again for the KEPs now in the release; a
+        // checkout that no longer reads keeps the last reading.
+        if let Err(e) = data.read_code(&self.config.input) {
+            tracing::warn!("--kubernetes: {e:#}");
+            data.code = code;
         }
         self.data = data.with_deadline(&self.config.input, earlier.as_ref());
         true
