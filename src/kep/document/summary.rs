@@ -29,11 +29,10 @@ pub fn is_summary_heading(title: &str) -> bool {
         .trim_end_matches([':', ' '])
         .to_ascii_lowercase();
     let mut words = t.split_whitespace();
-    match (words.next(), words.next()) {
-        (Some("summary" | "abstract"), None) => true,
-        (Some("summary"), Some("and" | "&" | "/")) => true,
-        _ => false,
-    }
+    matches!(
+        (words.next(), words.next()),
+        (Some("summary" | "abstract"), None) | (Some("summary"), Some("and" | "&" | "/"))
+    )
 }
 
 /// The index of the README's Summary section: the first heading that
