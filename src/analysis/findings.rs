@@ -84,6 +84,7 @@ pub fn check_kep(model: &Model, kep: &Kep) -> Vec<Finding> {
         dates::dates(kep, &mut out);
         dates::milestones(kep, &mut out);
         metadata::placeholders(kep, &mut out);
+        metadata::placeholder_title(kep, &mut out);
         metadata::unknown_fields(kep, &mut out);
         metadata::sigs(model, kep, &mut out);
         prr::prr(model, kep, &mut out);

@@ -240,7 +240,7 @@ pub fn analyze_kep(
         target_stage,
         readiness: None,
         target_phase: target_release.map(|r| outcome::phase(current, r)),
-        summary: document::blurb(document::summary_section(&kep.readme)),
+        summary: document::blurb(&document::summary_markdown(&doc)),
         toc_mismatches: document::toc_mismatches(&doc),
         freeze: freeze::facts(&doc, &kep.readme),
     };

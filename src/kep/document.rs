@@ -15,7 +15,10 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 pub use anchor::{Anchors, heading_text, markdown_options, slug, slug_text};
-pub use summary::{blurb, summary_section};
+pub use summary::{
+    blurb, first_sentences, is_summary_heading, plain_text, summary_index, summary_markdown,
+    summary_section,
+};
 pub use toc::{Toc, TocEntry, TocMismatch, toc_mismatches};
 
 /// One ATX heading and the text that follows it up to the next heading.

@@ -60,6 +60,11 @@ pub struct Kep {
     pub lines: FieldLines,
     /// Problems found while loading this KEP.
     pub load_findings: Vec<Finding>,
+    /// The README's first `#` title (without its `KEP-NNNN: `), read only
+    /// when the metadata's title is the template's placeholder: what
+    /// [`Kep::title`] shows instead.
+    #[serde(skip)]
+    pub readme_title: Option<String>,
 }
 
 impl Kep {
@@ -77,8 +82,13 @@ impl Kep {
         }
     }
 
-    /// Title, or the path when the title is missing.
+    /// The title every view shows: kep.yaml's; the README's first title
+    /// when kep.yaml's is the template's placeholder (`KEP Template`); the
+    /// path when there is none.
     pub fn title(&self) -> &str {
+        if let Some(t) = &self.readme_title {
+            return t;
+        }
         if self.meta.title.is_empty() {
             &self.path
         } else {
@@ -99,6 +109,51 @@ impl Kep {
             Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest,
             _ => name,
         }
+    }
+}
+
+/// Whether a title is one the KEP template leaves in place: kep.yaml's
+/// `KEP Template`, or the README's `Your short, descriptive title`.
+pub fn is_placeholder_title(title: &str) -> bool {
+    let t = title.trim().trim_matches(['"', '\'']).trim();
+    ["KEP Template", "Your short, descriptive title"]
+        .iter()
+        .any(|p| t.eq_ignore_ascii_case(p))
+}
+
+/// The README's first `#` title without a leading `KEP-NNNN: `, when
+/// `meta_title` is a placeholder (see [`is_placeholder_title`]) and the
+/// README's title is not one too.
+pub fn readme_title(meta_title: &str, readme: &str) -> Option<String> {
+    if !is_placeholder_title(meta_title) {
+        return None;
+    }
+    let doc = document::parse(readme);
+    let h1 = doc.sections.iter().find(|s| s.level == 1)?;
+    let t = strip_kep_prefix(&h1.title).trim();
+    (!t.is_empty() && !is_placeholder_title(t)).then(|| t.to_string())
+}
+
+/// `KEP-1234: Title`, `KEP 1234 - Title`, `KEP-NNNN: Title` → `Title`.
+fn strip_kep_prefix(title: &str) -> &str {
+    let Some(rest) = title
+        .get(..3)
+        .filter(|p| p.eq_ignore_ascii_case("kep"))
+        .map(|_| &title[3..])
+    else {
+        return title;
+    };
+    let rest = rest.trim_start_matches(['-', ' ', '#']);
+    let number_end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == 'N'))
+        .unwrap_or(rest.len());
+    if number_end == 0 {
+        return title;
+    }
+    let rest = rest[number_end..].trim_start();
+    match rest.strip_prefix([':', '-', '—', '–']) {
+        Some(r) => r.trim_start(),
+        None => title,
     }
 }
 
@@ -218,5 +273,22 @@ mod tests {
         };
         let (_, finding) = decode(&f);
         assert_eq!(finding.unwrap().line, Some(2));
+    }
+
+    #[test]
+    fn a_placeholder_title_gives_way_to_the_readme_title() {
+        let readme = "<!-- x -->\n# KEP-5468: Invariant `Testing`\n\n## Summary\n";
+        assert_eq!(
+            readme_title("KEP Template", readme).as_deref(),
+            Some("Invariant Testing")
+        );
+        assert_eq!(readme_title("Real title", readme), None);
+        // The README's own placeholder, or no title, leaves it as it was.
+        let template = "# KEP-NNNN: Your short, descriptive title\n";
+        assert_eq!(readme_title("KEP Template", template), None);
+        assert_eq!(readme_title("kep template", "## Summary\n"), None);
+        assert_eq!(strip_kep_prefix("KEP 12 - Foo"), "Foo");
+        assert_eq!(strip_kep_prefix("Keps everywhere"), "Keps everywhere");
+        assert_eq!(strip_kep_prefix("KEP-1: "), "");
     }
 }

@@ -219,6 +219,10 @@ pub struct Row {
     /// The first sentences of the README's Summary, as plain text.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub summary: String,
+    /// The feature gates the KEP names (kep.yaml's `feature-gates`, in
+    /// order, each once). The gates Kubernetes' code ties to the KEP may
+    /// be added here later.
+    pub feature_gates: Vec<String>,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.

@@ -7,6 +7,7 @@
 
 mod announcement;
 mod markdown;
+mod prose;
 
 use std::path::Path;
 
@@ -49,12 +50,14 @@ pub fn render(report: &Report, format: Format, theme: Option<&Path>) -> Result<S
 }
 
 /// Escape text for Markdown: punctuation that formats, HTML, table pipes,
-/// newlines, `@` (so pasting into GitHub pings nobody) and control characters.
+/// newlines, `@` (so pasting into GitHub pings nobody), `{` (Hugo
+/// shortcodes, `{{<` and `{{%`) and control characters. Prose a person
+/// edits (the announcement draft) escapes less: [`prose::prose`].
 pub fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '#' | '!' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '#' | '!' | '{' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -225,6 +228,7 @@ mod tests {
         assert_eq!(md("[x](javascript:y)"), "\\[x\\](javascript:y)");
         assert_eq!(md("@jpbetz"), "@&#8203;jpbetz");
         assert_eq!(md("a\nb"), "a b");
+        assert_eq!(md("{{% x %}}{{< y >}}"), "\\{\\{% x %}}\\{\\{&lt; y &gt;}}");
     }
 
     #[test]

@@ -86,6 +86,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         landed,
         step: s.step.map(|x| x.label()),
         summary: inputs.analysis.keps[s.index].summary.clone(),
+        feature_gates: feature_gates(kep),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
         ready: matches!(
@@ -114,6 +115,18 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         issue: None,
         flags: Vec::new(),
     }
+}
+
+/// The names of the feature gates kep.yaml lists, each once, in order.
+fn feature_gates(kep: &crate::kep::Kep) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in &kep.meta.feature_gates {
+        let name = g.name.trim();
+        if !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
 
 /// Since when latest-milestone has been `release`, without a break up to now.

@@ -10,6 +10,7 @@
 //! fails, naming the missing file, when the shared folder is absent.
 
 mod analysis;
+mod announcement;
 mod browser;
 mod check_changes;
 mod code;

@@ -242,6 +242,28 @@ pub(super) fn placeholders(kep: &Kep, out: &mut Vec<Finding>) {
     }
 }
 
+/// kep.yaml's title is the template's (`KEP Template`): the views show the
+/// README's title instead, and say so here.
+pub(super) fn placeholder_title(kep: &Kep, out: &mut Vec<Finding>) {
+    let title = &kep.meta.title;
+    if !crate::kep::is_placeholder_title(title) {
+        return;
+    }
+    let hint = match &kep.readme_title {
+        Some(t) => format!("set `title:` to the KEP's title; the README's is \"{t}\""),
+        None => "set `title:` to the KEP's title".to_string(),
+    };
+    out.push(
+        at(
+            kep,
+            "placeholder-title",
+            "title",
+            format!("`title` is the template's placeholder `{}`", title.trim()),
+        )
+        .hint(hint),
+    );
+}
+
 pub(super) fn unknown_fields(kep: &Kep, out: &mut Vec<Finding>) {
     for (key, line) in kep.lines.unknown() {
         out.push(

@@ -222,6 +222,12 @@ pub const RULES: &[Rule] = &[
         "no template placeholder (TBD, @jane.doe, yyyy-mm-dd, a|b|c) is left in kep.yaml",
     ),
     rule(
+        "placeholder-title",
+        W,
+        "kepsite",
+        "kep.yaml's title is not the template's placeholder (`KEP Template`; the views show the README's title)",
+    ),
+    rule(
         "unknown-field",
         W,
         "kepsite",

@@ -76,6 +76,12 @@ const DEFECTS: &[Defect] = &[
         Some("required-field"),
     ),
     (
+        "placeholder title",
+        "title: Good KEP\n",
+        "title: KEP Template\n",
+        Some("placeholder-title"),
+    ),
+    (
         "missing approvers",
         "approvers:\n  - \"@b\"\n",
         "",
@@ -256,4 +262,36 @@ fn every_rule_is_listed_once() {
     let n = ids.len();
     ids.dedup();
     assert_eq!(ids.len(), n);
+}
+
+/// The placeholder title's finding names kep.yaml's `title:` line and the
+/// README's title, which the views show instead.
+#[test]
+fn a_placeholder_title_is_reported_at_its_line() {
+    let yaml = GOOD.replace(
+        "title: Good KEP\nkep-number: 100\n",
+        "kep-number: 100\ntitle: KEP Template\n",
+    );
+    let files = [
+        ("OWNERS_ALIASES", ALIASES),
+        ("keps/sig-node/100-good/kep.yaml", yaml.as_str()),
+        (
+            "keps/sig-node/100-good/README.md",
+            "# KEP-100: Good widgets\n",
+        ),
+        ("keps/prod-readiness/sig-node/100.yaml", GOOD_PRR),
+    ];
+    let model = from_snapshot(snapshot(&files), None);
+    assert_eq!(model.keps[0].title(), "Good widgets");
+    let found = check(&model);
+    let f = found
+        .iter()
+        .find(|f| f.rule == "placeholder-title")
+        .expect("a placeholder-title finding");
+    assert_eq!(f.path, "keps/sig-node/100-good/kep.yaml");
+    assert_eq!(f.line, Some(2));
+    assert!(
+        f.hint.as_deref().unwrap_or("").contains("Good widgets"),
+        "{f:?}"
+    );
 }

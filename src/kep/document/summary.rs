@@ -1,99 +1,143 @@
 //! A KEP's Summary section: its Markdown text, and the first sentences of it
 //! as plain text (what the announcement draft quotes; read once per KEP by
 //! the analysis, so it outlives the README text the site build takes away).
+//!
+//! The section is found among the [`Document`]'s headings (outside code
+//! fences and comments): `Summary`, `Summary and Motivation`, `Abstract`.
+//! The plain text is read from pulldown-cmark's events, so Markdown escapes
+//! (`\#`), entities (`&amp;`) and markup are resolved by the parser, never by
+//! string edits of the Markdown.
+
+mod sentences;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-/// The text of the README's Summary section (first `## Summary` up to the next heading).
-pub fn summary_section(readme: &str) -> &str {
-    let mut start = None;
-    let mut offset = 0;
-    for line in readme.split_inclusive('\n') {
-        let t = line.trim_start();
-        if t.starts_with('#') {
-            if let Some(s) = start {
-                return readme[s..offset].trim();
-            }
-            let title = t.trim_start_matches('#').trim();
-            if title.eq_ignore_ascii_case("summary") {
-                start = Some(offset + line.len());
-            }
-        }
-        offset += line.len();
-    }
-    start.map(|s| readme[s..].trim()).unwrap_or("")
+use super::{Document, markdown_options, parse};
+
+#[cfg(test)]
+use sentences::MAX_CHARS;
+pub use sentences::first_sentences;
+
+/// Whether a heading names a KEP's Summary: `Summary` (also numbered,
+/// `1. Summary`, or with a colon), `Summary and Motivation` (`&`, `/`), or
+/// `Abstract` (the name some early KEPs give it). `Summary of changes` and
+/// the like are other sections.
+pub fn is_summary_heading(title: &str) -> bool {
+    let t = title
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')' | '-' | ' '))
+        .trim_end_matches([':', ' '])
+        .to_ascii_lowercase();
+    let mut words = t.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some("summary" | "abstract"), None) | (Some("summary"), Some("and" | "&" | "/"))
+    )
 }
 
-/// Sentences of a KEP's Summary the draft quotes, and a bound on its length.
-const SENTENCES: usize = 3;
-const MAX_CHARS: usize = 480;
+/// The index of the README's Summary section: the first heading that
+/// [`is_summary_heading`].
+pub fn summary_index(doc: &Document) -> Option<usize> {
+    doc.sections
+        .iter()
+        .position(|s| is_summary_heading(&s.title))
+}
 
-/// The plain text of a Summary section written in Markdown: text and code
-/// spans only (HTML, comments with the template's guidance, images and
-/// link targets are left out), whitespace collapsed, cut after a few
-/// sentences.
-pub fn blurb(markdown: &str) -> String {
-    let mut text = String::new();
-    let mut skip = 0usize;
-    for ev in Parser::new(markdown) {
-        match ev {
-            Event::Start(Tag::Image { .. } | Tag::CodeBlock(_) | Tag::Table(_)) => skip += 1,
-            Event::End(TagEnd::Image | TagEnd::CodeBlock | TagEnd::Table) => {
-                skip = skip.saturating_sub(1)
+/// The Markdown of the README's Summary section: its text and its
+/// subsections' (their headings left out), HTML comments removed; "" when
+/// the README has none.
+pub fn summary_markdown(doc: &Document) -> String {
+    let Some(i) = summary_index(doc) else {
+        return String::new();
+    };
+    let mut out = doc.sections[i].body.clone();
+    for d in doc.descendants(i) {
+        let body = &doc.sections[d].body;
+        if !body.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
             }
-            Event::Text(t) | Event::Code(t) if skip == 0 => text.push_str(&t),
+            out.push_str(body);
+        }
+    }
+    out
+}
+
+/// [`summary_markdown`] of README text.
+pub fn summary_section(readme: &str) -> String {
+    summary_markdown(&parse(readme))
+}
+
+/// The plain text of Markdown, from the parser's text events: text and code
+/// spans (escapes and entities resolved by the parser); HTML, images, code
+/// blocks, tables, headings, footnotes and their references (also written
+/// as text, `[^1]`, when their definition is elsewhere) left out;
+/// whitespace collapsed.
+pub fn plain_text(markdown: &str) -> String {
+    let mut text = String::new();
+    // Consecutive text events: a footnote reference the parser did not
+    // recognise comes as several (`[`, `^1`, `]`).
+    let mut run = String::new();
+    let mut skip = 0usize;
+    for ev in Parser::new_ext(markdown, markdown_options()) {
+        if !matches!(ev, Event::Text(_)) {
+            push_run(&mut text, &mut run);
+        }
+        match ev {
+            Event::Start(
+                Tag::Image { .. }
+                | Tag::CodeBlock(_)
+                | Tag::Table(_)
+                | Tag::Heading { .. }
+                | Tag::FootnoteDefinition(_)
+                | Tag::HtmlBlock,
+            ) => skip += 1,
+            Event::End(
+                TagEnd::Image
+                | TagEnd::CodeBlock
+                | TagEnd::Table
+                | TagEnd::Heading(_)
+                | TagEnd::FootnoteDefinition
+                | TagEnd::HtmlBlock,
+            ) => skip = skip.saturating_sub(1),
+            Event::Text(t) if skip == 0 => run.push_str(&t),
+            Event::Code(t) if skip == 0 => text.push_str(&t),
             Event::SoftBreak | Event::HardBreak => text.push(' '),
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Heading(_)) => text.push(' '),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) => text.push(' '),
             _ => {}
         }
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let text = words.join(" ");
-    let mut out = String::new();
-    let mut sentences = 0;
-    for (i, c) in text.char_indices() {
-        out.push(c);
-        let end = matches!(c, '.' | '!' | '?')
-            && text[i + c.len_utf8()..]
-                .chars()
-                .next()
-                .is_none_or(char::is_whitespace);
-        if end {
-            sentences += 1;
-            if sentences == SENTENCES {
-                break;
+    push_run(&mut text, &mut run);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `run` appended to `text` without footnote references (`[^label]`).
+fn push_run(text: &mut String, run: &mut String) {
+    let mut rest = run.as_str();
+    while let Some(i) = rest.find("[^") {
+        let label_end = rest[i + 2..]
+            .find(|c: char| c == ']' || c == '[' || c.is_whitespace())
+            .map(|j| i + 2 + j);
+        match label_end {
+            Some(j) if j > i + 2 && rest[j..].starts_with(']') => {
+                text.push_str(rest[..i].trim_end_matches(' '));
+                rest = &rest[j + 1..];
+            }
+            _ => {
+                text.push_str(&rest[..i + 2]);
+                rest = &rest[i + 2..];
             }
         }
-        if out.len() >= MAX_CHARS {
-            out = out.trim_end().to_string();
-            out.push('…');
-            break;
-        }
     }
-    out.trim().to_string()
+    text.push_str(rest);
+    run.clear();
+}
+
+/// The first two or three sentences of a Summary written in Markdown, as
+/// plain text (see [`plain_text`] and [`first_sentences`]).
+pub fn blurb(markdown: &str) -> String {
+    first_sentences(&plain_text(markdown))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_summary_section_is_the_text_under_its_heading() {
-        let md = "# KEP\n\n## Summary\n\nShort text.\n\n## Motivation\n\nWhy.\n";
-        assert_eq!(summary_section(md), "Short text.");
-        assert_eq!(summary_section("# none\n"), "");
-    }
-
-    #[test]
-    fn a_blurb_is_the_first_sentences_in_plain_text() {
-        let md = "<!--\nThis section is incredibly important.\n-->\n\nThis KEP adds **user\nnamespaces** to [pods](https://x). It maps IDs. It is safe. It is fast.\n\n![img](a.png)\n";
-        assert_eq!(
-            blurb(md),
-            "This KEP adds user namespaces to pods. It maps IDs. It is safe."
-        );
-        assert_eq!(blurb("v1.2 is out. Next"), "v1.2 is out. Next");
-        let long = "word ".repeat(200);
-        assert!(blurb(&long).ends_with('…'));
-        assert!(blurb(&long).len() <= MAX_CHARS + 4);
-    }
-}
+mod tests;

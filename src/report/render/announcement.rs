@@ -1,27 +1,109 @@
 //! `report --format announcement`: a draft of the Kubernetes release blog
 //! post's enhancement sections, in its shape. For a release that is out:
-//! the headline counts, then graduating to stable, promoted to beta, new in
-//! alpha (and the alphas that continued with work in the release),
-//! deprecations and removals; each KEP with its title, owning SIG, two or
-//! three sentences of its Summary and links to the KEP and its tracking
-//! issue. For the release in progress or a planned one it is the "sneak
-//! peek": what is planned, deprecations and removals first.
+//! the headline counts, then "Graduating to stable", "New features in beta"
+//! (new in beta or graduated to it), "New features in alpha", a short list
+//! of the KEPs that continued at the stage they had with work in the
+//! release (each naming its stage), and "Deprecations and removals" (with
+//! the KEPs withdrawn in the release). Each KEP with its title, two or
+//! three sentences of its Summary, its feature gates, its owning SIG and
+//! links to the KEP and its tracking issue. For the release in progress or
+//! a planned one it is the "sneak peek": what is planned, deprecations and
+//! removals first.
+//!
+//! The sections read the report rows' `outcome`, `step` and `stage`; every
+//! value from a KEP goes through [`prose`], as the draft goes into a Hugo
+//! blog.
 
 use std::fmt::Write;
 
-use super::md;
-use crate::report::{Report, Row};
+use super::prose::prose;
+use crate::kep::domain::Stage;
+use crate::report::{Report, Row, stage_group};
 
-/// One KEP as the post lists it.
-fn item(out: &mut String, k: &Row) {
-    let number = k.number.map(|n| format!("KEP-{n}: ")).unwrap_or_default();
-    let _ = write!(out, "### {}{}\n\n", number, md(&k.title));
-    if !k.summary.is_empty() {
-        let _ = write!(out, "{}\n\n", md(&k.summary));
+/// The section of the draft a row belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Stable,
+    Beta,
+    Alpha,
+    /// Tracked again at the stage it had, with work in the release.
+    Continuing,
+    Deprecations,
+}
+
+/// The section of `k`, from its outcome, step and stage.
+fn section_of(k: &Row) -> Section {
+    let group = stage_group(&Stage::parse(&k.stage));
+    if k.outcome == "deprecated" || group == "deprecation" {
+        return Section::Deprecations;
     }
+    if k.step == Some("continued") {
+        return Section::Continuing;
+    }
+    match group {
+        "stable" => Section::Stable,
+        "beta" => Section::Beta,
+        "alpha" => Section::Alpha,
+        _ => Section::Continuing,
+    }
+}
+
+/// The stage a continuing KEP is named with.
+fn stage_name(k: &Row) -> &'static str {
+    match stage_group(&Stage::parse(&k.stage)) {
+        "stable" => "stable",
+        "beta" => "beta",
+        "alpha" => "alpha",
+        _ => "no stage change",
+    }
+}
+
+/// "KEP-1234: " (nothing for an unnumbered KEP).
+fn number_prefix(k: &Row) -> String {
+    k.number.map(|n| format!("KEP-{n}: ")).unwrap_or_default()
+}
+
+/// The links of an entry: the KEP and its tracking issue.
+fn links(k: &Row) -> String {
     let mut links = format!("[KEP]({})", k.url);
     if let Some(issue) = &k.issue_url {
         let _ = write!(links, " · [tracking issue]({issue})");
+    }
+    links
+}
+
+/// "Feature gate: `A`." / "Feature gates: `A`, `B`." ("" for none); a name
+/// that is not an identifier is written as escaped prose.
+fn gates(k: &Row) -> String {
+    if k.feature_gates.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = k
+        .feature_gates
+        .iter()
+        .map(|g| {
+            if g.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+            {
+                format!("`{g}`")
+            } else {
+                prose(g)
+            }
+        })
+        .collect();
+    let s = if names.len() == 1 { "" } else { "s" };
+    format!("Feature gate{s}: {}.", names.join(", "))
+}
+
+/// One KEP as the post lists it.
+fn item(out: &mut String, k: &Row) {
+    let _ = write!(out, "### {}{}\n\n", number_prefix(k), prose(&k.title));
+    if !k.summary.is_empty() {
+        let _ = write!(out, "{}\n\n", prose(&k.summary));
+    }
+    let gates = gates(k);
+    if !gates.is_empty() {
+        let _ = write!(out, "{gates}\n\n");
     }
     let _ = write!(
         out,
@@ -29,8 +111,24 @@ fn item(out: &mut String, k: &Row) {
         k.number
             .map(|n| n.to_string())
             .unwrap_or_else(|| "(unnumbered)".into()),
-        md(&sig_name(&k.sig)),
-        links
+        prose(&sig_name(&k.sig)),
+        links(k)
+    );
+}
+
+/// One continuing KEP: a line naming its stage.
+fn continuing_item(out: &mut String, k: &Row) {
+    let gates = gates(k);
+    let _ = writeln!(
+        out,
+        "- {}{}: continues in {}, led by {}.{}{} {}",
+        number_prefix(k),
+        prose(&k.title),
+        stage_name(k),
+        prose(&sig_name(&k.sig)),
+        if gates.is_empty() { "" } else { " " },
+        gates,
+        links(k)
     );
 }
 
@@ -65,8 +163,7 @@ struct Lists<'a> {
     stable: Vec<&'a Row>,
     beta: Vec<&'a Row>,
     alpha: Vec<&'a Row>,
-    /// Alpha and beta tracked again at the stage they had.
-    continued: Vec<&'a Row>,
+    continuing: Vec<&'a Row>,
     deprecations: Vec<&'a Row>,
 }
 
@@ -80,25 +177,24 @@ impl<'a> Lists<'a> {
                 !matches!(k.outcome, "slipped" | "latest-only" | "missed-freeze")
             }
         };
-        let pick = |pred: &dyn Fn(&Row) -> bool| -> Vec<&'a Row> {
-            let mut v: Vec<&Row> = rows(r).filter(|k| counted(k) && pred(k)).collect();
+        let pick = |section: Section| -> Vec<&'a Row> {
+            let mut v: Vec<&Row> = rows(r)
+                .filter(|k| counted(k) && section_of(k) == section)
+                .collect();
             v.sort_by_key(|k| (k.sig.clone(), k.number));
             v
         };
-        let cont = |k: &Row| k.step == Some("continued");
         Lists {
-            stable: pick(&|k| k.stage == "stable"),
-            beta: pick(&|k| k.stage == "beta" && !cont(k)),
-            alpha: pick(&|k| k.stage == "alpha" && !cont(k)),
-            continued: pick(&|k| matches!(k.stage.as_str(), "alpha" | "beta") && cont(k)),
-            deprecations: pick(&|k| {
-                matches!(k.stage.as_str(), "deprecated" | "disabled" | "removed")
-            }),
+            stable: pick(Section::Stable),
+            beta: pick(Section::Beta),
+            alpha: pick(Section::Alpha),
+            continuing: pick(Section::Continuing),
+            deprecations: pick(Section::Deprecations),
         }
     }
 
     fn total(&self) -> usize {
-        self.stable.len() + self.beta.len() + self.alpha.len() + self.continued.len()
+        self.stable.len() + self.beta.len() + self.alpha.len() + self.continuing.len()
     }
 }
 
@@ -111,14 +207,14 @@ fn headline(r: &Report, l: &Lists, out_release: bool) -> String {
             "# Kubernetes {}: release announcement draft\n\n\
              This release includes a total of {} enhancements. Of those \
              enhancements, {} have graduated to Stable, {} have entered Beta \
-             and {} have entered Alpha; {} continue in alpha or beta with work \
+             and {} have entered Alpha; {} continue at their stage with work \
              in this release. {d} deprecation{s} and removal{s} {are} included.\n\n",
             r.release,
             l.total(),
             l.stable.len(),
             l.beta.len(),
             l.alpha.len(),
-            l.continued.len(),
+            l.continuing.len(),
         )
     } else {
         format!(
@@ -133,10 +229,27 @@ fn headline(r: &Report, l: &Lists, out_release: bool) -> String {
             l.stable.len(),
             l.beta.len(),
             l.alpha.len(),
-            l.continued.len(),
+            l.continuing.len(),
         )
     }
 }
+
+/// The section titles: stable, beta, alpha, continuing.
+const OUT_TITLES: [&str; 4] = [
+    "Graduating to stable",
+    "New features in beta",
+    "New features in alpha",
+    "Continuing with work in this release",
+];
+const PLANNED_TITLES: [&str; 4] = [
+    "Planned graduations to stable",
+    "Planned for beta",
+    "Planned for alpha",
+    "Continuing, with work planned in this release",
+];
+
+/// The heading of the deprecations and removals.
+const DEPRECATIONS: &str = "Deprecations and removals";
 
 /// The announcement draft of `r`.
 pub fn announcement(r: &Report) -> String {
@@ -146,51 +259,40 @@ pub fn announcement(r: &Report) -> String {
     s.push_str(
         "<!-- Drafted by kepsite from the KEPs' files: each summary is the first sentences of the KEP's Summary section. Edit before publishing. -->\n\n",
     );
-    let section = |s: &mut String, title: &str, list: &[&Row]| {
+    // `short`: one line per KEP (the continuing ones).
+    let section = |s: &mut String, title: &str, list: &[&Row], short: bool| {
         if list.is_empty() {
             return;
         }
         let _ = write!(s, "## {title}\n\n");
         for k in list {
-            item(s, k);
+            match short {
+                true => continuing_item(s, k),
+                false => item(s, k),
+            }
+        }
+        if short {
+            s.push('\n');
         }
     };
     let titles = if out_release {
-        [
-            "Graduations to stable",
-            "New features in beta",
-            "New features in alpha",
-            "Continuing in alpha and beta, with work in this release",
-        ]
+        OUT_TITLES
     } else {
-        [
-            "Planned graduations to stable",
-            "Planned for beta",
-            "Planned for alpha",
-            "Continuing in alpha and beta",
-        ]
+        PLANNED_TITLES
     };
     // The sneak peek puts what users must act on first.
     if !out_release {
-        section(&mut s, "Deprecations and removals", &l.deprecations);
+        section(&mut s, DEPRECATIONS, &l.deprecations, false);
     }
-    section(&mut s, titles[0], &l.stable);
-    section(&mut s, titles[1], &l.beta);
-    section(&mut s, titles[2], &l.alpha);
-    section(&mut s, titles[3], &l.continued);
+    section(&mut s, titles[0], &l.stable, false);
+    section(&mut s, titles[1], &l.beta, false);
+    section(&mut s, titles[2], &l.alpha, false);
+    section(&mut s, titles[3], &l.continuing, true);
     if out_release {
-        section(&mut s, "Deprecations and removals", &l.deprecations);
+        section(&mut s, DEPRECATIONS, &l.deprecations, false);
     }
     s
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sig_names_read_as_in_the_posts() {
-        assert_eq!(sig_name("sig-node"), "SIG Node");
-        assert_eq!(sig_name("sig-api-machinery"), "SIG API Machinery");
-    }
-}
+mod tests;

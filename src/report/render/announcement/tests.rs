@@ -1,0 +1,110 @@
+use super::*;
+
+/// A shipped row at `stage` with `step`.
+fn row(stage: &str, outcome: &'static str, step: Option<&'static str>) -> Row {
+    Row {
+        number: Some(4317),
+        title: "Pod Certificates".into(),
+        path: "keps/sig-auth/4317-pod-certificates".into(),
+        url: "https://example.org/keps/4317".into(),
+        issue_url: Some("https://example.org/issues/4317".into()),
+        sig: "sig-auth".into(),
+        status: "implementable".into(),
+        current_stage: stage.into(),
+        stage: stage.into(),
+        outcome,
+        went: None,
+        landed: None,
+        step,
+        changed_later: None,
+        summary: "Pods get certificates. The kubelet rotates them.".into(),
+        feature_gates: vec!["PodCertificateRequest".into()],
+        latest_milestone: "v1.35".into(),
+        prr_approver: None,
+        ready: true,
+        label: "Shipped",
+        checklist: Vec::new(),
+        failing: Vec::new(),
+        advice: Vec::new(),
+        basis: None,
+        last_change: None,
+        targeting_since: None,
+        issue: None,
+        flags: Vec::new(),
+    }
+}
+
+#[test]
+fn sig_names_read_as_in_the_posts() {
+    assert_eq!(sig_name("sig-node"), "SIG Node");
+    assert_eq!(sig_name("sig-api-machinery"), "SIG API Machinery");
+}
+
+#[test]
+fn sections_follow_outcome_step_and_stage() {
+    let s = |stage, outcome, step| section_of(&row(stage, outcome, step));
+    assert_eq!(s("stable", "shipped", Some("graduated")), Section::Stable);
+    assert_eq!(s("beta", "shipped", Some("graduated")), Section::Beta);
+    assert_eq!(s("beta", "shipped", Some("new")), Section::Beta);
+    assert_eq!(s("beta", "shipped", None), Section::Beta);
+    assert_eq!(s("alpha", "shipped", Some("new")), Section::Alpha);
+    assert_eq!(s("beta", "shipped", Some("continued")), Section::Continuing);
+    assert_eq!(
+        s("alpha", "shipped", Some("continued")),
+        Section::Continuing
+    );
+    // Withdrawn in the release: the report says deprecated, whatever the stage.
+    assert_eq!(s("alpha", "deprecated", None), Section::Deprecations);
+    assert_eq!(s("removed", "deprecated", None), Section::Deprecations);
+    assert_eq!(
+        s("deprecated", "shipped", Some("graduated")),
+        Section::Deprecations
+    );
+}
+
+#[test]
+fn an_entry_names_its_gates_sig_and_links() {
+    let mut out = String::new();
+    item(&mut out, &row("beta", "shipped", Some("graduated")));
+    assert_eq!(
+        out,
+        "### KEP-4317: Pod Certificates\n\n\
+         Pods get certificates. The kubelet rotates them.\n\n\
+         Feature gate: `PodCertificateRequest`.\n\n\
+         This work was done as part of KEP #4317 led by SIG Auth. \
+         [KEP](https://example.org/keps/4317) · [tracking issue](https://example.org/issues/4317)\n\n"
+    );
+    let mut out = String::new();
+    continuing_item(&mut out, &row("beta", "shipped", Some("continued")));
+    assert!(
+        out.starts_with(
+            "- KEP-4317: Pod Certificates: continues in beta, led by SIG Auth. \
+             Feature gate: `PodCertificateRequest`. [KEP]("
+        ),
+        "{out}"
+    );
+}
+
+/// Titles, summaries, SIGs and gate names come from KEPs: none can become
+/// HTML, a Hugo shortcode or a link in the post.
+#[test]
+fn kep_values_cannot_inject_html_shortcodes_or_links() {
+    let mut k = row("alpha", "shipped", Some("new"));
+    k.title = "<script>alert(1)</script>".into();
+    k.summary = "{{< shortcode >}} {{% raw %}} [link](javascript:alert(1))".into();
+    k.sig = "sig-<b>{{%x%}}".into();
+    k.feature_gates = vec!["Gate`<i>".into()];
+    let mut out = String::new();
+    item(&mut out, &k);
+    continuing_item(&mut out, &k);
+    for bad in ["<script", "<b>", "<i>", "{{"] {
+        assert!(!out.contains(bad), "{bad} in {out}");
+    }
+    // The only links are the entry's own: a `](` in KEP text is escaped.
+    assert!(!out.replace("\\](", "").contains("](javascript"), "{out}");
+    assert!(
+        out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{out}"
+    );
+    assert!(out.contains("[link\\](javascript:alert(1))"), "{out}");
+}

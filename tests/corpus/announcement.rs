@@ -1,0 +1,188 @@
+//! `report --format announcement` on v1.35 (issue 22): the blog post's
+//! shape, each section the report rows (JSON) of its outcome, step and
+//! stage, and each entry's text plain, escaped and complete.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::shared::corpus;
+use crate::support::{kepsite, report_rows};
+
+/// `kepsite report --release v1.35 --format <format>` (with history).
+fn v135(format: &str) -> String {
+    let repo = corpus();
+    let run = kepsite(&[
+        "report",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--release",
+        "v1.35",
+        "--format",
+        format,
+    ]);
+    assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+    run.stdout
+}
+
+const STABLE: &str = "## Graduating to stable";
+const BETA: &str = "## New features in beta";
+const ALPHA: &str = "## New features in alpha";
+const CONTINUING: &str = "## Continuing with work in this release";
+const DEPRECATIONS: &str = "## Deprecations and removals";
+
+/// The section a report row of a release that is out belongs in, from its
+/// outcome, step and stage (`None`: not in the post).
+fn expected_section(k: &Value) -> Option<&'static str> {
+    let outcome = k["outcome"].as_str().unwrap();
+    let stage = k["stage"].as_str().unwrap();
+    if !matches!(outcome, "shipped" | "deprecated") {
+        return None;
+    }
+    if outcome == "deprecated" || matches!(stage, "deprecated" | "disabled" | "removed") {
+        return Some(DEPRECATIONS);
+    }
+    if k["step"] == "continued" {
+        return Some(CONTINUING);
+    }
+    Some(match stage {
+        "stable" => STABLE,
+        "beta" => BETA,
+        "alpha" => ALPHA,
+        _ => CONTINUING,
+    })
+}
+
+/// The text of section `title` of the draft (up to the next `## `).
+fn section<'a>(md: &'a str, title: &str) -> &'a str {
+    let body = md
+        .split(&format!("\n{title}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {title}"));
+    body.split("\n## ").next().unwrap()
+}
+
+/// The KEP numbers an entry line or heading of a section names.
+fn numbers_in(section: &str, prefix: &str) -> BTreeSet<u64> {
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn corpus_announcement_draft_for_v135() {
+    let md = v135("announcement");
+    assert!(
+        md.starts_with("# Kubernetes v1.35: release announcement draft\n"),
+        "{md}"
+    );
+    let sections: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(sections, [STABLE, BETA, ALPHA, CONTINUING, DEPRECATIONS]);
+
+    // Each section lists exactly the rows of the JSON report it stands for.
+    let j: Value = serde_json::from_str(&v135("json")).unwrap();
+    let mut expected: BTreeMap<&str, BTreeSet<u64>> = BTreeMap::new();
+    for k in report_rows(&j) {
+        if let Some(s) = expected_section(k) {
+            expected
+                .entry(s)
+                .or_default()
+                .insert(k["number"].as_u64().unwrap());
+        }
+    }
+    let mut counts = BTreeMap::new();
+    for title in [STABLE, BETA, ALPHA, CONTINUING, DEPRECATIONS] {
+        let body = section(&md, title);
+        let prefix = if title == CONTINUING {
+            "- KEP-"
+        } else {
+            "### KEP-"
+        };
+        let listed = numbers_in(body, prefix);
+        assert_eq!(
+            listed,
+            expected.get(title).cloned().unwrap_or_default(),
+            "{title}"
+        );
+        counts.insert(title, listed.len());
+    }
+    let total = counts[STABLE] + counts[BETA] + counts[ALPHA] + counts[CONTINUING];
+    let shipped =
+        j["summary"]["shipped"].as_u64().unwrap() + j["summary"]["deprecated"].as_u64().unwrap();
+    assert_eq!((total + counts[DEPRECATIONS]) as u64, shipped);
+    let headline = format!(
+        "This release includes a total of {total} enhancements. Of those enhancements, \
+         {} have graduated to Stable, {} have entered Beta and {} have entered Alpha; \
+         {} continue at their stage with work in this release. {} deprecations and \
+         removals are included.",
+        counts[STABLE], counts[BETA], counts[ALPHA], counts[CONTINUING], counts[DEPRECATIONS]
+    );
+    assert!(md.contains(&headline), "{headline}\n{md}");
+    assert!(counts[STABLE] >= 10 && total > 50, "{counts:?}");
+
+    // A KEP continuing at its stage names that stage, and only there.
+    for l in section(&md, CONTINUING)
+        .lines()
+        .filter(|l| l.starts_with("- "))
+    {
+        assert!(
+            [
+                " continues in alpha,",
+                " continues in beta,",
+                " continues in stable,"
+            ]
+            .iter()
+            .any(|s| l.contains(s)),
+            "{l}"
+        );
+    }
+
+    // Every entry: its SIG, both links, plain text (no Markdown escapes of
+    // the summary reader, entities, template guidance or images).
+    let blocks: Vec<&str> = md.split("\n### ").skip(1).collect();
+    assert_eq!(
+        blocks.len(),
+        total + counts[DEPRECATIONS] - counts[CONTINUING]
+    );
+    let entries = blocks.iter().copied().chain(
+        section(&md, CONTINUING)
+            .lines()
+            .filter(|l| l.starts_with("- ")),
+    );
+    for b in entries {
+        assert!(b.contains(" led by SIG "), "{b}");
+        assert!(
+            b.contains("[KEP](https://github.com/kubernetes/enhancements/tree/"),
+            "{b}"
+        );
+        assert!(
+            b.contains("[tracking issue](https://github.com/kubernetes/enhancements/issues/"),
+            "{b}"
+        );
+        for bad in ["\\#", "&amp;", "\\[", "<!--", "<img"] {
+            assert!(!b.contains(bad), "{bad} in {b}");
+        }
+    }
+
+    // KEP-4317's README titles its Summary "Summary and Motivation": its
+    // entry quotes it all the same.
+    let pod_certs = blocks
+        .iter()
+        .find(|b| b.starts_with("KEP-4317: "))
+        .expect("KEP-4317 in the draft");
+    let summary = pod_certs.split("\n\n").nth(1).unwrap();
+    assert!(
+        !summary.is_empty()
+            && !summary.starts_with("Feature gate")
+            && !summary.starts_with("This work was done"),
+        "{pod_certs}"
+    );
+    let row = report_rows(&j)
+        .into_iter()
+        .find(|k| k["number"] == 4317)
+        .unwrap();
+    assert!(!row["summary"].as_str().unwrap_or("").is_empty(), "{row}");
+    assert_eq!(row["feature_gates"][0], "PodCertificateRequest");
+}
