@@ -229,10 +229,13 @@ impl InputArgs {
             rev: self.rev.clone(),
             sigs: self.sigs.clone(),
             current: self.current,
-            kubernetes: self.kubernetes.clone().map(|path| crate::project::Kubernetes {
-                path,
-                rev: self.kubernetes_rev.clone(),
-            }),
+            kubernetes: self
+                .kubernetes
+                .clone()
+                .map(|path| crate::project::Kubernetes {
+                    path,
+                    rev: self.kubernetes_rev.clone(),
+                }),
         }
     }
 }

@@ -156,7 +156,8 @@ impl Project {
         if let Some(h) = history {
             project = project.with_history(h);
         }
-        project.with_code(input)
+        project
+            .with_code(input)
             .map(|p| p.with_deadline(input, None))
     }
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use serde::Serialize;
 
-pub use compare::{Agreement, CodeNote, Disagreement, Excluded, StageCount, agreement, note};
+pub use compare::{Agreement, CodeNote, Disagreement, Excluded, Said, StageCount, agreement, note};
 
 use super::calendar::cycle;
 use crate::gates::{self, CommitInfo, Kubernetes, PreRelease, Snapshot};
@@ -101,6 +101,9 @@ pub struct Code {
     pub unknown: BTreeMap<u32, Vec<String>>,
     /// The release in progress: gate → where it took its stage for it.
     pub landed: BTreeMap<String, Landed>,
+    /// The snapshot is past the release in progress's Code Freeze: a
+    /// tracked KEP whose code has not landed is at risk of removal.
+    pub past_code_freeze: bool,
 }
 
 impl Code {
@@ -143,6 +146,10 @@ impl Code {
             conflicts: Vec::new(),
             unknown: BTreeMap::new(),
             landed: BTreeMap::new(),
+            past_code_freeze: match (until, cycle(current).and_then(|c| c.code_freeze_at)) {
+                (Some(t), Some(at)) => t >= at.as_second(),
+                _ => false,
+            },
         };
         code.link(model);
         code.landed = code.find_landed(&k, model, until);
@@ -182,7 +189,10 @@ impl Code {
         }
         for gate in &declared {
             let yaml = by_yaml.get(gate).cloned().unwrap_or_default();
-            let comment = self.newest(gate).map(|g| g.keps.clone()).unwrap_or_default();
+            let comment = self
+                .newest(gate)
+                .map(|g| g.keps.clone())
+                .unwrap_or_default();
             let mut keps = yaml.clone();
             for n in &comment {
                 push_new(&mut keps, *n);
@@ -302,7 +312,14 @@ impl Code {
                 };
                 if let Some(commit) = gates::landed(k, g, minor, stage, until) {
                     let gate = g.clone();
-                    out.insert(g.clone(), Landed { gate, stage, commit });
+                    out.insert(
+                        g.clone(),
+                        Landed {
+                            gate,
+                            stage,
+                            commit,
+                        },
+                    );
                 }
             }
         }
@@ -343,7 +360,12 @@ fn release_shot(k: &Kubernetes, minor: u32) -> Result<Option<Shot>> {
         return Ok(None);
     };
     let snapshot = k.snapshot_at(&c.id)?;
-    Ok(Some(shot(minor, format!("master on {}", c.date), &c, snapshot)))
+    Ok(Some(shot(
+        minor,
+        format!("master on {}", c.date),
+        &c,
+        snapshot,
+    )))
 }
 
 fn shot(minor: u32, label: String, c: &CommitInfo, snapshot: Arc<Snapshot>) -> Shot {

@@ -220,9 +220,14 @@ pub struct Row {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub summary: String,
     /// The feature gates the KEP names (kep.yaml's `feature-gates`, in
-    /// order, each once). The gates Kubernetes' code ties to the KEP may
-    /// be added here later.
+    /// order, each once), then those Kubernetes' code ties to it (its
+    /// `// kep:` comments, with `--kubernetes`).
     pub feature_gates: Vec<String>,
+    /// What Kubernetes' code says (with `--kubernetes`): the release out,
+    /// whether the gates agree with the files; the release in progress,
+    /// whether the code for the targeted stage has landed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<crate::analysis::code::CodeNote>,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.
@@ -365,6 +370,8 @@ pub struct Inputs<'a> {
     pub since: Option<since::Baseline<'a>>,
     /// Enhancement issues, from `--issues`.
     pub issues: Option<&'a [Issue]>,
+    /// Kubernetes' feature gates, from `--kubernetes`.
+    pub code: Option<&'a crate::analysis::code::Code>,
 }
 
 /// Page URLs per KEP (model order).

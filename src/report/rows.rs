@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{GROUPS, Group, Inputs, Options, Row, Selected, SigGroup, issues, select, stage_group};
+use crate::analysis::code::{self, Code};
 use crate::analysis::history::KepHistory;
 use crate::analysis::outcome::{self, Outcome, Phase};
 use crate::kep::domain::{Release, Stage};
@@ -86,7 +87,15 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         landed,
         step: s.step.map(|x| x.label()),
         summary: inputs.analysis.keps[s.index].summary.clone(),
-        feature_gates: feature_gates(kep),
+        feature_gates: feature_gates(kep, inputs.code),
+        code: inputs.code.and_then(|c| {
+            let said = code::Said {
+                stage: &s.stage,
+                outcome: &s.outcome,
+                step: s.step,
+            };
+            code::note(c, kep.number()?, opts.release, said)
+        }),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
         ready: matches!(
@@ -118,10 +127,21 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
 }
 
 /// The names of the feature gates kep.yaml lists, each once, in order.
-fn feature_gates(kep: &crate::kep::Kep) -> Vec<String> {
+fn feature_gates(kep: &crate::kep::Kep, code: Option<&Code>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for g in &kep.meta.feature_gates {
-        let name = g.name.trim();
+    let from_code = kep
+        .number()
+        .and_then(|n| code?.gates_of.get(&n))
+        .into_iter()
+        .flatten()
+        .map(String::as_str);
+    for name in kep
+        .meta
+        .feature_gates
+        .iter()
+        .map(|g| g.name.trim())
+        .chain(from_code)
+    {
         if !name.is_empty() && !out.iter().any(|n| n == name) {
             out.push(name.to_string());
         }

@@ -107,6 +107,7 @@ pub fn run(req: &Request) -> Result<String> {
             _ => None,
         },
         issues: issue_list.as_deref(),
+        code: project.code.as_ref(),
     };
     let repo_url = req.repo_url.trim_end_matches('/').to_string();
     let links = match &req.site_url {

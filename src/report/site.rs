@@ -33,6 +33,7 @@ pub fn pages(
                 history: data.history.as_ref(),
                 since: None,
                 issues: None,
+                code: data.code.as_ref(),
             };
             let opts = site_options(*release, current, base, repo_url, branch);
             let report = build_with_urls(&inputs, &opts, &urls);

@@ -185,7 +185,9 @@ impl State {
         if let Some(h) = config.history.clone() {
             data = data.with_history(h);
         }
-        let data = data.with_code(&config.input)?.with_deadline(&config.input, None);
+        let data = data
+            .with_code(&config.input)?
+            .with_deadline(&config.input, None);
         let mut problems = BTreeMap::new();
         let base = config.site.base_url.clone();
         let theme = match load_theme(config.theme.as_deref(), &base) {

@@ -76,20 +76,142 @@ fn the_files_agree_with_the_gates() {
     println!("\nset aside ({}):", a.excluded.len());
     for e in &a.excluded {
         let d = &e.change;
-        println!("- KEP-{} {} {} ({}): {}", d.kep, d.stage, d.release, d.side, e.reason);
+        println!(
+            "- KEP-{} {} {} ({}): {}",
+            d.kep, d.stage, d.release, d.side, e.reason
+        );
+    }
+    // A floor at today's measurement, so a change that makes it worse fails.
+    let floor = [
+        ("alpha", 95.0, 95.0),
+        ("beta", 88.0, 94.0),
+        ("stable", 95.0, 96.0),
+    ];
+    for (s, p, r) in floor {
+        let n = &a.stages[s];
+        assert!(
+            100.0 * n.precision() >= p,
+            "{s} precision {:.1}%",
+            100.0 * n.precision()
+        );
+        assert!(
+            100.0 * n.recall() >= r,
+            "{s} recall {:.1}%",
+            100.0 * n.recall()
+        );
     }
     println!("\ndisagreements ({}):", a.disagreements.len());
     for d in &a.disagreements {
-        println!("- KEP-{} {} {} ({} only): {}", d.kep, d.stage, d.release, d.side, d.says);
+        println!(
+            "- KEP-{} {} {} ({} only): {}",
+            d.kep, d.stage, d.release, d.side, d.says
+        );
     }
 }
 
+/// A KEP's code stage per release: image volumes (ImageVolume) alpha in
+/// v1.31, beta in v1.33, GA in v1.36, read at each release's tag (v1.36: the
+/// last master snapshot before its release day).
 #[test]
-fn debug_stages() {
+fn a_keps_code_stage_per_release() {
     let c = both();
-    for m in 28..=37 {
-        println!("{m}: {:?}", c.code.kep_stage(4639, m));
+    let stage = |m: u32| {
+        c.code
+            .kep_stage(4639, m)
+            .map(|k| k.stage.as_str().to_string())
+    };
+    assert_eq!(stage(30), None);
+    assert_eq!(stage(31).as_deref(), Some("alpha"));
+    assert_eq!(stage(32).as_deref(), Some("alpha"));
+    assert_eq!(stage(33).as_deref(), Some("beta"));
+    assert_eq!(stage(35).as_deref(), Some("beta"));
+    assert_eq!(stage(36).as_deref(), Some("stable"));
+    assert_eq!(c.code.shots[&35].label, "v1.35.4");
+    assert!(
+        c.code.shots[&36].label.starts_with("master on 2026-04"),
+        "{}",
+        c.code.shots[&36].label
+    );
+    let reached: Vec<(String, u32)> = c
+        .code
+        .reached(4639)
+        .into_iter()
+        .map(|(s, m, _)| (s.as_str().to_string(), m))
+        .collect();
+    assert_eq!(
+        reached,
+        [
+            ("alpha".into(), 31),
+            ("beta".into(), 33),
+            ("stable".into(), 36)
+        ]
+    );
+}
+
+/// Where the files and the gates disagree, the release's note says so:
+/// KEP-2837's alpha milestone was rewritten to v1.33 after v1.32 shipped it.
+#[test]
+fn a_disagreement_is_shown_beside_the_files_outcome() {
+    let c = both();
+    let note = |m: u32, n: u32| {
+        let v = view(Release::new(1, m));
+        let e = v.entries.iter().find(|e| e.number == Some(n)).unwrap();
+        code::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
+    };
+    let n = note(32, 2837);
+    assert!(!n.agrees);
+    assert_eq!(
+        n.says,
+        "gate PodLevelResources reached Alpha in v1.32; the KEP's files say slipped"
+    );
+    let n = note(33, 2837);
+    assert!(!n.agrees);
+    assert_eq!(
+        n.says,
+        "kep.yaml says alpha in v1.33; gate PodLevelResources reached Alpha in v1.32"
+    );
+    // Where they agree: CDI devices in device plugins, GA in v1.31 (the
+    // files moved milestone.stable from v1.30 after v1.30 was out).
+    let n = note(31, 4009);
+    assert!(n.agrees, "{}", n.says);
+    assert_eq!(n.says, "gate DevicePluginCDIDevices reached GA in v1.31");
+}
+
+/// The release in progress (v1.37 at the corpus HEAD, 2026-07-24, one day
+/// past its Code Freeze): whether each tracked KEP's gates carry the stage.
+#[test]
+fn code_landed_for_the_release_in_progress() {
+    let c = both();
+    let v = view(Release::new(1, 37));
+    let says = |n: u32| {
+        let e = v.entries.iter().find(|e| e.number == Some(n)).unwrap();
+        code::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
+    };
+    let n = says(6012);
+    assert!(n.agrees);
+    assert_eq!(
+        n.says,
+        "code landed: gate CompositePodGroup Alpha in 1.37 (04698240cb, 2026-06-17)"
+    );
+    assert!(c.code.past_code_freeze);
+    let missing: Vec<_> = v
+        .entries
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e.number?,
+                code::note(&c.code, e.number?, v.release, e.into())?,
+            ))
+        })
+        .filter(|(_, n)| !n.agrees)
+        .collect();
+    assert!(!missing.is_empty());
+    for (k, n) in &missing {
+        assert!(
+            n.says.starts_with("code not landed")
+                && n.says.ends_with("at risk of removal from the release"),
+            "KEP-{k}: {}",
+            n.says
+        );
     }
-    println!("{:?}", c.code.reached(4639));
-    println!("{:?}", c.code.shots.keys().collect::<Vec<_>>());
 }

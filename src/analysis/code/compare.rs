@@ -24,11 +24,35 @@ pub struct CodeNote {
     pub says: String,
 }
 
+/// What the files say of a KEP in a release: its stage there, what became
+/// of it and, shipped, whether the stage was new.
+#[derive(Debug, Clone, Copy)]
+pub struct Said<'a> {
+    /// The stage in the release.
+    pub stage: &'a Stage,
+    /// What became of it.
+    pub outcome: &'a Outcome,
+    /// New, graduated or continued.
+    pub step: Option<Step>,
+}
+
+impl<'a> From<&'a Entry> for Said<'a> {
+    fn from(e: &'a Entry) -> Self {
+        Said {
+            stage: &e.stage,
+            outcome: &e.outcome,
+            step: e.step,
+        }
+    }
+}
+
 /// The stage change the files record for an entry of a release that is
 /// out: new or graduated, or a deprecation.
-fn files_change(e: &Entry) -> Option<Stage> {
-    match (&e.outcome, e.step) {
-        (Outcome::Shipped { .. }, Some(Step::Introduced | Step::Graduated)) => Some(e.stage.clone()),
+fn files_change(e: Said) -> Option<Stage> {
+    match (e.outcome, e.step) {
+        (Outcome::Shipped { .. }, Some(Step::Introduced | Step::Graduated)) => {
+            Some(e.stage.clone())
+        }
         (Outcome::Deprecated { .. }, _) => Some(Stage::Deprecated),
         _ => None,
     }
@@ -50,15 +74,17 @@ fn is_change(s: &Stage, code: &Stage) -> bool {
 /// What the code says of `e` (KEP `n`) in `release`, when the KEP has gates
 /// in the code read. The release in progress: whether the gates already
 /// carry the stage the KEP targets ("code landed").
-pub fn note(code: &Code, n: u32, release: Release, e: &Entry) -> Option<CodeNote> {
+pub fn note(code: &Code, n: u32, release: Release, e: Said) -> Option<CodeNote> {
     code.gates_of.get(&n)?;
     let here = code.kep_stage(n, release.minor);
     if release >= code.current {
         return Some(landed_note(code, n, release, e, here));
     }
     let reached = code.reached(n);
-    let at_here: Vec<&(Stage, u32, String)> =
-        reached.iter().filter(|(_, m, _)| *m == release.minor).collect();
+    let at_here: Vec<&(Stage, u32, String)> = reached
+        .iter()
+        .filter(|(_, m, _)| *m == release.minor)
+        .collect();
     let files = files_change(e);
     let r = |m: u32| Release::new(1, m);
     let (agrees, says) = match &files {
@@ -74,16 +100,22 @@ pub fn note(code: &Code, n: u32, release: Release, e: &Entry) -> Option<CodeNote
                     false,
                     format!("{said}; gate {g} reached {} in {}", level(s), r(*m)),
                 ),
-                None => (false, format!("{said}; its gates never reached {}", level(s))),
+                None => (
+                    false,
+                    format!("{said}; its gates never reached {}", level(s)),
+                ),
             }
         }
         None => match at_here.first() {
             Some((c, _, g)) => (
                 false,
                 format!(
-                    "gate {g} reached {} in {release}; the KEP's files say {}",
+                    "gate {g} reached {} in {release}; the KEP's files say {}{}",
                     level(c),
-                    e.outcome.label().to_lowercase()
+                    e.outcome.label().to_lowercase(),
+                    e.step
+                        .map(|s| format!(" ({} {})", e.stage, s.label()))
+                        .unwrap_or_default()
                 ),
             ),
             None => (true, String::new()),
@@ -98,17 +130,10 @@ pub fn note(code: &Code, n: u32, release: Release, e: &Entry) -> Option<CodeNote
 
 /// The release in progress: whether the KEP's gates carry its target stage
 /// for the release on master.
-fn landed_note(
-    code: &Code,
-    n: u32,
-    release: Release,
-    e: &Entry,
-    here: Option<KepCode>,
-) -> CodeNote {
+fn landed_note(code: &Code, n: u32, release: Release, e: Said, here: Option<KepCode>) -> CodeNote {
     let want = e.stage.nearest().unwrap_or_default();
     let ok = |p: PreRelease| {
-        code_stage(p).map_or(want.is_deprecation(), |s| s == want)
-            && !want.is_unset()
+        code_stage(p).map_or(want.is_deprecation(), |s| s == want) && !want.is_unset()
     };
     let hit = code.gates_of.get(&n).into_iter().flatten().find_map(|g| {
         let l = code.landed.get(g)?;
@@ -121,7 +146,20 @@ fn landed_note(
         });
         (ok(l.stage) && fresh).then_some(l)
     });
+    let already = || {
+        let shot = code.shots.get(&release.minor)?;
+        code.gates_of.get(&n)?.iter().find_map(|g| {
+            let spec = shot.snapshot.gates.get(g)?.stage_at(release.minor)?;
+            ok(spec.pre_release)
+                .then(|| format!("{g} {} since 1.{}", spec.pre_release.as_str(), spec.minor))
+        })
+    };
+    let in_place = if hit.is_none() { already() } else { None };
     let says = match hit {
+        None if in_place.is_some() => format!(
+            "code in place: gate {} (no change needed for {want})",
+            in_place.as_deref().unwrap_or_default()
+        ),
         Some(l) => format!(
             "code landed: gate {} {} in {}.{} ({}, {})",
             l.gate,
@@ -144,11 +182,16 @@ fn landed_note(
                 })
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(|| "no gate in the code yet".into());
-            format!("code not landed: {want} targeted, {now}")
+            let risk = if code.past_code_freeze {
+                "; past Code Freeze: at risk of removal from the release"
+            } else {
+                ""
+            };
+            format!("code not landed: {want} targeted, {now}{risk}")
         }
     };
     CodeNote {
-        agrees: hit.is_some() || want.is_unset(),
+        agrees: hit.is_some() || in_place.is_some() || want.is_unset(),
         code: here,
         says,
     }
@@ -223,7 +266,6 @@ pub fn agreement(
     range: std::ops::RangeInclusive<u32>,
 ) -> Agreement {
     let in_range: BTreeSet<u32> = range.collect();
-    let first_release = first_releases(model);
     let mut files: BTreeMap<(u32, String, u32), String> = BTreeMap::new();
     let mut shipped_before: BTreeMap<(u32, String), u32> = BTreeMap::new();
     for (r, entries) in views {
@@ -231,7 +273,7 @@ pub fn agreement(
             let Some(n) = e.number.filter(|n| code.gates_of.contains_key(n)) else {
                 continue;
             };
-            if let Some(s) = files_change(e).filter(|_| in_range.contains(&r.minor)) {
+            if let Some(s) = files_change(e.into()).filter(|_| in_range.contains(&r.minor)) {
                 files.insert((n, bucket(&s), r.minor), e.outcome.label().into());
             }
             if matches!(e.outcome, Outcome::Shipped { .. }) {
@@ -270,7 +312,21 @@ pub fn agreement(
             }
         }
     }
-    for (key, label) in &files {
+    files_only(model, code, &files, &code_changes, &mut a);
+    a
+}
+
+/// The changes only the files record: disagreements, unless the gate that
+/// reached the stage is older than the KEP.
+fn files_only(
+    model: &Model,
+    code: &Code,
+    files: &BTreeMap<(u32, String, u32), String>,
+    code_changes: &BTreeMap<(u32, String, u32), String>,
+    a: &mut Agreement,
+) {
+    let first_release = first_releases(model);
+    for (key, label) in files {
         if code_changes.contains_key(key) {
             continue;
         }
@@ -302,7 +358,6 @@ pub fn agreement(
             _ => a.disagreements.push(change),
         }
     }
-    a
 }
 
 /// Each KEP's first release, by its milestones today.
@@ -350,7 +405,10 @@ fn unknowable(
     gate: &str,
     shipped_before: &BTreeMap<(u32, String), u32>,
 ) -> Option<String> {
-    if let Some(m) = shipped_before.get(&(*n, stage.clone())).filter(|m| **m < *minor) {
+    if let Some(m) = shipped_before
+        .get(&(*n, stage.clone()))
+        .filter(|m| **m < *minor)
+    {
         return Some(format!(
             "a second gate ({gate}) reaching {stage}, which the KEP's files record in v1.{m}"
         ));
@@ -373,5 +431,8 @@ fn unknowable(
 }
 
 fn join(v: &[u32]) -> String {
-    v.iter().map(u32::to_string).collect::<Vec<_>>().join(", KEP-")
+    v.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", KEP-")
 }

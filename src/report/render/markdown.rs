@@ -408,6 +408,10 @@ fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
     for f in &k.flags {
         notes.push(format!("⚠ {}", md(f)));
     }
+    if let Some(c) = k.code.as_ref().filter(|c| !c.says.is_empty()) {
+        let mark = if c.agrees { "code:" } else { "⚠ code:" };
+        notes.push(format!("{mark} {}", md(&c.says)));
+    }
     let mark = match k.outcome {
         "ready" | "tracked" | "shipped" | "deprecated" => "✅ ",
         "tracked-late" => "⚠️ ",

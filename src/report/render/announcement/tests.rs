@@ -16,7 +16,7 @@ fn row(stage: &str, outcome: &'static str, step: Option<&'static str>) -> Row {
         went: None,
         landed: None,
         step,
-        changed_later: None,
+        code: None,
         summary: "Pods get certificates. The kubelet rotates them.".into(),
         feature_gates: vec!["PodCertificateRequest".into()],
         latest_milestone: "v1.35".into(),
