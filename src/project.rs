@@ -179,6 +179,9 @@ impl Project {
         let code = timed("kubernetes", || {
             Code::load(&k.path, k.rev.as_deref(), &self.model, current, until)
         })?;
+        self.findings
+            .extend(crate::analysis::code::findings(&code, &self.model.keps));
+        crate::finding::sort(&mut self.findings);
         self.code = Some(code);
         Ok(())
     }

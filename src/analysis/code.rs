@@ -17,6 +17,7 @@
 //! listed in [`Code::conflicts`].
 
 mod compare;
+mod milestones;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -26,6 +27,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 pub use compare::{Agreement, CodeNote, Disagreement, Excluded, Said, StageCount, agreement, note};
+pub use milestones::{MilestoneNote, findings, gate_steps, kep_panel, milestone_notes};
 
 use super::calendar::cycle;
 use crate::gates::{self, CommitInfo, Kubernetes, PreRelease, Snapshot};
@@ -257,31 +259,28 @@ impl Code {
         Some(KepCode { stage, gates })
     }
 
-    /// The releases where KEP `n`'s code first reached each stage (its
-    /// highest gate stage rose to it), oldest first, with the gate that
-    /// took it there; and the first release where all of its gates were
+    /// The releases where KEP `n`'s code first reached each stage (the
+    /// first release where one of its gates had it), oldest first, with
+    /// that gate; and the first release where all of its gates were
     /// deprecated.
     pub fn reached(&self, n: u32) -> Vec<(Stage, u32, String)> {
-        let last = self.current.minor;
         let mut out: Vec<(Stage, u32, String)> = Vec::new();
-        let mut best: Option<usize> = None;
-        let mut deprecated = false;
-        for minor in 0..=last {
+        for minor in 0..=self.current.minor {
             let Some(k) = self.kep_stage(n, minor) else {
                 continue;
             };
-            if k.stage == Stage::Deprecated {
-                if !deprecated {
-                    deprecated = true;
-                    out.push((Stage::Deprecated, minor, k.gates[0].0.clone()));
+            let mut seen = |s: Stage, g: &str| {
+                if !out.iter().any(|(x, _, _)| *x == s) {
+                    out.push((s, minor, g.to_string()));
                 }
+            };
+            if k.stage == Stage::Deprecated {
+                seen(Stage::Deprecated, &k.gates[0].0);
                 continue;
             }
             for (g, p) in &k.gates {
-                let Some(s) = code_stage(*p) else { continue };
-                if best.is_none_or(|b| s.rank() > b) {
-                    best = Some(s.rank());
-                    out.push((s, minor, g.clone()));
+                if let Some(s) = code_stage(*p) {
+                    seen(s, g);
                 }
             }
         }

@@ -149,6 +149,9 @@ pub struct Entry {
     pub index: usize,
     /// KEP number.
     pub number: Option<u32>,
+    /// The release.
+    #[serde(skip)]
+    pub release: Release,
     /// The stage it has in the release; unset when only latest-milestone
     /// named it.
     pub stage: Stage,
@@ -369,6 +372,7 @@ pub fn release_view(
             Some(Entry {
                 index: i,
                 number: kep.number(),
+                release,
                 stage,
                 outcome,
                 step,

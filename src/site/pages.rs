@@ -41,6 +41,8 @@ pub struct Ctx<'a> {
     pub refs: &'a [KepRef],
     /// URL helpers.
     pub urls: &'a Urls<'a>,
+    /// Kubernetes' feature gates (`--kubernetes`).
+    pub code: Option<&'a crate::analysis::code::Code>,
 }
 
 /// `(output path, template, title, nav section, context)`.
@@ -92,7 +94,13 @@ pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
     let advice: Vec<&str> = e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default();
     let basis = e.readiness.as_ref().and_then(|r| r.basis());
     let missing: Vec<&str> = failing.iter().filter_map(|f| f["id"].as_str()).collect();
+    let code = c
+        .code
+        .zip(e.number)
+        .and_then(|(code, n)| crate::analysis::code::note(code, n, e.release, e.into()))
+        .filter(|n| !n.says.is_empty());
     json!({
+        "code": code,
         "kep": &c.refs[e.index],
         "stage": e.stage.as_str(),
         "open": matches!(e.outcome.id(), "at-risk" | "missed-freeze"),
@@ -377,17 +385,44 @@ fn gates_page(c: &Ctx) -> Listing {
             e.1.push(r);
         }
     }
+    // With --kubernetes: every gate the code declares for a KEP too, and
+    // each gate's stages per release as the code read them.
+    if let Some(code) = c.code {
+        let by_number: BTreeMap<u32, &KepRef> = c
+            .model
+            .keps
+            .iter()
+            .zip(c.refs)
+            .filter_map(|(k, r)| Some((k.number()?, r)))
+            .collect();
+        for (g, ns) in &code.keps_of {
+            let e = gates.entry(g.clone()).or_default();
+            for n in ns {
+                if let Some(r) = by_number
+                    .get(n)
+                    .filter(|r| !e.1.iter().any(|x| std::ptr::eq(*x, **r)))
+                {
+                    e.1.push(r);
+                }
+            }
+        }
+    }
     let gates: Vec<Value> = gates
         .into_iter()
         .filter(|(n, _)| !n.is_empty())
-        .map(|(n, (comp, ks))| json!({ "name": n, "components": comp, "keps": ks }))
+        .map(|(n, (comp, ks))| {
+            let code = c
+                .code
+                .map(|code| crate::analysis::code::gate_steps(code, &n));
+            json!({ "name": n, "components": comp, "keps": ks, "code": code })
+        })
         .collect();
     (
         "feature-gates/index.html".into(),
         "feature_gates.html",
         "Feature gates".into(),
         "gates",
-        json!({ "gates": gates }),
+        json!({ "gates": gates, "code": c.code.map(|x| &x.source) }),
     )
 }
 

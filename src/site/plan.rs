@@ -225,6 +225,7 @@ fn listings(kit: &Kit, sink: Sink, plan: &mut Plan) {
         findings: &data.findings,
         refs: &refs,
         urls: &kit.urls,
+        code: data.code.as_ref(),
     };
     let opts = kit.opts;
     let streamed = std::sync::Mutex::new(Vec::new());

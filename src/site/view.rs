@@ -150,6 +150,10 @@ pub struct KepView {
     /// Stage history from git (filled in by analysis later).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Value>,
+    /// Its feature gates in Kubernetes' code, per release, and where
+    /// kep.yaml's milestones disagree with them (`--kubernetes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<Value>,
     /// Release readiness, Ready / At risk (filled in by analysis later).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness: Option<Value>,
@@ -358,6 +362,7 @@ pub fn kep_view(
             serde_json::to_value(questionnaire(a, &urls.blob(readme), on_page)).unwrap_or_default()
         }),
         history: None,
+        code: None,
         readiness: a
             .and_then(|a| a.readiness.as_ref())
             .map(|r| serde_json::to_value(readiness_view(r, urls)).unwrap_or_default()),

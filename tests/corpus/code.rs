@@ -215,3 +215,41 @@ fn code_landed_for_the_release_in_progress() {
         );
     }
 }
+
+/// `check --kubernetes`: a kep.yaml milestone the gates contradict is a
+/// `milestone-vs-code` warning at the milestone's line.
+#[test]
+fn check_reports_a_milestone_the_code_contradicts() {
+    use kepsite::project::{Input, Kubernetes, Project};
+    let input = Input {
+        root: corpus().to_path_buf(),
+        rev: None,
+        sigs: None,
+        current: None,
+        kubernetes: Some(Kubernetes {
+            path: kubernetes().to_path_buf(),
+            rev: None,
+        }),
+    };
+    let p = Project::load_files(&input).unwrap();
+    let kep = p.model.kep(2837).unwrap();
+    let f = p
+        .findings
+        .iter()
+        .find(|f| f.rule == "milestone-vs-code" && f.kep == Some(2837))
+        .expect("a finding for KEP-2837");
+    assert_eq!(
+        f.message,
+        "kep.yaml says alpha in v1.33; gate PodLevelResources reached Alpha in v1.32"
+    );
+    assert_eq!(f.path, kep.metadata_path);
+    assert_eq!(f.line, kep.line("milestone.alpha"));
+    assert!(f.line.is_some());
+    // Without --kubernetes, no such finding.
+    let plain = Project::load_files(&Input {
+        kubernetes: None,
+        ..input
+    })
+    .unwrap();
+    assert!(plain.findings.iter().all(|f| f.rule != "milestone-vs-code"));
+}

@@ -15,7 +15,21 @@ const BASE: &str = "/enhancements/";
 
 #[test]
 fn corpus_site_links_and_redirects_resolve() {
-    let data = Project::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
+    let mut data =
+        Project::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
+    // With Kubernetes' feature gates (`--kubernetes`): the KEP, release and
+    // feature-gate pages show them, and their links resolve too.
+    let input = kepsite::project::Input {
+        root: corpus().to_path_buf(),
+        rev: None,
+        sigs: None,
+        current: None,
+        kubernetes: Some(kepsite::project::Kubernetes {
+            path: crate::shared::kubernetes().to_path_buf(),
+            rev: None,
+        }),
+    };
+    data.read_code(&input).expect("the gates read");
     let model = &data.model;
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
@@ -32,6 +46,34 @@ fn corpus_site_links_and_redirects_resolve() {
     let v137 = String::from_utf8_lossy(&all["releases/v1.37/index.html"]).to_string();
     assert!(
         v137.contains("Past Code Freeze</strong> (2026-07-23)"),
+        "{v137}"
+    );
+
+    let page = |p: &str| String::from_utf8_lossy(&all[p]).to_string();
+    let k4639 = page("keps/4639/index.html");
+    assert!(
+        k4639.contains("In Kubernetes&#x27; code") || k4639.contains("In Kubernetes' code"),
+        "{k4639}"
+    );
+    assert!(
+        k4639.contains("<code>ImageVolume</code>: 1.31 Alpha · 1.33 Beta · 1.36 GA"),
+        "{k4639}"
+    );
+    assert!(
+        k4639.contains("kep.yaml says beta in v1.34; gate ImageVolume reached Beta in v1.33"),
+        "{k4639}"
+    );
+    let gates = page("feature-gates/index.html");
+    assert!(
+        gates.contains("<th scope=\"col\">In the code</th>"),
+        "{gates}"
+    );
+    assert!(
+        gates.contains("1.31 Alpha · 1.33 Beta · 1.36 GA"),
+        "{gates}"
+    );
+    assert!(
+        v137.contains("code landed: gate CompositePodGroup Alpha in 1.37"),
         "{v137}"
     );
 

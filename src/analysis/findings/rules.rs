@@ -228,6 +228,12 @@ pub const RULES: &[Rule] = &[
         "kep.yaml's title is not the template's placeholder (`KEP Template`; the views show the README's title)",
     ),
     rule(
+        "milestone-vs-code",
+        W,
+        "kepsite",
+        "with --kubernetes: each milestone.<stage> names the release whose code (feature gates) reached the stage",
+    ),
+    rule(
         "unknown-field",
         W,
         "kepsite",

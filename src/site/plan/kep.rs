@@ -228,6 +228,9 @@ impl<'a> Kit<'a> {
             v.history =
                 serde_json::to_value(view::history_panel(kep, kh, data.now, &self.urls)).ok();
         }
+        if let (Some(code), Some(n)) = (&data.code, kep.number()) {
+            v.code = crate::analysis::code::kep_panel(code, kep, n);
+        }
         serde_json::to_value(&v).unwrap_or_default()
     }
 
