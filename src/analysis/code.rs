@@ -16,6 +16,7 @@
 //! gate's `// kep:` comment; where the two name different KEPs the gate is
 //! listed in [`Code::conflicts`].
 
+mod agreement;
 mod compare;
 mod milestones;
 
@@ -26,7 +27,8 @@ use std::sync::Arc;
 use anyhow::Result;
 use serde::Serialize;
 
-pub use compare::{Agreement, CodeNote, Disagreement, Excluded, Said, StageCount, agreement, note};
+pub use agreement::{Agreement, Disagreement, Excluded, StageCount, agreement};
+pub use compare::{CodeNote, Said, note};
 pub use milestones::{MilestoneNote, findings, gate_steps, kep_panel, milestone_notes};
 
 use super::calendar::cycle;
@@ -99,6 +101,8 @@ pub struct Code {
     pub gates_of: BTreeMap<u32, Vec<String>>,
     /// Gates whose kep.yaml and `// kep:` name different KEPs.
     pub conflicts: Vec<Conflict>,
+    /// KEP number → the gates its kep.yaml lists that the code declares.
+    pub yaml_gates: BTreeMap<u32, Vec<String>>,
     /// Gates listed in a kep.yaml that no file read declares, by KEP.
     pub unknown: BTreeMap<u32, Vec<String>>,
     /// The release in progress: gate → where it took its stage for it.
@@ -146,6 +150,7 @@ impl Code {
             keps_of: BTreeMap::new(),
             gates_of: BTreeMap::new(),
             conflicts: Vec::new(),
+            yaml_gates: BTreeMap::new(),
             unknown: BTreeMap::new(),
             landed: BTreeMap::new(),
             past_code_freeze: match (until, cycle(current).and_then(|c| c.code_freeze_at)) {
@@ -166,6 +171,23 @@ impl Code {
             .collect()
     }
 
+    /// The KEP a gate shared by several KEPs' kep.yaml belongs to: the one
+    /// its `// kep:` comment names, when it names exactly one of them.
+    pub fn owner(&self, gate: &str) -> Option<u32> {
+        let keps = self.keps_of.get(gate)?;
+        let named: Vec<u32> = self
+            .newest(gate)?
+            .keps
+            .iter()
+            .copied()
+            .filter(|n| keps.contains(n))
+            .collect();
+        match named.as_slice() {
+            [n] => Some(*n),
+            _ => None,
+        }
+    }
+
     /// The newest declaration of `gate` (for its `// kep:` comment).
     fn newest(&self, gate: &str) -> Option<&gates::Gate> {
         self.shots
@@ -183,6 +205,7 @@ impl Code {
             for g in &kep.meta.feature_gates {
                 let name = g.name.trim().trim_matches('"').to_string();
                 if declared.contains(&name) {
+                    push_new(self.yaml_gates.entry(n).or_default(), name.clone());
                     push_new(by_yaml.entry(name).or_default(), n);
                 } else if !name.is_empty() {
                     push_new(self.unknown.entry(n).or_default(), name);
@@ -220,23 +243,66 @@ impl Code {
     /// files, or, before the first release read, from the oldest versioned
     /// specs. `None`: no such gate then.
     pub fn gate_stage(&self, gate: &str, minor: u32) -> Option<PreRelease> {
+        self.gate_spec(gate, minor).map(|s| s.pre_release)
+    }
+
+    /// The spec of `gate` in force in release 1.`minor` (see
+    /// [`Code::gate_stage`]). A release whose files give the gate one
+    /// unversioned spec (v1.31's format) is read from the oldest versioned
+    /// record of it, the code's own account of its releases, when one exists.
+    pub fn gate_spec(&self, gate: &str, minor: u32) -> Option<gates::Spec> {
+        let versioned = || {
+            self.shots
+                .values()
+                .find_map(|s| s.snapshot.gates.get(gate).filter(|g| g.versioned))
+        };
         if let Some(s) = self.shots.get(&minor) {
-            return s
-                .snapshot
-                .gates
-                .get(gate)
-                .and_then(|g| g.stage_at(minor))
-                .map(|s| s.pre_release);
+            let g = s.snapshot.gates.get(gate)?;
+            let g = if g.versioned {
+                g
+            } else {
+                versioned().unwrap_or(g)
+            };
+            return g.stage_at(minor).cloned();
         }
         let first = *self.shots.keys().next()?;
         if minor > first {
             return None;
         }
-        self.shots
-            .values()
-            .find_map(|s| s.snapshot.gates.get(gate).filter(|g| g.versioned))
-            .and_then(|g| g.stage_at(minor))
-            .map(|s| s.pre_release)
+        versioned()?.stage_at(minor).cloned()
+    }
+
+    /// What each release did to `gate`: the first release at each stage
+    /// (`alpha`, `beta`, `stable`, `deprecated`), the first where a beta
+    /// turned on by default (`beta-on`), and the first where a default
+    /// turned off after being on (`off`: a removal in progress).
+    pub fn gate_events(&self, gate: &str) -> Vec<(&'static str, u32)> {
+        let mut out: Vec<(&'static str, u32)> = Vec::new();
+        let mut was_on = false;
+        for minor in 0..=self.current.minor {
+            let Some(spec) = self.gate_spec(gate, minor) else {
+                continue;
+            };
+            let mut seen = |e: &'static str| {
+                if !out.iter().any(|(x, _)| *x == e) {
+                    out.push((e, minor));
+                }
+            };
+            seen(match spec.pre_release {
+                PreRelease::Alpha => "alpha",
+                PreRelease::Beta => "beta",
+                PreRelease::Ga => "stable",
+                PreRelease::Deprecated => "deprecated",
+            });
+            if spec.pre_release == PreRelease::Beta && spec.default {
+                seen("beta-on");
+            }
+            if was_on && !spec.default {
+                seen("off");
+            }
+            was_on = spec.default;
+        }
+        out
     }
 
     /// KEP `n`'s gates in release 1.`minor` and the stage they give it.

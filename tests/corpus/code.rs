@@ -60,7 +60,7 @@ fn the_files_agree_with_the_gates() {
             (r, view(r).entries)
         })
         .collect();
-    let a = code::agreement(&c.model, &c.code, &views, 31..=36);
+    let a = code::agreement(&c.model, Some(&c.history), &c.code, &views, 31..=36);
     println!("KEPs with gates in the code: {}", a.keps);
     println!("| stage | files | gates | both | precision | recall |");
     for (s, n) in &a.stages {
@@ -83,9 +83,9 @@ fn the_files_agree_with_the_gates() {
     }
     // A floor at today's measurement, so a change that makes it worse fails.
     let floor = [
-        ("alpha", 95.0, 95.0),
-        ("beta", 88.0, 94.0),
-        ("stable", 95.0, 96.0),
+        ("alpha", 97.0, 98.0),
+        ("beta", 96.0, 97.0),
+        ("stable", 100.0, 100.0),
     ];
     for (s, p, r) in floor {
         let n = &a.stages[s];
@@ -100,6 +100,15 @@ fn the_files_agree_with_the_gates() {
             100.0 * n.recall()
         );
     }
+    // The milestones rewritten after the stage shipped stay disagreements:
+    // the files cannot tell them from the re-targets that slipped.
+    let left: Vec<(u32, String, u32)> = a
+        .disagreements
+        .iter()
+        .map(|d| (d.kep, d.stage.as_str().to_string(), d.release.minor))
+        .collect();
+    assert!(left.contains(&(2837, "alpha".into(), 32)), "{left:?}");
+    assert!(left.contains(&(4639, "beta".into(), 33)), "{left:?}");
     println!("\ndisagreements ({}):", a.disagreements.len());
     for d in &a.disagreements {
         println!(

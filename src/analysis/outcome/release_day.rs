@@ -265,9 +265,19 @@ pub fn judge(kep: &Kep, hist: Option<&KepHistory>, release: Release, today: &Sta
         return Verdict::In(stage, Outcome::Slipped { went, to });
     }
     // Today's milestones put the KEP here, but on release day it already had
-    // this stage from an earlier release: a later edit, not a shipment.
+    // this stage, shipped in an earlier release: a later edit, not a
+    // shipment. (Had it not shipped it, the stage was recorded ahead of its
+    // release and today's milestone decides: 4358 said stable with
+    // latest-milestone v1.31 and milestone.stable v1.32 through v1.32.)
     let had = stage_of(then);
-    if !today.is_unset() && !had.is_unset() && had.rank() >= today.rank() {
+    let shipped_before = || {
+        (0..release.minor).any(|m| {
+            judged(kep, Some(hist), Release::new(release.major, m)).is_some_and(|j| {
+                matches!(j.outcome, Outcome::Shipped { .. }) && j.stage.rank() >= today.rank()
+            })
+        })
+    };
+    if !today.is_unset() && !had.is_unset() && had.rank() >= today.rank() && shipped_before() {
         return Verdict::ChangedLater;
     }
     Verdict::Unknown

@@ -227,3 +227,28 @@ fn no_history_on_release_day_falls_back_to_todays_files() {
     assert_eq!(judge(&k, Some(&h), V(35), &Stage::Alpha), Verdict::Unknown);
     assert_eq!(judge(&k, None, V(35), &Stage::Alpha), Verdict::Unknown);
 }
+
+#[test]
+fn a_stage_recorded_ahead_of_its_release_ships_there() {
+    // Set stable with milestone.stable v1.32 in September 2024 and left
+    // latest-milestone at v1.31: stable is v1.32's (released 2024-12-11),
+    // not an edit after an earlier release shipped it.
+    let k = kep(&yaml(
+        "stable",
+        "v1.31",
+        "  alpha: \"v1.30\"\n  beta: \"v1.31\"\n  stable: \"v1.32\"\n",
+    ));
+    let h = hist(&[
+        ("2024-01-18", "implementable", "alpha", "v1.30"),
+        ("2024-04-24", "implementable", "beta", "v1.31"),
+        ("2024-09-24", "implementable", "stable", "v1.31"),
+    ]);
+    assert_eq!(
+        out(&k, &h, V(31)),
+        Some((Stage::Beta, "shipped", Some(Step::Graduated)))
+    );
+    assert_eq!(
+        out(&k, &h, V(32)),
+        Some((Stage::Stable, "shipped", Some(Step::Graduated)))
+    );
+}
