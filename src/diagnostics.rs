@@ -52,6 +52,8 @@ impl Style {
 pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
     let st = Style { on: color };
     let mut out = String::new();
+    let mut lines_of: std::collections::HashMap<&str, (Vec<&str>, usize)> =
+        std::collections::HashMap::new();
     for f in findings {
         let (label, code) = match f.severity {
             Severity::Error => ("error", "1;31"),
@@ -73,9 +75,18 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
         let line_no = f.line.map(|l| l.to_string()).unwrap_or_default();
         let gutter = " ".repeat(line_no.len().max(1));
         let _ = writeln!(out, "{gutter}{} {loc}", st.paint("1;34", "-->"));
-        if let Some(l) = f.line
-            && let Some(src) = model.source_line(&f.path, l)
-        {
+        // Each file's lines are split once: a kep.yaml with thousands of
+        // findings is read once, not once per finding.
+        let src = f.line.and_then(|l| {
+            let (lines, offset) = lines_of.entry(f.path.as_str()).or_insert_with(|| {
+                model
+                    .source_text(&f.path)
+                    .map(|(t, o)| (t.lines().collect(), o))
+                    .unwrap_or_default()
+            });
+            lines.get(l.checked_sub(1 + *offset)?).copied()
+        });
+        if let Some(src) = src {
             let bar = st.paint("1;34", "|");
             let _ = writeln!(out, "{gutter} {bar}");
             let _ = writeln!(
@@ -229,4 +240,65 @@ pub fn json(s: Summary, findings: &[Finding], changes: Option<serde_json::Value>
     })
     .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
         + "\n"
+}
+
+#[cfg(test)]
+mod hostile {
+    use crate::analysis::{analyze, findings};
+    use crate::kep::metadata::LINE_LOOKUPS;
+    use crate::model::{SOURCE_TEXTS, from_snapshot};
+    use crate::repo::RepoSnapshot;
+
+    /// `check` on a kep.yaml with `n` unknown keys: (findings, key lookups,
+    /// source texts split) for the default report.
+    fn run(n: usize) -> (usize, usize, usize) {
+        let mut yaml = String::from(
+            "title: X\nkep-number: 100\nowning-sig: sig-node\nstatus: provisional\n\
+             creation-date: 2024-01-01\nauthors: [\"@a\"]\nreviewers: [\"@b\"]\napprovers: [\"@c\"]\n",
+        );
+        for i in 0..n {
+            yaml.push_str(&format!("unknown_key_{i}: v\n"));
+        }
+        let snap = RepoSnapshot::from_files(&[
+            ("keps/sig-node/100-x/kep.yaml", yaml.as_str()),
+            (
+                "keps/sig-node/100-x/README.md",
+                "# X\n\n## Summary\n\nHi.\n",
+            ),
+        ]);
+        let model = from_snapshot(snap, None);
+        LINE_LOOKUPS.with(|c| c.set(0));
+        SOURCE_TEXTS.with(|c| c.set(0));
+        let a = analyze(&model);
+        let f = findings::check_with(&model, &a);
+        let out = super::human(&model, &f, false);
+        assert!(out.contains("unknown_key_0: v"), "the source line is shown");
+        let unknown = f.iter().filter(|x| x.rule == "unknown-field").count();
+        assert_eq!(unknown, n);
+        (
+            unknown,
+            LINE_LOOKUPS.with(|c| c.get()),
+            SOURCE_TEXTS.with(|c| c.get()),
+        )
+    }
+
+    /// Issue 37: 49,000 unknown keys took 27 s of CPU, each finding looking
+    /// its key up along the file's keys and splitting the file again to show
+    /// its line. Counted, not timed: the work per finding is constant.
+    #[test]
+    fn check_is_linear_in_a_kep_yaml_s_keys() {
+        let (small, small_lookups, small_texts) = run(2_000);
+        let (large, large_lookups, large_texts) = run(8_000);
+        assert_eq!(large, 4 * small);
+        // Key lookups do not grow with the unknown keys (the known rules
+        // look up their own keys), and each file is split once.
+        assert!(
+            large_lookups <= small_lookups + 10,
+            "{small_lookups} -> {large_lookups}"
+        );
+        assert!(
+            small_texts <= 2 && large_texts <= 2,
+            "{small_texts}, {large_texts}"
+        );
+    }
 }

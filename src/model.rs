@@ -262,6 +262,12 @@ fn prr_indexes(prr_files: &[PrrFile]) -> PrrIndexes {
     (prr_index, prr_by_number)
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`Model::source_text`] was asked (tests count it).
+    pub(crate) static SOURCE_TEXTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl Model {
     /// The prod-readiness file for a KEP, at `keps/prod-readiness/<owning-sig>/<n>.yaml`.
     pub fn prr_for(&self, kep: &Kep) -> Option<&PrrFile> {
@@ -278,17 +284,20 @@ impl Model {
 
     /// Line `line` (1-based) of a YAML input or a KEP's README, for diagnostics.
     pub fn source_line(&self, path: &str, line: usize) -> Option<&str> {
-        let text = match self.yaml_texts.get(path) {
-            Some(t) => t.as_str(),
-            None => {
-                let kep = &self.keps[*self.kep_index.by_readme.get(path)?];
-                return kep
-                    .readme
-                    .lines()
-                    .nth(line.checked_sub(1 + kep.readme_offset)?);
-            }
-        };
-        text.lines().nth(line.checked_sub(1)?)
+        let (text, offset) = self.source_text(path)?;
+        text.lines().nth(line.checked_sub(1 + offset)?)
+    }
+
+    /// The text of a kep.yaml or README the findings point into, and how
+    /// many lines of the file come before it (a README's front matter).
+    pub fn source_text(&self, path: &str) -> Option<(&str, usize)> {
+        #[cfg(test)]
+        SOURCE_TEXTS.with(|c| c.set(c.get() + 1));
+        if let Some(t) = self.yaml_texts.get(path) {
+            return Some((t.as_str(), 0));
+        }
+        let kep = &self.keps[*self.kep_index.by_readme.get(path)?];
+        Some((kep.readme.as_str(), kep.readme_offset))
     }
 
     /// Replace the KEP at `index` with a re-parsed version of the same KEP

@@ -158,6 +158,12 @@ pub struct YamlError {
     pub message: String,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`FieldLines::line`] was asked (tests count it).
+    pub(crate) static LINE_LOOKUPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Where each key was written: `status` → line, `milestone.beta` → line.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct FieldLines {
@@ -171,6 +177,8 @@ impl FieldLines {
     /// The 1-based line of `key` (`milestone.alpha` for nested keys); the
     /// first when it is written twice.
     pub fn line(&self, key: &str) -> Option<usize> {
+        #[cfg(test)]
+        LINE_LOOKUPS.with(|c| c.set(c.get() + 1));
         self.order.iter().find(|(k, _)| k == key).map(|&(_, n)| n)
     }
 

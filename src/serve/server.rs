@@ -44,6 +44,7 @@ use tokio::sync::{Semaphore, watch};
 
 use super::state::{Entry, Problem};
 
+mod host;
 mod inject;
 mod target;
 
@@ -86,6 +87,10 @@ struct Shared {
     site: watch::Receiver<Arc<Site>>,
     stop: watch::Receiver<bool>,
     parked: Arc<AtomicUsize>,
+    /// Bound to loopback: only requests naming a loopback host are
+    /// answered (a page elsewhere cannot read the preview by pointing its
+    /// own name at 127.0.0.1: DNS rebinding).
+    local_only: bool,
 }
 
 /// A running server.
@@ -100,7 +105,7 @@ impl Server {
     /// Listen on `addr` (port 0 picks a free port) and serve `site` on a
     /// runtime of `workers` threads (at most 4: the work is copying bytes).
     pub fn start(addr: SocketAddr, mut site: Site, workers: usize) -> Result<Server> {
-        let std_listener = listener(addr)?;
+        let std_listener = host::listener(addr)?;
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
         site.generation = site.generation.max(1);
@@ -116,6 +121,7 @@ impl Server {
             site: site_rx,
             stop: stop_rx,
             parked: Arc::new(AtomicUsize::new(0)),
+            local_only: addr.ip().is_loopback(),
         };
         let thread = std::thread::Builder::new()
             .name("kepsite-accept".into())
@@ -173,29 +179,6 @@ impl Server {
         let _ = self.stop.send(true);
         let _ = self.thread.join();
     }
-}
-
-/// A listening socket (address reuse, a deep backlog).
-fn listener(addr: SocketAddr) -> Result<std::net::TcpListener> {
-    use socket2::{Domain, Socket, Type};
-    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)
-        .with_context(|| format!("creating a socket for {addr}"))?;
-    #[cfg(unix)]
-    socket.set_reuse_address(true)?;
-    socket.bind(&addr.into()).map_err(|e| {
-        let hint = match e.kind() {
-            std::io::ErrorKind::AddrInUse => {
-                " (another program uses that port: pick another with --port, e.g. --port 1314)"
-            }
-            std::io::ErrorKind::PermissionDenied => " (pick a port above 1023 with --port)",
-            _ => "",
-        };
-        anyhow::anyhow!("cannot listen on {addr}: {e}{hint}")
-    })?;
-    socket
-        .listen(1024)
-        .with_context(|| format!("listening on {addr}"))?;
-    Ok(socket.into())
 }
 
 /// Accept connections until asked to stop; each is served by its own task.
@@ -325,6 +308,13 @@ async fn respond(
     request: hyper::Request<Incoming>,
     shared: Shared,
 ) -> hyper::Response<Full<Bytes>> {
+    if shared.local_only && !host::loopback_host(request.headers().get("host")) {
+        return plain(
+            421,
+            "misdirected request: this preview answers to localhost only\n",
+        )
+        .into_hyper();
+    }
     if !matches!(request.method().as_str(), "GET" | "HEAD") {
         let mut r = plain(405, "method not allowed\n");
         r.add_header("Allow", "GET, HEAD");

@@ -71,9 +71,16 @@ pub fn watch(
         sigs: sigs.map(canonical),
     };
     let (raw_tx, raw_rx) = mpsc::channel::<notify::Result<notify::Event>>();
-    let mut inner = notify::recommended_watcher(move |e| {
-        let _ = raw_tx.send(e);
-    })
+    // Never through a symlink: a directory link out of the repository
+    // (`keps/x -> /`) would watch the whole machine, as build and check
+    // never read through one.
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let mut inner = notify::RecommendedWatcher::new(
+        move |e| {
+            let _ = raw_tx.send(e);
+        },
+        config,
+    )
     .context("starting the file watcher")?;
     inner
         .watch(&roots.repo, RecursiveMode::Recursive)

@@ -519,3 +519,56 @@ fn serve_and_build_render_the_same_bytes() {
         .collect();
     assert!(only_built.is_empty(), "built, not served: {only_built:?}");
 }
+
+/// Issue 37: with the default loopback bind, a request naming another host
+/// (a page elsewhere pointing its own name at 127.0.0.1: DNS rebinding) is
+/// refused with 421; loopback names with or without the port are served.
+#[test]
+fn a_foreign_host_is_refused_on_loopback() {
+    let s = start(&[]);
+    let port = s.addr.rsplit(':').next().unwrap().to_string();
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        &format!("127.0.0.1.nip.io:{port}"),
+    ] {
+        let r = request_as(&s.addr, host, "GET", "/", &[]);
+        assert_eq!(r.status, 421, "Host: {host}");
+        assert!(!r.text().contains("<html"), "Host: {host}");
+    }
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        "localhost".to_string(),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(
+            request_as(&s.addr, &host, "GET", "/", &[]).status,
+            200,
+            "Host: {host}"
+        );
+    }
+}
+
+/// Issue 37: a directory symlink out of the repository (`keps/sig-node/x ->
+/// /`) is neither read nor watched: serve starts, serves and reloads as
+/// usual (it used to exit on a permission error under /proc after printing
+/// its address, or set tens of thousands of watches).
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_repository_is_not_followed() {
+    let (dir, root) = content_copy();
+    std::os::unix::fs::symlink("/", root.join("keps/sig-node/x")).unwrap();
+    let mut s = start_in(dir, root, &[]);
+    assert_eq!(s.get("/").status, 200);
+    assert_eq!(s.get("/keps/1480/").status, 200);
+    let readme = format!("{KEP}/README.md");
+    let mut text = std::fs::read_to_string(s.root.join(&readme)).unwrap();
+    text.push_str("\n\nAxolotl paragraph written after the symlink.\n");
+    s.edit_and_wait(&readme, &text);
+    assert!(s.get("/keps/1480/").text().contains("Axolotl paragraph"));
+    assert!(
+        s.child.try_wait().unwrap().is_none(),
+        "serve is still running"
+    );
+}

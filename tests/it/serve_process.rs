@@ -163,9 +163,20 @@ impl Reply {
 
 /// One HTTP/1.1 request over a fresh connection, the target sent verbatim.
 pub(crate) fn request(addr: &str, method: &str, target: &str, headers: &[(&str, &str)]) -> Reply {
+    request_as(addr, addr, method, target, headers)
+}
+
+/// [`request`] with the `Host` header `host`.
+pub(crate) fn request_as(
+    addr: &str,
+    host: &str,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+) -> Reply {
     let mut s = TcpStream::connect(addr).expect("connecting");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }

@@ -266,10 +266,16 @@ pub(super) fn placeholder_title(kep: &Kep, out: &mut Vec<Finding>) {
 
 pub(super) fn unknown_fields(kep: &Kep, out: &mut Vec<Finding>) {
     for (key, line) in kep.lines.unknown() {
+        // Straight to the line: looking each key up again is quadratic in
+        // the keys of a hostile kep.yaml.
         out.push(
-            at(kep, "unknown-field", &key, format!("unknown field `{key}`"))
-                .at(Some(line))
-                .hint("the enhancements repo's Go tooling refuses unknown fields; remove or rename it"),
+            Finding::warning(
+                "unknown-field",
+                &kep.metadata_path,
+                format!("unknown field `{key}`"),
+            )
+            .at(Some(line))
+            .hint("the enhancements repo's Go tooling refuses unknown fields; remove or rename it"),
         );
     }
 }
