@@ -17,6 +17,7 @@ use crate::model::Model;
 mod dates;
 mod document;
 mod metadata;
+mod paths;
 mod prr;
 mod rules;
 
@@ -87,6 +88,7 @@ pub fn check_kep(model: &Model, kep: &Kep) -> Vec<Finding> {
         metadata::placeholder_title(kep, &mut out);
         metadata::unknown_fields(kep, &mut out);
         metadata::sigs(model, kep, &mut out);
+        paths::path_values(kep, &mut out);
         prr::prr(model, kep, &mut out);
     }
     let n = kep.number();

@@ -10,6 +10,7 @@ pub mod domain;
 pub mod front_matter;
 pub mod metadata;
 pub mod prr;
+pub mod segment;
 
 mod discovery;
 mod load;

@@ -33,13 +33,7 @@ pub const RECENT_DAYS: i64 = 7;
 /// so no value from a KEP can steer a path; nor does a placeholder left
 /// from the template (`@TBD`), which is nobody.
 fn is_login(h: &str) -> bool {
-    !h.is_empty()
-        && h.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        && !matches!(
-            h.to_ascii_lowercase().as_str(),
-            "tbd" | "tba" | "todo" | "none"
-        )
+    crate::kep::segment::is_login(h)
 }
 
 /// KEP number → index into `model.keps` (the first KEP with the number).

@@ -137,8 +137,12 @@ impl Ctx<'_> {
 
     fn sigs(&self) -> BTreeMap<&str, Vec<usize>> {
         let mut m: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        // A SIG name that cannot name a directory gets no page (`check`
+        // reports it as `sig-invalid`).
         for (i, k) in self.model.keps.iter().enumerate() {
-            m.entry(k.sig()).or_default().push(i);
+            if crate::kep::segment::is_sig(k.sig()) {
+                m.entry(k.sig()).or_default().push(i);
+            }
         }
         m
     }

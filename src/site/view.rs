@@ -314,6 +314,14 @@ pub fn kep_view(
 ) -> KepView {
     let m = &kep.meta;
     let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+    // No link for a SIG name that has no page (see `segment::is_sig`).
+    let sig_url = |s: &str| {
+        if crate::kep::segment::is_sig(s) {
+            urls.page(&format!("sigs/{s}/"))
+        } else {
+            String::new()
+        }
+    };
     KepView {
         summary: kep_ref(model, kep, a, url),
         path: kep.path.clone(),
@@ -323,10 +331,10 @@ pub fn kep_view(
             .iter()
             .map(|s| LinkView {
                 label: s.clone(),
-                url: urls.page(&format!("sigs/{s}/")),
+                url: sig_url(s),
             })
             .collect(),
-        sig_url: urls.page(&format!("sigs/{}/", kep.sig())),
+        sig_url: sig_url(kep.sig()),
         milestones: m
             .milestone
             .entries()

@@ -17,6 +17,7 @@ mod fuzz;
 mod git_fixture;
 mod history;
 mod load;
+mod paths;
 mod project;
 mod query;
 mod report;

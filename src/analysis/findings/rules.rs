@@ -228,6 +228,18 @@ pub const RULES: &[Rule] = &[
         "kep.yaml's title is not the template's placeholder (`KEP Template`; the views show the README's title)",
     ),
     rule(
+        "sig-invalid",
+        E,
+        "kepsite",
+        "owning-sig can name a SIG page: 1-64 lowercase letters, digits and `-`",
+    ),
+    rule(
+        "handle-invalid",
+        W,
+        "kepsite",
+        "authors, reviewers, approvers and prr-approvers are GitHub logins (1-39 letters, digits, `-`, `_`)",
+    ),
+    rule(
         "milestone-vs-code",
         W,
         "kepsite",

@@ -1,0 +1,109 @@
+//! Values that become a path of the site: a SIG name (`/sigs/<sig>/`) and a
+//! GitHub handle (`/people/<handle>/`, `/prr/<handle>/`). One rule decides,
+//! for `check` (a finding with the file and line) and for `build` (no page
+//! for a value that fails, shown as text), so that what `check` passes
+//! `build` builds.
+
+/// Why a SIG name cannot name a directory of the site, if it cannot: 1 to
+/// 64 characters of lowercase ASCII letters, digits and `-`, starting with
+/// a letter or digit (`sig-node`, `wg-batch`, `committee-steering`).
+pub fn sig_problem(sig: &str) -> Option<&'static str> {
+    if sig.is_empty() {
+        return Some("is empty");
+    }
+    if sig.len() > 64 {
+        return Some("is longer than 64 characters");
+    }
+    if !sig
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Some("has characters other than lowercase letters, digits and `-`");
+    }
+    if sig.starts_with('-') {
+        return Some("starts with `-`");
+    }
+    None
+}
+
+/// Whether a SIG name can name a directory of the site.
+pub fn is_sig(sig: &str) -> bool {
+    sig_problem(sig).is_none()
+}
+
+/// Why a handle (without `@`, see [`crate::kep::prr::handle`]) is not a
+/// GitHub login, if it is not: 1 to 39 characters of ASCII letters, digits,
+/// `-` (GitHub's rule) and `_` (bots), starting with a letter or digit.
+pub fn handle_problem(h: &str) -> Option<&'static str> {
+    if h.is_empty() {
+        return Some("is empty");
+    }
+    if h.len() > 39 {
+        return Some("is longer than GitHub's 39 characters");
+    }
+    if !h
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return Some("has characters a GitHub login cannot have");
+    }
+    if !h.as_bytes()[0].is_ascii_alphanumeric() {
+        return Some("does not start with a letter or digit");
+    }
+    None
+}
+
+/// Whether a handle is a GitHub login that can have a page: one
+/// [`handle_problem`] passes, and not a placeholder (`TBD`, `none`).
+pub fn is_login(h: &str) -> bool {
+    handle_problem(h).is_none()
+        && !matches!(
+            h.to_ascii_lowercase().as_str(),
+            "tbd" | "tba" | "todo" | "none"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sigs_and_handles_are_bounded_path_segments() {
+        for s in [
+            "sig-node",
+            "wg-batch",
+            "committee-steering",
+            "sig-k8s-infra",
+        ] {
+            assert!(is_sig(s), "{s}");
+        }
+        for s in [
+            "",
+            ".",
+            "..",
+            "sig/node",
+            "Sig-Node",
+            "-x",
+            &"s".repeat(65),
+            "sig node",
+        ] {
+            assert!(!is_sig(s), "{s:?}");
+        }
+        for h in ["deads2k", "k8s-ci-robot", "a", &"a".repeat(39), "some_bot"] {
+            assert!(is_login(h), "{h}");
+        }
+        for h in [
+            "",
+            ".",
+            "..",
+            "jane.doe",
+            &"a".repeat(40),
+            "a/b",
+            "-x",
+            "tbd",
+            "“x”",
+        ] {
+            assert!(!is_login(h), "{h:?}");
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Issue 37: what `check` passes, `build` builds. Values that become paths
+//! of the site (SIG names, handles) go through one rule (`kep::segment`):
+//! a finding in `check`, no page (and no error) in `build`.
+
+use std::path::Path;
+
+use kepsite::finding::Severity;
+use kepsite::project::Project;
+use kepsite::site::{self, SiteOptions};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A KEP numbered `n` in `keps/sig-node/`, owned by `sig`, approved by
+/// `approvers` (YAML-quoted).
+fn kep(root: &Path, n: u32, sig: &str, approvers: &[String]) {
+    let q = |s: &str| format!("{:?}", s);
+    let list: Vec<String> = approvers.iter().map(|a| format!("  - {}", q(a))).collect();
+    let yaml = format!(
+        "title: KEP {n}\nkep-number: {n}\nauthors:\n  - \"@author\"\nowning-sig: {}\n\
+         status: provisional\ncreation-date: 2024-01-01\nreviewers:\n  - \"@reviewer\"\n\
+         approvers:\n{}\n",
+        q(sig),
+        if list.is_empty() {
+            "  - \"@approver\"".to_string()
+        } else {
+            list.join("\n")
+        }
+    );
+    write(root, &format!("keps/sig-node/{n}-k/kep.yaml"), &yaml);
+    write(
+        root,
+        &format!("keps/sig-node/{n}-k/README.md"),
+        &format!("# KEP-{n}: K\n\n## Summary\n\nText.\n"),
+    );
+}
+
+/// `check`'s findings and whether `build` succeeded, with the output's files.
+fn check_and_build(
+    root: &Path,
+) -> (
+    Vec<kepsite::finding::Finding>,
+    anyhow::Result<()>,
+    Vec<String>,
+) {
+    let model = kepsite::model::load(root, None, None).unwrap();
+    let data = Project::new(model);
+    let findings = data.findings.clone();
+    let out = tempfile::tempdir().unwrap();
+    let opts = SiteOptions {
+        out: out.path().join("public"),
+        ..Default::default()
+    };
+    let built = site::build(data, &opts).map(|_| ());
+    let files = crate::support::files(&out.path().join("public"))
+        .into_keys()
+        .collect();
+    (findings, built, files)
+}
+
+#[test]
+fn hostile_sig_and_handle_values_are_findings_and_the_site_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    kep(root, 101, "..", &[]);
+    kep(root, 102, ".", &[]);
+    kep(root, 103, &"s".repeat(300), &[]);
+    kep(
+        root,
+        104,
+        "sig-node",
+        &[format!("@{}", "h".repeat(256)), "@../../etc".into()],
+    );
+    kep(root, 105, "sig-node", &["@good-handle".into()]);
+    let (f, built, files) = check_and_build(root);
+    let rule = |r: &str, n: u32| f.iter().filter(|x| x.rule == r && x.kep == Some(n)).count();
+    assert_eq!(rule("sig-invalid", 101), 1, "{f:?}");
+    assert_eq!(rule("sig-invalid", 102), 1);
+    assert_eq!(rule("sig-invalid", 103), 1);
+    assert_eq!(rule("handle-invalid", 104), 2);
+    let line = f
+        .iter()
+        .find(|x| x.rule == "sig-invalid")
+        .and_then(|x| x.line);
+    assert_eq!(line, Some(5), "owning-sig's line");
+    assert!(
+        f.iter()
+            .filter(|x| x.rule == "sig-invalid")
+            .all(|x| x.severity == Severity::Error)
+    );
+    assert!(
+        f.iter().all(|x| x.message.chars().count() < 200),
+        "messages are bounded"
+    );
+    built.expect("build never fails on input");
+    // Every KEP has its page; no page for the bad values; /sigs/ is the
+    // SIG index, not a page for ".".
+    for n in 101..=105 {
+        assert!(files.contains(&format!("keps/{n}/index.html")), "{n}");
+    }
+    assert!(files.contains(&"people/good-handle/index.html".to_string()));
+    assert!(
+        files
+            .iter()
+            .all(|p| !p.contains("hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh")
+                && !p.contains("sssssssssssssssssss"))
+    );
+    assert!(
+        files
+            .iter()
+            .all(|p| !p.split('/').any(|s| s == ".." || s == "."))
+    );
+}
+
+/// A SIG name or handle from a hostile alphabet.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("..".to_string()),
+        Just(".".to_string()),
+        Just("sig-node".to_string()),
+        "[a-z-]{1,80}",
+        "[./a-zA-Z0-9 _%-]{0,20}",
+        "[a-z]{200,300}",
+        any::<String>().prop_map(|s| s.chars().filter(|c| !c.is_control()).take(40).collect()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 24, failure_persistence: None, ..Config::default() })]
+
+    /// Over generated repositories: `check` with no error means `build`
+    /// succeeds (and it always does), and every KEP `check` lists has a page.
+    #[test]
+    fn what_check_passes_build_builds(
+        sigs in proptest::collection::vec(value(), 1..4),
+        handles in proptest::collection::vec(value(), 0..4),
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (i, s) in sigs.iter().enumerate() {
+            let hs: Vec<String> = handles.iter().map(|h| format!("@{h}")).collect();
+            kep(tmp.path(), 200 + i as u32, s, &hs);
+        }
+        let (f, built, files) = check_and_build(tmp.path());
+        let errors = f.iter().any(|x| x.severity == Severity::Error);
+        prop_assert!(built.is_ok() || errors, "check passed, build failed: {:?}", built.err());
+        prop_assert!(built.is_ok(), "build failed: {:?}", built.err());
+        let listed: std::collections::BTreeSet<u32> = f.iter().filter_map(|x| x.kep).collect();
+        for n in listed {
+            prop_assert!(files.contains(&format!("keps/{n}/index.html")), "no page for KEP {n}");
+        }
+        for i in 0..sigs.len() {
+            let page = format!("keps/{}/index.html", 200 + i);
+            prop_assert!(files.contains(&page), "no page {}", page);
+        }
+    }
+}
