@@ -16,12 +16,14 @@
 //!   (`1.`, `1)`) — has its marker written as a character reference.
 //!
 //! Why every word and not only the first, and why references and not
-//! backslashes: the draft is edited and re-wrapped before it is published.
-//! A word in the middle of a line (`step - then`, `about 1. ship`) begins
-//! a line once an editor wraps the paragraph there, and Markdown formatters
-//! drop a backslash they judge needless in the middle of a line (`\-`,
-//! `1\.` before a wrap), which is how escaped markers turned back into
-//! lists. A character reference is never dropped and never a marker.
+//! backslashes: this escaper used to look at the value's first character
+//! only, while a line of the draft can begin elsewhere. A title starting
+//! with spaces (`" - x"` after the `- ` of a continuing entry) was a nested
+//! list, four spaces were code, and the draft is edited and re-wrapped
+//! before it is published: a word in the middle of a line (`step - then`,
+//! `about 1. ship`) begins a line once an editor wraps the paragraph there,
+//! and a formatter may drop a backslash it judges needless mid-line (`\-`,
+//! `1\.`). A character reference is never a marker, wherever it lands.
 //! Plain `#`, `[` and `&` in running text stay as they are.
 
 /// How a `{` is written. Hugo finds shortcodes (`{{<`, `{{%`) in the raw

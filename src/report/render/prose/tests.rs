@@ -147,6 +147,7 @@ fn a_block_marker_in_any_word_is_text() {
     assert_eq!(prose("==="), "&#61;==");
     assert_eq!(prose("```go"), "\\`\\`\\`go");
     assert_eq!(prose("    code"), "code");
+    assert_eq!(prose("  - x"), "&#45; x");
     // In the middle of a line too: an editor's re-wrap may start a line there.
     assert_eq!(prose("a - b + c 2. d"), "a &#45; b &#43; c 2&#46; d");
     assert_eq!(prose("step 1.22 #4931"), "step 1.22 #4931");
