@@ -13,7 +13,8 @@
 //!   a block if it began a line — a list, heading, block quote, thematic
 //!   break, setext underline, fence or table row (`-`, `+`, `*`, `#`, `=`,
 //!   `---`, `***`, `___`, ``` ``` ```, `|--|`), or a numbered list item
-//!   (`1.`, `1)`) — has its marker written as a character reference.
+//!   (`1.`, `1)`; any number at the start) — has its marker written as a
+//!   character reference.
 //!
 //! Why every word and not only the first, and why references and not
 //! backslashes: this escaper used to look at the value's first character
@@ -120,15 +121,18 @@ fn starts_reference(rest: &[char]) -> bool {
 }
 
 /// Whether `chars[i]` (`.` or `)`) ends the digits a numbered list item
-/// starts with (`1. text`, `12) text`) at the start of a word.
+/// starts with: `12. text` at the start, `1. text` (`1)`) at the start of
+/// any word (a list that interrupts a paragraph, as after a re-wrap, must
+/// start at 1: `KEP 3960. It` stays text).
 fn ordered_list_marker(chars: &[char], i: usize) -> bool {
     let start = chars[..i]
         .iter()
         .rposition(|c| *c == ' ')
         .map_or(0, |j| j + 1);
-    let digits = i - start;
-    (1..=9).contains(&digits)
-        && chars[start..i].iter().all(char::is_ascii_digit)
+    let digits: String = chars[start..i].iter().collect();
+    (1..=9).contains(&digits.len())
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && (start == 0 || digits.parse() == Ok(1u32))
         && chars.get(i + 1).is_none_or(|c| *c == ' ')
 }
 

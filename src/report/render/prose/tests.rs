@@ -149,7 +149,13 @@ fn a_block_marker_in_any_word_is_text() {
     assert_eq!(prose("    code"), "code");
     assert_eq!(prose("  - x"), "&#45; x");
     // In the middle of a line too: an editor's re-wrap may start a line there.
-    assert_eq!(prose("a - b + c 2. d"), "a &#45; b &#43; c 2&#46; d");
+    assert_eq!(
+        prose("a - b + c 1. d 01) e"),
+        "a &#45; b &#43; c 1&#46; d 01&#41; e"
+    );
+    // Only a list starting at 1 interrupts a paragraph.
+    assert_eq!(prose("12. x"), "12&#46; x");
+    assert_eq!(prose("KEP 3960. It"), "KEP 3960. It");
     assert_eq!(prose("step 1.22 #4931"), "step 1.22 #4931");
 }
 
