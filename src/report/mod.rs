@@ -92,6 +92,13 @@ pub struct Report {
     pub shallow: bool,
     /// Repository URL, for commit links.
     pub repo_url: String,
+    /// Branch for source links.
+    #[serde(skip)]
+    pub branch: String,
+    /// Where KEP links point (the announcement draft's are absolute: the
+    /// portal's when it is at an https URL, else the repository's).
+    #[serde(skip)]
+    pub links: Links,
 }
 
 /// The freeze checklist's items in order (one table, in the analysis).
@@ -425,6 +432,8 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
         history: inputs.history.is_some(),
         shallow: inputs.history.is_some_and(|h| h.shallow),
         repo_url: opts.repo_url.clone(),
+        branch: opts.branch.clone(),
+        links: opts.links.clone(),
     }
 }
 

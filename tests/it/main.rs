@@ -6,6 +6,7 @@
 
 mod analysis;
 mod anchors;
+mod announcement;
 mod architecture;
 mod bad_input;
 mod check;

@@ -12,13 +12,16 @@
 //!
 //! The sections read the report rows' `outcome`, `step` and `stage`; every
 //! value from a KEP goes through [`prose`], as the draft goes into a Hugo
-//! blog.
+//! blog, and every link through [`link::destination`]: absolute (on the
+//! portal too, where the report's own links are site-relative), https, on
+//! the repository's or the portal's host, or not written.
 
 use std::fmt::Write;
 
+use super::link;
 use super::prose::prose;
 use crate::kep::domain::Stage;
-use crate::report::{Report, Row, stage_group};
+use crate::report::{Links, Report, Row, stage_group};
 
 /// The section of the draft a row belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,11 +66,63 @@ fn number_prefix(k: &Row) -> String {
     k.number.map(|n| format!("KEP-{n}: ")).unwrap_or_default()
 }
 
+/// Where the draft's links lead.
+struct Dest<'a> {
+    /// The hosts a link may lead to: the repository's and the portal's.
+    hosts: Vec<&'a str>,
+    /// The portal's base URL, when it is https (KEP links go there).
+    site: Option<&'a str>,
+    /// `{repo}/tree/{branch}/`, the KEP directories' base otherwise.
+    tree: String,
+}
+
+impl<'a> Dest<'a> {
+    fn of(r: &'a Report) -> Dest<'a> {
+        let site = match &r.links {
+            Links::Site(base) => link::host(base).map(|h| (base.as_str(), h)),
+            Links::Repository => None,
+        };
+        let hosts: Vec<&str> = link::host(&r.repo_url)
+            .into_iter()
+            .chain(site.map(|(_, h)| h))
+            .collect();
+        let site = site
+            .map(|(base, _)| base)
+            .filter(|base| link::destination(base, &hosts).is_some());
+        Dest {
+            tree: format!("{}/tree/{}/", r.repo_url, link::path(&r.branch)),
+            hosts,
+            site,
+        }
+    }
+
+    /// The KEP's link: its portal page, else its directory.
+    fn kep(&self, k: &Row) -> Option<String> {
+        let url = match self
+            .site
+            .and_then(|base| Some((base, k.url.strip_prefix(base)?)))
+        {
+            Some((base, dir)) => format!("{base}{}", link::path(dir)),
+            None => format!("{}{}", self.tree, link::path(&k.path)),
+        };
+        link::destination(&url, &self.hosts)
+    }
+}
+
+/// `[text](url)`, or the text alone when the link is refused.
+fn linked(text: &str, url: Option<String>) -> String {
+    match url {
+        Some(u) => format!("[{text}]({u})"),
+        None => text.to_string(),
+    }
+}
+
 /// The links of an entry: the KEP and its tracking issue.
-fn links(k: &Row) -> String {
-    let mut links = format!("[KEP]({})", k.url);
+fn links(k: &Row, d: &Dest) -> String {
+    let mut links = linked("KEP", d.kep(k));
     if let Some(issue) = &k.issue_url {
-        let _ = write!(links, " · [tracking issue]({issue})");
+        let issue = link::destination(issue, &d.hosts);
+        let _ = write!(links, " · {}", linked("tracking issue", issue));
     }
     links
 }
@@ -96,7 +151,7 @@ fn gates(k: &Row) -> String {
 }
 
 /// One KEP as the post lists it.
-fn item(out: &mut String, k: &Row) {
+fn item(out: &mut String, k: &Row, d: &Dest) {
     let _ = write!(out, "### {}{}\n\n", number_prefix(k), prose(&k.title));
     if !k.summary.is_empty() {
         let _ = write!(out, "{}\n\n", prose(&k.summary));
@@ -112,12 +167,12 @@ fn item(out: &mut String, k: &Row) {
             .map(|n| n.to_string())
             .unwrap_or_else(|| "(unnumbered)".into()),
         prose(&sig_name(&k.sig)),
-        links(k)
+        links(k, d)
     );
 }
 
 /// One continuing KEP: a line naming its stage.
-fn continuing_item(out: &mut String, k: &Row) {
+fn continuing_item(out: &mut String, k: &Row, d: &Dest) {
     let gates = gates(k);
     let _ = writeln!(
         out,
@@ -128,7 +183,7 @@ fn continuing_item(out: &mut String, k: &Row) {
         prose(&sig_name(&k.sig)),
         if gates.is_empty() { "" } else { " " },
         gates,
-        links(k)
+        links(k, d)
     );
 }
 
@@ -255,6 +310,7 @@ const DEPRECATIONS: &str = "Deprecations and removals";
 pub fn announcement(r: &Report) -> String {
     let out_release = r.phase == crate::analysis::outcome::Phase::Out;
     let l = Lists::of(r, out_release);
+    let d = Dest::of(r);
     let mut s = headline(r, &l, out_release);
     s.push_str(
         "<!-- Drafted by kepsite from the KEPs' files: each summary is the first sentences of the KEP's Summary section. Edit before publishing. -->\n\n",
@@ -267,8 +323,8 @@ pub fn announcement(r: &Report) -> String {
         let _ = write!(s, "## {title}\n\n");
         for k in list {
             match short {
-                true => continuing_item(s, k),
-                false => item(s, k),
+                true => continuing_item(s, k, &d),
+                false => item(s, k, &d),
             }
         }
         if short {

@@ -34,6 +34,15 @@ fn row(stage: &str, outcome: &'static str, step: Option<&'static str>) -> Row {
     }
 }
 
+/// Links to the portal at example.org, the repository on github.com.
+fn dest() -> Dest<'static> {
+    Dest {
+        hosts: vec!["github.com", "example.org"],
+        site: Some("https://example.org/"),
+        tree: "https://github.com/k/e/tree/main/".into(),
+    }
+}
+
 #[test]
 fn sig_names_read_as_in_the_posts() {
     assert_eq!(sig_name("sig-node"), "SIG Node");
@@ -65,7 +74,11 @@ fn sections_follow_outcome_step_and_stage() {
 #[test]
 fn an_entry_names_its_gates_sig_and_links() {
     let mut out = String::new();
-    item(&mut out, &row("beta", "shipped", Some("graduated")));
+    item(
+        &mut out,
+        &row("beta", "shipped", Some("graduated")),
+        &dest(),
+    );
     assert_eq!(
         out,
         "### KEP-4317: Pod Certificates\n\n\
@@ -75,7 +88,11 @@ fn an_entry_names_its_gates_sig_and_links() {
          [KEP](https://example.org/keps/4317) · [tracking issue](https://example.org/issues/4317)\n\n"
     );
     let mut out = String::new();
-    continuing_item(&mut out, &row("beta", "shipped", Some("continued")));
+    continuing_item(
+        &mut out,
+        &row("beta", "shipped", Some("continued")),
+        &dest(),
+    );
     assert!(
         out.starts_with(
             "- KEP-4317: Pod Certificates: continues in beta, led by SIG Auth. \
@@ -95,8 +112,8 @@ fn kep_values_cannot_inject_html_shortcodes_or_links() {
     k.sig = "sig-<b>{{%x%}}".into();
     k.feature_gates = vec!["Gate`<i>".into()];
     let mut out = String::new();
-    item(&mut out, &k);
-    continuing_item(&mut out, &k);
+    item(&mut out, &k, &dest());
+    continuing_item(&mut out, &k, &dest());
     for bad in ["<script", "<b>", "<i>", "{{"] {
         assert!(!out.contains(bad), "{bad} in {out}");
     }
@@ -107,4 +124,32 @@ fn kep_values_cannot_inject_html_shortcodes_or_links() {
         "{out}"
     );
     assert!(out.contains("[link\\](javascript:alert(1))"), "{out}");
+}
+
+/// A KEP's link is its portal page when the portal is at an https URL,
+/// else its directory in the repository; a link elsewhere is not written,
+/// and a hostile directory stays inside the destination.
+#[test]
+fn links_are_absolute_https_on_known_hosts() {
+    let mut k = row("alpha", "shipped", Some("new"));
+    k.path = "keps/sig-x/4872-x) <img src=x> [c](javascript:alert(1)".into();
+    let no_site = Dest {
+        site: None,
+        ..dest()
+    };
+    assert_eq!(
+        links(&k, &no_site),
+        "[KEP](https://github.com/k/e/tree/main/keps/sig-x/4872-x%29%20%3Cimg%20src=x%3E%20%5Bc%5D%28javascript:alert%281%29) \
+         · [tracking issue](https://example.org/issues/4317)"
+    );
+    assert!(links(&k, &dest()).starts_with("[KEP](https://example.org/keps/4317) "));
+    k.url = "/keps/4317/".into();
+    k.issue_url = Some("javascript:alert(1)".into());
+    assert!(links(&k, &dest()).starts_with("[KEP](https://github.com/k/e/tree/main/keps/"));
+    assert!(links(&k, &dest()).ends_with(" · tracking issue"));
+    let nowhere = Dest {
+        hosts: Vec::new(),
+        ..no_site
+    };
+    assert_eq!(links(&k, &nowhere), "KEP · tracking issue");
 }
