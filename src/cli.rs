@@ -121,6 +121,10 @@ pub struct BuildArgs {
     /// A theme directory overriding themes/default file by file.
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
+    /// Stop the build, with a message, once it has written this many MB
+    /// (default: 512 MB plus 64 times the KEP text read).
+    #[arg(long, value_name = "MB")]
+    pub max_output: Option<u64>,
     #[command(flatten)]
     /// Where links into the repository go.
     pub links: RepoLinks,

@@ -310,6 +310,11 @@ impl Model {
         self.kep_index = KepIndex::new(&self.keps);
     }
 
+    /// The bytes of every kep.yaml read.
+    pub fn yaml_text_bytes(&self) -> usize {
+        self.yaml_texts.values().map(String::len).sum()
+    }
+
     /// The KEP with this number (the first, if duplicated).
     pub fn kep(&self, number: u32) -> Option<&Kep> {
         self.kep_index

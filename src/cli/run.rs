@@ -177,6 +177,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         theme: a.theme.clone(),
         repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
         branch: a.links.branch.clone(),
+        max_output: a.max_output.map(|mb| mb << 20),
     };
     let report = crate::site::build_loading(|| Project::load(&input, &walk), &opts)?;
     eprintln!(

@@ -127,6 +127,7 @@ fn config(opts: &ServeOptions) -> Config {
             theme: opts.theme.clone(),
             repo_url: opts.repo_url.trim_end_matches('/').to_string(),
             branch: opts.branch.clone(),
+            max_output: None,
         },
         history: opts.history.clone(),
     }

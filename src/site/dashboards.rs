@@ -236,7 +236,7 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
             .into_iter()
             .enumerate()
         {
-            for a in list {
+            for a in crate::kep::segment::capped(list) {
                 people.entry(handle(a)).or_default()[r].insert(i);
             }
         }

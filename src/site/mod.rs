@@ -52,6 +52,19 @@ pub struct SiteOptions {
     pub repo_url: String,
     /// Branch for source and edit links.
     pub branch: String,
+    /// Stop the build once it has written this many bytes (`--max-output`);
+    /// `None`: [`default_max_output`] of the input.
+    pub max_output: Option<u64>,
+}
+
+/// The default output limit: 512 MiB plus 64 times the KEP text read
+/// (kep.yaml and README bytes). The real corpus (21 MB of text) builds
+/// 74 MB, far inside it; a repository built to multiply its pages stops
+/// with a message before it fills the disk.
+pub fn default_max_output(model: &crate::model::Model) -> u64 {
+    let text: usize =
+        model.keps.iter().map(|k| k.readme.len()).sum::<usize>() + model.yaml_text_bytes();
+    (512 << 20) + 64 * text as u64
 }
 
 impl Default for SiteOptions {
@@ -62,6 +75,7 @@ impl Default for SiteOptions {
             theme: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             branch: "master".into(),
+            max_output: None,
         }
     }
 }
@@ -332,8 +346,11 @@ pub fn build_loading(
         theme
     });
     let (mut data, (theme, statics)) = (data?, theme?);
+    let limit = opts
+        .max_output
+        .unwrap_or_else(|| default_max_output(&data.model));
     let readmes = data.take_readmes().into_iter().map(Cow::Owned).collect();
-    let stage = timed("stage", || output::Stage::open(&opts.out))?;
+    let stage = timed("stage", || output::Stage::open(&opts.out))?.limited(limit);
     let engine = Engine {
         tera: &theme.tera,
         statics: &statics,

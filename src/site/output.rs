@@ -72,12 +72,28 @@ pub(crate) struct Stage {
     dirs: Mutex<HashSet<String>>,
     /// What was written: (is HTML, bytes).
     written: Mutex<BTreeMap<String, (bool, u64)>>,
+    /// Bytes written so far, and the most the build may write.
+    total: std::sync::atomic::AtomicU64,
+    limit: u64,
 }
 
 impl Sink for Stage {
     /// Put `bytes` at `rel` in the tree, creating its directories; a file
     /// already there (a path written twice) is replaced.
     fn put(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let len = bytes.len() as u64;
+        let total = self
+            .total
+            .fetch_add(len, std::sync::atomic::Ordering::Relaxed)
+            + len;
+        if total > self.limit {
+            bail!(
+                "the site passed --max-output ({} MB) at {rel}: the repository makes far more \
+                 output than its size suggests (check's findings say where); raise --max-output \
+                 if this is expected",
+                self.limit >> 20
+            );
+        }
         self.make_parents(rel)?;
         let path = self.tmp.join(rel);
         create(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
@@ -128,7 +144,15 @@ impl Stage {
             out: out.to_path_buf(),
             dirs: Mutex::new(HashSet::new()),
             written: Mutex::new(BTreeMap::new()),
+            total: std::sync::atomic::AtomicU64::new(0),
+            limit: u64::MAX,
         })
+    }
+
+    /// Stop writing (an error) once `limit` bytes are written.
+    pub(crate) fn limited(mut self, limit: u64) -> Stage {
+        self.limit = limit;
+        self
     }
 
     /// Create the directories above `rel` that do not exist yet.

@@ -159,3 +159,90 @@ proptest! {
         }
     }
 }
+
+/// A repository of `keps` KEPs each naming the same `n` PRR approvers.
+fn approvers_repo(root: &Path, keps: u32, n: usize) {
+    let list: Vec<String> = (0..n).map(|i| format!("@approver-{i}")).collect();
+    for k in 0..keps {
+        kep(root, 300 + k, "sig-node", &list);
+        // prr-approvers: the same list (what issue 37 measured).
+        let p = root.join(format!("keps/sig-node/{}-k/kep.yaml", 300 + k));
+        let mut y = std::fs::read_to_string(&p).unwrap();
+        y.push_str("prr-approvers:\n");
+        for a in &list {
+            y.push_str(&format!("  - \"{a}\"\n"));
+        }
+        std::fs::write(p, y).unwrap();
+    }
+}
+
+/// Issue 37: 106 KEPs each naming the same 1,000 PRR approvers made a
+/// 431 MB site. Each role's first 25 handles get pages; the rest are text,
+/// and `check` says so. Output stays within a small multiple of the same
+/// KEPs with one approver each.
+#[test]
+fn a_thousand_shared_approvers_do_not_multiply_the_site() {
+    let size = |n: usize| {
+        let tmp = tempfile::tempdir().unwrap();
+        approvers_repo(tmp.path(), 30, n);
+        let (f, built, files) = check_and_build(tmp.path());
+        built.expect("builds");
+        (f, files, crate::support::files(tmp.path()).len())
+    };
+    let (_, one, _) = size(1);
+    let (f, many, _) = size(1_000);
+    let count = |files: &[String], dir: &str| files.iter().filter(|p| p.starts_with(dir)).count();
+    assert!(
+        count(&many, "prr/") <= 25 + 2,
+        "{} PRR pages",
+        count(&many, "prr/")
+    );
+    assert!(
+        count(&many, "people/") <= 2 * 25 + 5,
+        "{} people pages",
+        count(&many, "people/")
+    );
+    assert!(
+        many.len() < one.len() + 80,
+        "{} files against {}",
+        many.len(),
+        one.len()
+    );
+    let too_many: Vec<_> = f.iter().filter(|x| x.rule == "handles-too-many").collect();
+    assert_eq!(
+        too_many.len(),
+        2 * 30,
+        "approvers and prr-approvers of each KEP"
+    );
+    assert!(
+        too_many[0].message.contains("1000 handles"),
+        "{}",
+        too_many[0].message
+    );
+}
+
+/// `--max-output` stops a build with a message, writing nothing to `--out`.
+#[test]
+fn max_output_stops_the_build_with_a_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    approvers_repo(tmp.path(), 10, 30);
+    let out = tmp.path().join("site");
+    let r = crate::support::kepsite(&[
+        "build",
+        "--repo",
+        tmp.path().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--max-output",
+        "1",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-output (1 MB)"), "{}", r.stderr);
+    assert!(!out.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("kepsite-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "staging left behind");
+}

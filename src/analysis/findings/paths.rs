@@ -7,7 +7,7 @@ use super::at;
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::prr::handle;
-use crate::kep::segment::{handle_problem, sig_problem};
+use crate::kep::segment::{MAX_HANDLES, handle_problem, sig_problem};
 
 /// At most 60 characters of a value, for a message.
 fn shown(v: &str) -> String {
@@ -43,6 +43,20 @@ pub(super) fn path_values(kep: &Kep, out: &mut Vec<Finding>) {
         ("approvers", &m.approvers),
         ("prr-approvers", &m.prr_approvers),
     ] {
+        if list.len() > MAX_HANDLES {
+            out.push(
+                at(
+                    kep,
+                    "handles-too-many",
+                    key,
+                    format!(
+                        "`{key}` names {} handles: the first {MAX_HANDLES} get pages, the rest are shown as text",
+                        list.len()
+                    ),
+                )
+                .hint("list the people who act on this KEP; a team belongs in OWNERS_ALIASES"),
+            );
+        }
         for a in list {
             let h = handle(a);
             let placeholder = matches!(

@@ -240,6 +240,12 @@ pub const RULES: &[Rule] = &[
         "authors, reviewers, approvers and prr-approvers are GitHub logins (1-39 letters, digits, `-`, `_`)",
     ),
     rule(
+        "handles-too-many",
+        W,
+        "kepsite",
+        "each of authors, reviewers, approvers and prr-approvers names at most 25 handles (the rest get no pages)",
+    ),
+    rule(
         "milestone-vs-code",
         W,
         "kepsite",

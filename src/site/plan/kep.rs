@@ -236,10 +236,10 @@ impl<'a> Kit<'a> {
 
     /// Reviewers, approvers and PRR approvers, for the search.
     fn people(&self, kep: &Kep) -> Vec<String> {
-        kep.meta
-            .reviewers
+        use crate::kep::segment::capped;
+        capped(&kep.meta.reviewers)
             .iter()
-            .chain(&kep.meta.approvers)
+            .chain(capped(&kep.meta.approvers))
             .cloned()
             .chain(
                 self.data
