@@ -36,18 +36,51 @@ fn kep_rel(kep: &Kep) -> String {
         .collect()
 }
 
-/// Assign page directories: `/keps/<n>/` for the first KEP with a number,
-/// `/keps/<sig>/<dir>/` otherwise.
+/// Which KEP of those sharing a number gets `/keps/<n>/` (`check` reports
+/// the duplicate): the one whose directory carries the number, then the
+/// oldest `creation-date`, then the first path. Not the order SIGs sort in,
+/// so a new KEP in an alphabetically earlier SIG cannot take the page.
+pub fn number_owners(model: &Model) -> BTreeMap<u32, usize> {
+    let mut owners: BTreeMap<u32, usize> = BTreeMap::new();
+    let rank = |i: usize| {
+        let k = &model.keps[i];
+        let dir = k.path.rsplit('/').next().unwrap_or_default();
+        let carries = k
+            .number()
+            .is_some_and(|n| dir.split('-').next() == Some(n.to_string().as_str()));
+        let created = match k.meta.creation_date.trim() {
+            "" => "9999",
+            d => d,
+        };
+        (!carries, created.to_string(), k.path.clone())
+    };
+    for (i, k) in model.keps.iter().enumerate() {
+        let Some(n) = k.number() else { continue };
+        match owners.get(&n) {
+            Some(&o) if rank(o) <= rank(i) => {}
+            _ => {
+                owners.insert(n, i);
+            }
+        }
+    }
+    owners
+}
+
+/// Assign page directories: `/keps/<n>/` for the KEP [`number_owners`]
+/// gives the number, `/keps/<sig>/<dir>/` otherwise.
 pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
+    let owners = number_owners(model);
     let mut taken = BTreeSet::new();
     let mut dirs = Vec::with_capacity(model.keps.len());
     let mut aliases = Vec::with_capacity(model.keps.len());
     let mut by_path = BTreeMap::new();
     let mut titles = Titles::new();
-    for kep in &model.keps {
+    for (i, kep) in model.keps.iter().enumerate() {
         let alias = format!("keps/{}/", kep_rel(kep));
         let dir = match kep.number() {
-            Some(n) if taken.insert(format!("keps/{n}/")) => format!("keps/{n}/"),
+            Some(n) if owners.get(&n) == Some(&i) && taken.insert(format!("keps/{n}/")) => {
+                format!("keps/{n}/")
+            }
             _ => alias.clone(),
         };
         taken.insert(alias.clone());

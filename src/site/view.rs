@@ -130,6 +130,8 @@ pub struct KepView {
     pub metrics: Vec<String>,
     /// see-also, as links.
     pub see_also: Vec<LinkView>,
+    /// Other KEPs with the same number, as links (`duplicate-kep-number`).
+    pub same_number: Vec<LinkView>,
     /// replaces, as links.
     pub replaces: Vec<LinkView>,
     /// superseded-by, as links.
@@ -298,6 +300,19 @@ fn reference(value: &str, link: &dyn Fn(&str) -> LinkView) -> LinkView {
     link(value)
 }
 
+/// Links to the other KEPs with `kep`'s number.
+fn same_number(model: &Model, kep: &Kep, link: &dyn Fn(&str) -> LinkView) -> Vec<LinkView> {
+    let Some(n) = kep.number() else {
+        return Vec::new();
+    };
+    model
+        .keps
+        .iter()
+        .filter(|k| k.number() == Some(n) && !std::ptr::eq(*k, kep))
+        .map(|k| link(&format!("/{}", k.path)))
+        .collect()
+}
+
 /// The full view of a KEP. `link` turns a kep.yaml reference
 /// (`/keps/sig-x/123-foo`) into a labelled link; `on_page` says whether
 /// the KEP's page has a heading with an anchor.
@@ -355,6 +370,7 @@ pub fn kep_view(
         disable_supported: m.disable_supported,
         metrics: m.metrics.clone(),
         see_also: m.see_also.iter().map(|s| reference(s, link)).collect(),
+        same_number: same_number(model, kep, link),
         replaces: m.replaces.iter().map(|s| reference(s, link)).collect(),
         superseded_by: m.superseded_by.iter().map(|s| reference(s, link)).collect(),
         prr: model.prr_for(kep).map(|p| PrrView {

@@ -48,6 +48,16 @@ fn check_and_build(
     anyhow::Result<()>,
     Vec<String>,
 ) {
+    let (f, built, files) = check_and_build_files(root);
+    (f, built, files.into_keys().collect())
+}
+
+type Files = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// [`check_and_build`] with the files' contents.
+fn check_and_build_files(
+    root: &Path,
+) -> (Vec<kepsite::finding::Finding>, anyhow::Result<()>, Files) {
     let model = kepsite::model::load(root, None, None).unwrap();
     let data = Project::new(model);
     let findings = data.findings.clone();
@@ -57,9 +67,7 @@ fn check_and_build(
         ..Default::default()
     };
     let built = site::build(data, &opts).map(|_| ());
-    let files = crate::support::files(&out.path().join("public"))
-        .into_keys()
-        .collect();
+    let files = crate::support::files(&out.path().join("public"));
     (findings, built, files)
 }
 
@@ -245,4 +253,66 @@ fn max_output_stops_the_build_with_a_message() {
         .filter(|e| e.file_name().to_string_lossy().contains("kepsite-tmp"))
         .collect();
     assert!(leftovers.is_empty(), "staging left behind");
+}
+
+/// Issue 37: a KEP with a duplicate number in an alphabetically earlier SIG
+/// took over `/keps/<n>/`. Now the page is the one whose directory carries
+/// the number, then the oldest creation-date; each page links the other.
+#[test]
+fn a_duplicate_number_does_not_take_over_the_page() {
+    let (_tmp, root) = crate::support::content_copy();
+    write(
+        &root,
+        "keps/sig-api-machinery/1480-copycat/kep.yaml",
+        "title: Copycat\nkep-number: 1480\nauthors:\n  - \"@x\"\nowning-sig: sig-api-machinery\n\
+         status: provisional\ncreation-date: 2030-01-01\nreviewers:\n  - \"@y\"\napprovers:\n  - \"@z\"\n",
+    );
+    write(
+        &root,
+        "keps/sig-api-machinery/1480-copycat/README.md",
+        "# KEP-1480: Copycat\n\n## Summary\n\nA copy.\n",
+    );
+    let (f, built, files) = check_and_build_files(&root);
+    built.expect("builds");
+    assert!(f.iter().any(|x| x.rule == "duplicate-kep-number"));
+    let page = |p: &str| String::from_utf8_lossy(&files[p]).to_string();
+    let original = page("keps/1480/index.html");
+    assert!(
+        original.contains("<title>KEP-1480: Pod restart budget"),
+        "the older KEP keeps the page"
+    );
+    assert!(original.contains("Copycat"), "and names the other");
+    let copy = page("keps/sig-api-machinery/1480-copycat/index.html");
+    assert!(copy.contains("Same number"), "{copy}");
+    assert!(
+        copy.contains("href=\"/keps/1480/\""),
+        "links the page with the number"
+    );
+}
+
+/// Issue 37's case: a kep.yaml with 49,000 unknown keys (664 KB) took 27 s
+/// of CPU in `check`; every key is a finding at its line, and the report
+/// shows each (the work per key is counted in `diagnostics::hostile`; the
+/// time is in `benches/hostile.rs`).
+#[test]
+fn forty_nine_thousand_unknown_keys_are_each_a_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    kep(tmp.path(), 400, "sig-node", &[]);
+    let p = tmp.path().join("keps/sig-node/400-k/kep.yaml");
+    let mut y = std::fs::read_to_string(&p).unwrap();
+    let before = y.lines().count();
+    for i in 0..49_000 {
+        y.push_str(&format!("unknown_key_{i}: v\n"));
+    }
+    std::fs::write(&p, y).unwrap();
+    let r = crate::support::check_repo(tmp.path(), &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let unknown: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "unknown-field")
+        .collect();
+    assert_eq!(unknown.len(), 49_000);
+    assert_eq!(unknown[48_999]["line"], before + 49_000);
 }
