@@ -236,7 +236,8 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
             .into_iter()
             .enumerate()
         {
-            for a in crate::kep::segment::capped(list) {
+            let role = ["authors", "reviewers", "approvers", "prr-approvers"][r];
+            for a in crate::kep::segment::capped(role, list) {
                 people.entry(handle(a)).or_default()[r].insert(i);
             }
         }

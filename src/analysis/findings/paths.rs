@@ -7,7 +7,7 @@ use super::at;
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::prr::handle;
-use crate::kep::segment::{MAX_HANDLES, handle_problem, sig_problem};
+use crate::kep::segment::{handle_problem, max_handles, sig_problem};
 
 /// At most 60 characters of a value, for a message.
 fn shown(v: &str) -> String {
@@ -43,14 +43,15 @@ pub(super) fn path_values(kep: &Kep, out: &mut Vec<Finding>) {
         ("approvers", &m.approvers),
         ("prr-approvers", &m.prr_approvers),
     ] {
-        if list.len() > MAX_HANDLES {
+        let max = max_handles(key);
+        if list.len() > max {
             out.push(
                 at(
                     kep,
                     "handles-too-many",
                     key,
                     format!(
-                        "`{key}` names {} handles: the first {MAX_HANDLES} get pages, the rest are shown as text",
+                        "`{key}` names {} handles: the first {max} get pages, the rest are shown as text",
                         list.len()
                     ),
                 )

@@ -243,7 +243,7 @@ pub const RULES: &[Rule] = &[
         "handles-too-many",
         W,
         "kepsite",
-        "each of authors, reviewers, approvers and prr-approvers names at most 25 handles (the rest get no pages)",
+        "authors, reviewers and approvers name at most 30 handles each, prr-approvers 3 (the rest get no pages)",
     ),
     rule(
         "milestone-vs-code",

@@ -157,10 +157,11 @@ fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
         let release = v.release.to_string();
         for e in &v.entries {
             let kep = &c.model.keps[e.index];
-            let mut who: BTreeSet<String> = crate::kep::segment::capped(&kep.meta.prr_approvers)
-                .iter()
-                .map(|a| handle(a))
-                .collect();
+            let mut who: BTreeSet<String> =
+                crate::kep::segment::capped("prr-approvers", &kep.meta.prr_approvers)
+                    .iter()
+                    .map(|a| handle(a))
+                    .collect();
             if let Some(f) = c.model.prr_for(kep) {
                 who.extend(f.approvals.values().map(|a| handle(&a.approver)));
             }
@@ -176,7 +177,7 @@ fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
         .keps
         .iter()
         .flat_map(|k| {
-            crate::kep::segment::capped(&k.meta.prr_approvers)
+            crate::kep::segment::capped("prr-approvers", &k.meta.prr_approvers)
                 .iter()
                 .map(|a| handle(a))
         })

@@ -237,9 +237,9 @@ impl<'a> Kit<'a> {
     /// Reviewers, approvers and PRR approvers, for the search.
     fn people(&self, kep: &Kep) -> Vec<String> {
         use crate::kep::segment::capped;
-        capped(&kep.meta.reviewers)
+        capped("reviewers", &kep.meta.reviewers)
             .iter()
-            .chain(capped(&kep.meta.approvers))
+            .chain(capped("approvers", &kep.meta.approvers))
             .cloned()
             .chain(
                 self.data
