@@ -30,10 +30,27 @@ fn kep_rel(kep: &Kep) -> String {
     let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);
     let rel = rel.strip_suffix(".md").unwrap_or(rel);
     // Control characters in a directory name (a finding of their own) never
-    // reach a path of the site.
-    rel.chars()
-        .map(|c| if crate::escape::is_control(c) { '_' } else { c })
-        .collect()
+    // reach a path of the site, nor does a name no file system can hold (a
+    // git tree may carry one): a segment over 200 bytes is cut, and a short
+    // hash of the whole keeps it apart from its neighbours.
+    rel.split('/')
+        .map(|seg| {
+            let clean: String = seg
+                .chars()
+                .map(|c| if crate::escape::is_control(c) { '_' } else { c })
+                .collect();
+            if clean.len() <= 200 {
+                return clean;
+            }
+            let mut cut = 180;
+            while !clean.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let hash = crate::hash::hash64(clean.as_bytes());
+            format!("{}-{hash:016x}", &clean[..cut])
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Which KEP of those sharing a number gets `/keps/<n>/` (`check` reports
@@ -98,5 +115,33 @@ pub fn kep_paths(model: &Model, base: &str) -> KepPaths {
         aliases,
         by_path,
         titles,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kep_paths;
+    use crate::model::from_snapshot;
+    use crate::repo::RepoSnapshot;
+
+    /// A directory name longer than any file system holds (a git tree can
+    /// carry one) still gets a page path of bounded segments.
+    #[test]
+    fn page_paths_have_bounded_segments() {
+        let long = format!("keps/sig-node/{}", "x".repeat(300));
+        let (yaml, readme) = (format!("{long}/kep.yaml"), format!("{long}/README.md"));
+        let snap = RepoSnapshot::from_files(&[
+            (yaml.as_str(), "title: X\nowning-sig: sig-node\n"),
+            (readme.as_str(), "# X\n"),
+        ]);
+        let model = from_snapshot(snap, None);
+        let p = kep_paths(&model, "/");
+        assert_eq!(p.dirs.len(), 1);
+        assert!(
+            p.dirs[0].split('/').all(|s| s.len() <= 200),
+            "{}",
+            p.dirs[0]
+        );
+        assert!(p.dirs[0].starts_with("keps/sig-node/xxx"), "{}", p.dirs[0]);
     }
 }
