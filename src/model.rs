@@ -262,6 +262,11 @@ fn prr_indexes(prr_files: &[PrrFile]) -> PrrIndexes {
     (prr_index, prr_by_number)
 }
 
+/// A KEP of a [`Model`]: its index in `model.keps`, the same index as its
+/// analysis in `Analysis::keps`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KepId(pub usize);
+
 #[cfg(test)]
 thread_local! {
     /// How many times [`Model::source_text`] was asked (tests count it).
@@ -308,6 +313,16 @@ impl Model {
         }
         self.keps[index] = kep;
         self.kep_index = KepIndex::new(&self.keps);
+    }
+
+    /// Every KEP's id, in model order.
+    pub fn ids(&self) -> impl Iterator<Item = KepId> + use<> {
+        (0..self.keps.len()).map(KepId)
+    }
+
+    /// The KEP `id`.
+    pub fn get(&self, id: KepId) -> &Kep {
+        &self.keps[id.0]
     }
 
     /// The bytes of every kep.yaml read.

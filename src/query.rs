@@ -16,7 +16,7 @@ use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::domain::Release;
 use crate::kep::prr::handle;
-use crate::model::Model;
+use crate::model::{KepId, Model};
 use crate::project::Project;
 use crate::view::{self, KepView};
 
@@ -121,8 +121,9 @@ fn any_handle(list: &[String], wanted: &[String]) -> bool {
 
 impl Filters {
     /// Whether `kep` passes every filter.
-    pub fn matches(&self, model: &Model, analysis: &Analysis, kep: &Kep) -> bool {
-        self.matches_analysis(analysis.of(model, kep), &analysis.template)
+    pub fn matches(&self, model: &Model, analysis: &Analysis, id: KepId) -> bool {
+        let kep = model.get(id);
+        self.matches_analysis(analysis.of(id), &analysis.template)
             && self.matches_labels(kep)
             && self.matches_people(model, kep)
             && self.matches_feature_gate(kep)

@@ -15,7 +15,7 @@ use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::metadata::{FeatureGate, Milestones};
 use crate::kep::{Kep, KepFormat};
-use crate::model::Model;
+use crate::model::{KepId, Model};
 
 /// One stage's PRR approval as exported.
 #[derive(Debug, Clone, Serialize)]
@@ -136,9 +136,10 @@ pub struct HistoryContext<'a> {
 pub fn kep_view<'a>(
     model: &'a Model,
     analysis: &'a Analysis,
-    kep: &'a Kep,
+    id: KepId,
     findings: Vec<&'a Finding>,
 ) -> KepView<'a> {
+    let kep = model.get(id);
     let m = &kep.meta;
     let name = kep.path.rsplit('/').next().unwrap_or(&kep.path);
     let prr = model.prr_for(kep).map(|p| PrrView {
@@ -188,7 +189,7 @@ pub fn kep_view<'a>(
         format: kep.format,
         metadata_valid: kep.meta_ok,
         prr,
-        analysis: analysis.of(model, kep),
+        analysis: analysis.of(id),
         history: None,
         findings,
     }
@@ -267,8 +268,9 @@ pub fn all<'a>(
         .keps
         .iter()
         .zip(findings_by_kep(model, findings))
-        .map(|(k, found)| {
-            let mut v = kep_view(model, analysis, k, found);
+        .zip(model.ids())
+        .map(|((k, found), id)| {
+            let mut v = kep_view(model, analysis, id, found);
             if let (Some(h), Some(n)) = (history, k.number())
                 && let Some(kh) = h.history.keps.get(&n)
             {

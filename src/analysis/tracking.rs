@@ -17,7 +17,7 @@ use super::template::{self, Template};
 use crate::kep::Kep;
 use crate::kep::document::{self, TocMismatch};
 use crate::kep::domain::{Release, Stage, Status};
-use crate::model::Model;
+use crate::model::{KepId, Model};
 
 /// Whether the PRR questionnaire is complete and approved, per stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -97,14 +97,9 @@ impl Analysis {
         self.deadline = Some(deadline);
     }
 
-    /// The analysis of `kep` (which must belong to the analysed model).
-    pub fn of(&self, model: &Model, kep: &Kep) -> Option<&KepAnalysis> {
-        // O(1): `kep` is an element of `model.keps`, so its offset is its index.
-        let size = std::mem::size_of::<Kep>().max(1);
-        let offset = (kep as *const Kep as usize).checked_sub(model.keps.as_ptr() as usize)?;
-        let i = offset / size;
-        let same = model.keps.get(i).is_some_and(|k| std::ptr::eq(k, kep));
-        same.then(|| self.keps.get(i)).flatten()
+    /// The analysis of the KEP `id` of the analysed model.
+    pub fn of(&self, id: KepId) -> Option<&KepAnalysis> {
+        self.keps.get(id.0)
     }
 }
 

@@ -153,11 +153,10 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         .keps
         .iter()
         .zip(by_kep.iter_mut())
-        .enumerate()
-        .filter(|(i, _)| in_release.as_ref().is_none_or(|s| s.contains(i)))
-        .map(|(_, kf)| kf)
-        .filter(|(k, _)| filters.matches(&model, &analysis, k))
-        .map(|(k, f)| crate::view::kep_view(&model, &analysis, k, std::mem::take(f)))
+        .zip(model.ids())
+        .filter(|(_, id)| in_release.as_ref().is_none_or(|s| s.contains(&id.0)))
+        .filter(|(_, id)| filters.matches(&model, &analysis, *id))
+        .map(|((_, f), id)| crate::view::kep_view(&model, &analysis, id, std::mem::take(f)))
         .collect();
     write_stdout(&query::render(&views, a.format)?)?;
     Ok(0)
