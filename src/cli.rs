@@ -214,8 +214,7 @@ pub struct InputArgs {
 }
 
 fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, String> {
-    crate::kep::domain::Release::parse_minor(s)
-        .ok_or_else(|| format!("{s:?} is not a release like v1.37"))
+    crate::kep::domain::Release::from_flag(s)
 }
 
 impl InputArgs {

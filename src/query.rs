@@ -73,13 +73,7 @@ pub fn compile_patterns(patterns: &[String]) -> Result<Vec<Regex>> {
 pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
     values
         .iter()
-        .map(|v| {
-            // As a user names one, the same in every subcommand: `v1.36` or
-            // `1.36`; a patch version (`v1.36.2`) is refused, as `report` does.
-            Release::parse_minor(v).with_context(|| {
-                format!("invalid release {v:?}: expected vMAJOR.MINOR, e.g. v1.36")
-            })
-        })
+        .map(|v| Release::from_flag(v).map_err(anyhow::Error::msg))
         .collect()
 }
 

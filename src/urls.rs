@@ -25,6 +25,13 @@ pub struct KepPaths {
     pub titles: Titles,
 }
 
+/// A repository URL as every link is made from it: no surrounding space,
+/// no trailing `/` (`https://github.com/kubernetes/enhancements`). The one
+/// normaliser of `--repo-url`, the site options and the report's links.
+pub fn repo_url(s: &str) -> String {
+    s.trim().trim_end_matches('/').to_string()
+}
+
 /// The directory of a KEP under `keps/`, without `keps/` and `.md`.
 fn kep_rel(kep: &Kep) -> String {
     let rel = kep.path.strip_prefix("keps/").unwrap_or(&kep.path);

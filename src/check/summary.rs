@@ -153,7 +153,7 @@ fn link(model: &Model, links: &Links, pages: &[String], i: usize) -> String {
         Some(base) => format!("{base}{}", pages[i]),
         None => format!(
             "{}/tree/{}/{}",
-            links.repo_url.trim_end_matches('/'),
+            crate::urls::repo_url(&links.repo_url),
             links.tree,
             kep.path
         ),

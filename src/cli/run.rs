@@ -174,7 +174,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
         out: a.out.clone(),
         base_url: with_slash(&a.base_url),
         theme: a.theme.clone(),
-        repo_url: a.links.repo_url.trim_end_matches('/').to_string(),
+        repo_url: crate::urls::repo_url(&a.links.repo_url),
         branch: a.links.branch.clone(),
         max_output: a.max_output.map(|mb| mb << 20),
     };

@@ -272,6 +272,14 @@ impl Release {
         Release::parse(s).filter(|_| s.trim().matches('.').count() == 1)
     }
 
+    /// A release as a user names one on the command line: `v1.36` or
+    /// `1.36`, a patch version refused. The one parser of every `--release`
+    /// and `--current`, with one message.
+    pub fn from_flag(s: &str) -> Result<Release, String> {
+        Release::parse_minor(s)
+            .ok_or_else(|| format!("invalid release {s:?}: expected vMAJOR.MINOR, e.g. v1.36"))
+    }
+
     /// The next minor release.
     pub fn next(self) -> Release {
         Release::new(self.major, self.minor + 1)

@@ -343,9 +343,7 @@ pub fn select(
 /// Normalise `--release`: `1.35`, `v1.35` → v1.35; an error names the
 /// releases the repository knows when `release` is not one of them.
 pub fn check_release(model: &Model, current: &Current, release: &str) -> Result<Release> {
-    let Some(r) = Release::parse_minor(release) else {
-        bail!("invalid release {release:?}: expected vMAJOR.MINOR, e.g. v1.35");
-    };
+    let r = Release::from_flag(release).map_err(anyhow::Error::msg)?;
     let known = outcome::releases(model, current);
     if !known.contains(&r) {
         let range = match (known.first(), known.last()) {

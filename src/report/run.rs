@@ -109,7 +109,7 @@ pub fn run(req: &Request) -> Result<String> {
         issues: issue_list.as_deref(),
         code: project.code.as_ref(),
     };
-    let repo_url = req.repo_url.trim_end_matches('/').to_string();
+    let repo_url = crate::urls::repo_url(&req.repo_url);
     let links = match &req.site_url {
         Some(u) => Links::Site(if u.ends_with('/') {
             u.clone()

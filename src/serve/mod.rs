@@ -125,7 +125,7 @@ fn config(opts: &ServeOptions) -> Config {
             out: PathBuf::new(),
             base_url: "/".into(),
             theme: opts.theme.clone(),
-            repo_url: opts.repo_url.trim_end_matches('/').to_string(),
+            repo_url: crate::urls::repo_url(&opts.repo_url),
             branch: opts.branch.clone(),
             max_output: None,
         },

@@ -98,7 +98,7 @@ fn normalized(opts: &SiteOptions) -> SiteOptions {
     if !o.base_url.ends_with('/') {
         o.base_url.push('/');
     }
-    o.repo_url = o.repo_url.trim_end_matches('/').to_string();
+    o.repo_url = crate::urls::repo_url(&o.repo_url);
     o
 }
 

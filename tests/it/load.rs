@@ -329,6 +329,22 @@ fn query_refuses_an_unknown_release() {
             r.stderr
         );
     }
+    // ... and by --current, through the same parser (issue 36).
+    let repo = content();
+    let r = kepsite(&[
+        "check",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--current",
+        "v1.36.2",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("invalid release \"v1.36.2\": expected vMAJOR.MINOR"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// Errors name what the user gave and say what to do: an unwritable --out
