@@ -186,6 +186,25 @@ impl Project {
         Ok(())
     }
 
+    /// The project after an edit: `model` read again from the files, with
+    /// `previous`'s history (edits are not commits), the gates read again
+    /// (a checkout that no longer reads keeps the last reading) and the
+    /// deadline judgement reused when its commit is the same. `serve`'s
+    /// reload; it walks nothing and builds no model of its own.
+    pub fn reload(model: Model, previous: &mut Project, input: &Input) -> Project {
+        let earlier = previous.analysis.deadline.take();
+        let code = previous.code.take();
+        let mut data = Project::new(model);
+        if let Some(h) = previous.history.take() {
+            data = data.with_history(h);
+        }
+        if let Err(e) = data.read_code(input) {
+            tracing::warn!("--kubernetes: {e:#}");
+            data.code = code;
+        }
+        data.with_deadline(input, earlier.as_ref())
+    }
+
     /// [`Project::load`] for `check`, which judges the files as they are:
     /// no history and no freeze verdicts at a deadline (the second load of
     /// the repository they take, about 0.28 s on the corpus, is spared).

@@ -37,11 +37,7 @@ fn serve(a: &ServeArgs) -> Result<i32> {
     {
         bail!("theme {} is not a directory", t.display());
     }
-    let history = match a.history.walk()? {
-        Walk::Cached(dir) => input.history(Some(&dir)),
-        Walk::Uncached => input.history(None),
-        Walk::Skip => None,
-    };
+    let walk = a.history.walk()?;
     crate::serve::run(&crate::serve::ServeOptions {
         input,
         theme: a.theme.clone(),
@@ -50,7 +46,7 @@ fn serve(a: &ServeArgs) -> Result<i32> {
         open: a.open,
         repo_url: a.links.repo_url.clone(),
         branch: a.links.branch.clone(),
-        history,
+        walk,
     })?;
     Ok(0)
 }

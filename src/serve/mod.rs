@@ -45,8 +45,9 @@ pub struct ServeOptions {
     pub repo_url: String,
     /// Branch for source links.
     pub branch: String,
-    /// Stage history from git (the KEP pages' history panels), when the repository has one.
-    pub history: Option<crate::analysis::history::History>,
+    /// Whether and how to walk the git history (the KEP pages' history
+    /// panels), when the repository has one.
+    pub walk: crate::project::Walk,
 }
 
 enum Message {
@@ -129,7 +130,7 @@ fn config(opts: &ServeOptions) -> Config {
             branch: opts.branch.clone(),
             max_output: None,
         },
-        history: opts.history.clone(),
+        walk: opts.walk.clone(),
     }
 }
 

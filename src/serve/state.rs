@@ -21,7 +21,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::analysis::history::History;
 use crate::finding::{Finding, Severity};
 use crate::kep::Kep;
 use crate::model::Model;
@@ -47,8 +46,9 @@ pub struct Config {
     pub theme: Option<PathBuf>,
     /// Site options (`out` is unused: nothing is written).
     pub site: SiteOptions,
-    /// Stage history from git, read once at start (edits are not commits).
-    pub history: Option<History>,
+    /// Whether and how to walk the git history, once at start (edits are
+    /// not commits).
+    pub walk: crate::project::Walk,
 }
 
 /// One served file.
@@ -181,13 +181,7 @@ impl State {
     /// Load the repository and render the whole site. A theme that does not
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
-        let mut data = Project::new(config.input.model()?);
-        if let Some(h) = config.history.clone() {
-            data = data.with_history(h);
-        }
-        let data = data
-            .with_code(&config.input)?
-            .with_deadline(&config.input, None);
+        let data = Project::load(&config.input, &config.walk)?;
         let mut problems = BTreeMap::new();
         let base = config.site.base_url.clone();
         let theme = match load_theme(config.theme.as_deref(), &base) {
@@ -323,20 +317,7 @@ impl State {
         if model == self.data.model && model.sigs == self.data.model.sigs {
             return false;
         }
-        let history = self.data.history.take();
-        let earlier = self.data.analysis.deadline.take();
-        let code = self.data.code.take();
-        let mut data = Project::new(model);
-        if let Some(h) = history {
-            data = data.with_history(h);
-        }
-        // The gates are read again for the KEPs now in the release; a
-        // checkout that no longer reads keeps the last reading.
-        if let Err(e) = data.read_code(&self.config.input) {
-            tracing::warn!("--kubernetes: {e:#}");
-            data.code = code;
-        }
-        self.data = data.with_deadline(&self.config.input, earlier.as_ref());
+        self.data = Project::reload(model, &mut self.data, &self.config.input);
         true
     }
 }

@@ -477,7 +477,7 @@ fn serve_and_build_render_the_same_bytes() {
         input: input.clone(),
         theme: None,
         site: SiteOptions::default(),
-        history: None,
+        walk: kepsite::project::Walk::Skip,
     })
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
