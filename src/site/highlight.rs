@@ -10,7 +10,7 @@
 //!
 //! syntect (Oniguruma regexes over Sublime grammars) was the highlighter
 //! before: it spent 0.67 s of CPU on the corpus's fenced code, a quarter of
-//! a build; tree-sitter spends 0.18 s on the same blocks (see the README).
+//! a build; tree-sitter spends 0.18 s on the same blocks (see docs/benchmarks.md).
 //! Languages without a grammar here are escaped, not highlighted.
 //!
 //! The grammars' queries compile on their first block and are shared by

@@ -50,7 +50,7 @@ fn view(r: Release) -> ReleaseView {
 }
 
 /// The files-only model against the gates, v1.31-v1.36: the table the
-/// README gives (`-- --nocapture` prints it).
+/// docs/release-rules.md gives (`-- --nocapture` prints it).
 #[test]
 fn the_files_agree_with_the_gates() {
     let c = both();

@@ -13,6 +13,7 @@ mod check;
 mod check_changes;
 mod check_formats;
 mod dashboards;
+mod docs;
 mod dom;
 mod fuzz;
 mod git_fixture;

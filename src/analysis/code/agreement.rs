@@ -1,5 +1,5 @@
 //! Every stage change of a range of releases, files against code: the
-//! measurement the README reports (`tests/corpus/code.rs` prints it).
+//! measurement docs/release-rules.md reports (`tests/corpus/code.rs` prints it).
 //!
 //! A change is a KEP's first release at a stage: on the files' side new or
 //! graduated (or a deprecation: a withdrawal or deprecated stage), on the

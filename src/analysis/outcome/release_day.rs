@@ -3,7 +3,7 @@
 //! the end of that day (the last first-parent change on or before it), and
 //! whether the stage's milestone was moved past the release afterwards.
 //!
-//! The rules, measured against Kubernetes' own feature gates (README):
+//! The rules, measured against Kubernetes' own feature gates (docs/release-rules.md):
 //! - A stage whose milestone names a later release today, though it named
 //!   the release on release day, did not ship there: authors set
 //!   `milestone.<stage>` before the release and move it when the work does
