@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packages a built kepsite binary as a release archive:
 #   kepsite-v<version>-<target>.tar.gz (.zip for Windows targets)
-# holding kepsite-v<version>-<target>/{kepsite[.exe],README.md,LICENSE}, and
+# holding kepsite-v<version>-<target>/{kepsite[.exe],README.md,LICENSE,docs/}, and
 # adds the archive's line to SHA256SUMS in the output directory (replacing an
 # older line for the same archive). The release workflow calls it once per
 # target; .ci/run calls it for the host and runs what it packed.
@@ -47,6 +47,8 @@ trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/$name"
 cp "$bin" "$stage/$name/kepsite$ext"
 cp README.md LICENSE "$stage/$name/"
+# The README links into docs/: the pages and their screenshots travel with it.
+cp -R docs "$stage/$name/docs"
 chmod 755 "$stage/$name/kepsite$ext"
 
 case "$target" in
