@@ -24,6 +24,9 @@
 //! the caller renders its raw HTML as text. A refusal is never a panic.
 
 mod allow;
+
+/// The elements raw HTML in a README may keep (the sanitizer's allowlist).
+pub const ALLOWED_ELEMENTS: &[&str] = allow::TAGS;
 mod bounds;
 mod url;
 mod write;

@@ -7,89 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use kepsite::site::highlight::Highlighter;
 use kepsite::site::markdown::{Links, render};
 
-/// Elements README HTML may contain (markdown's, highlighted code's, and the
-/// raw HTML allowlist).
-const ELEMENTS: &[&str] = &[
-    "html",
-    "body",
-    "a",
-    "abbr",
-    "acronym",
-    "area",
-    "article",
-    "aside",
-    "b",
-    "bdi",
-    "bdo",
-    "blockquote",
-    "br",
-    "caption",
-    "center",
-    "cite",
-    "code",
-    "col",
-    "colgroup",
-    "data",
-    "dd",
-    "del",
-    "details",
-    "dfn",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "figcaption",
-    "figure",
-    "footer",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hgroup",
-    "hr",
-    "i",
-    "img",
-    "input",
-    "ins",
-    "kbd",
-    "li",
-    "map",
-    "mark",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "q",
-    "rp",
-    "rt",
-    "rtc",
-    "ruby",
-    "s",
-    "samp",
-    "small",
-    "span",
-    "strike",
-    "strong",
-    "sub",
-    "summary",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "tfoot",
-    "th",
-    "thead",
-    "time",
-    "tr",
-    "tt",
-    "u",
-    "ul",
-    "var",
-    "wbr",
-];
+/// Elements README HTML may contain: the document's own and the raw HTML
+/// allowlist (which markdown's and highlighted code's elements are on).
+fn allowed(name: &str) -> bool {
+    matches!(name, "html" | "body") || kepsite::site::sanitize::ALLOWED_ELEMENTS.contains(&name)
+}
 
 /// What is unsafe in `html` once a browser has parsed it.
 pub fn dom_problems(html: &str) -> Vec<String> {
@@ -100,7 +22,7 @@ pub fn dom_problems(html: &str) -> Vec<String> {
             continue;
         };
         let name = el.name();
-        if !ELEMENTS.contains(&name) {
+        if !allowed(name) {
             problems.push(format!("element <{name}>"));
         }
         for (attr, value) in el.attrs() {

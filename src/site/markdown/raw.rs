@@ -258,6 +258,14 @@ impl Nesting {
 mod tests {
     use super::*;
 
+    /// The fast path keeps a subset of the one list of allowed elements.
+    #[test]
+    fn the_kept_tags_are_on_the_sanitizers_allowlist() {
+        for t in PHRASING {
+            assert!(crate::site::sanitize::ALLOWED_ELEMENTS.contains(t), "{t}");
+        }
+    }
+
     #[test]
     fn only_bare_phrasing_tags_and_breaks_are_kept() {
         assert_eq!(tag("<br>"), Some(Tag::Break));

@@ -1,7 +1,8 @@
 //! The allowlist: the elements and attributes raw HTML may use, the
 //! elements that go with their content, and the class names kept.
 
-/// Elements raw HTML may use.
+/// Elements raw HTML may use: the one list of them (the markdown fast path
+/// keeps a subset, the tests read it through [`super::ALLOWED_ELEMENTS`]).
 /// Sorted: [`super::write`] looks names up by binary search.
 pub(super) const TAGS: &[&str] = &[
     "a",
