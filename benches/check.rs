@@ -96,7 +96,7 @@ const TO: &str = "4c6086aefb1aadb74514ea378e21dba62d0c03ec";
 
 /// `kepsite check` as the CLI runs it, whole and changed-only.
 fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
-    use kepsite::check::{self, Format, Options};
+    use kepsite::check::{self, CheckFormat, Options};
     use kepsite::repo::Range;
     let opts = |range: Option<Range>, rev: Option<&str>| Options {
         input: kepsite::project::Input {
@@ -107,13 +107,13 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
             kubernetes: None,
         },
         range,
-        format: Format::Github,
+        format: CheckFormat::Github,
         rules: Vec::new(),
         sig: None,
         deny_warnings: false,
         color: false,
         verbose: false,
-        links: check::summary::Links {
+        links: check::summary::SummaryLinks {
             base_url: None,
             repo_url: "https://github.com/kubernetes/enhancements".into(),
             tree: "master".into(),

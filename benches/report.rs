@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)] // each bench uses a part of it
 mod support;
 
-use kepsite::report::render::Format;
+use kepsite::report::render::ReportFormat;
 use kepsite::report::run::{Request, run};
 
 const RUNS: usize = 7;
@@ -27,7 +27,7 @@ fn median(mut f: impl FnMut()) -> Duration {
     t[RUNS / 2]
 }
 
-fn request(repo: &Path, cache: PathBuf, format: Format, since: Option<&str>) -> Request {
+fn request(repo: &Path, cache: PathBuf, format: ReportFormat, since: Option<&str>) -> Request {
     Request {
         input: kepsite::project::Input {
             root: repo.to_path_buf(),
@@ -56,15 +56,21 @@ fn main() {
     let cache = tmp.path().join("cache");
 
     let start = Instant::now();
-    let md = run(&request(&repo, cache.clone(), Format::Md, None)).expect("cold report");
+    let md = run(&request(&repo, cache.clone(), ReportFormat::Md, None)).expect("cold report");
     let cold = start.elapsed();
     assert!(md.contains("Enhancements status: v1.35"));
 
     let warm = median(|| {
-        run(&request(&repo, cache.clone(), Format::Md, None)).expect("warm report");
+        run(&request(&repo, cache.clone(), ReportFormat::Md, None)).expect("warm report");
     });
     let since = median(|| {
-        run(&request(&repo, cache.clone(), Format::Md, Some("HEAD~50"))).expect("since report");
+        run(&request(
+            &repo,
+            cache.clone(),
+            ReportFormat::Md,
+            Some("HEAD~50"),
+        ))
+        .expect("since report");
     });
     println!("report v1.35, real corpus (median of {RUNS}):");
     println!(
@@ -80,10 +86,10 @@ fn main() {
         since.as_secs_f64() * 1e3
     );
     for (name, f) in [
-        ("md", Format::Md),
-        ("html", Format::Html),
-        ("csv", Format::Csv),
-        ("json", Format::Json),
+        ("md", ReportFormat::Md),
+        ("html", ReportFormat::Html),
+        ("csv", ReportFormat::Csv),
+        ("json", ReportFormat::Json),
     ] {
         let t = median(|| {
             run(&request(&repo, cache.clone(), f, None)).expect("report");

@@ -82,7 +82,7 @@ pub struct ReportArgs {
     pub issues: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
-    pub format: crate::report::render::Format,
+    pub format: crate::report::render::ReportFormat,
     /// Write here (atomically) instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -276,7 +276,7 @@ pub enum YesNo {
 }
 
 /// Output of `check`.
-pub use crate::check::Format as CheckFormat;
+pub use crate::check::CheckFormat;
 
 /// What `--deny` can make fatal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -396,7 +396,7 @@ pub struct QueryArgs {
     pub missing: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
-    pub format: query::Format,
+    pub format: query::QueryFormat,
 }
 
 /// Arguments of `export`.

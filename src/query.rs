@@ -22,7 +22,7 @@ use crate::view::{self, KepView};
 
 /// Output format of `query`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum QueryFormat {
     /// Aligned columns for a terminal.
     Table,
     /// A JSON array of KEP objects (the export shape).
@@ -214,12 +214,12 @@ impl Filters {
 }
 
 /// Render KEP views in a format.
-pub fn render(views: &[KepView<'_>], format: Format) -> Result<String> {
+pub fn render(views: &[KepView<'_>], format: QueryFormat) -> Result<String> {
     Ok(match format {
-        Format::Json => serde_json::to_string_pretty(views)? + "\n",
-        Format::Yaml => serde_saphyr::to_string(&views).context("writing YAML")?,
-        Format::Csv => csv_rows(views)?,
-        Format::Table => table(views),
+        QueryFormat::Json => serde_json::to_string_pretty(views)? + "\n",
+        QueryFormat::Yaml => serde_saphyr::to_string(&views).context("writing YAML")?,
+        QueryFormat::Csv => csv_rows(views)?,
+        QueryFormat::Table => table(views),
     })
 }
 

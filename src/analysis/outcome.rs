@@ -1,6 +1,6 @@
 //! What happened to each KEP in a release: ([`Model`], [`Analysis`], the
 //! first-parent [`History`], the release in progress) and a [`Release`] →
-//! [`ReleaseView`], one [`Entry`] per KEP in the release with its
+//! [`ReleaseView`], one [`ReleaseEntry`] per KEP in the release with its
 //! [`Outcome`].
 //!
 //! One definition of "in release R" serves the report, the release pages,
@@ -143,7 +143,7 @@ pub struct Landed {
 
 /// One KEP in a release.
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub struct ReleaseEntry {
     /// Index into `model.keps`.
     #[serde(skip)]
     pub index: usize,
@@ -178,7 +178,7 @@ pub struct ReleaseView {
     /// Its dates, when the calendar has them.
     pub cycle: Option<Cycle>,
     /// KEPs by stage order, then number.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<ReleaseEntry>,
 }
 
 impl ReleaseView {
@@ -342,7 +342,7 @@ pub fn release_view(
 ) -> ReleaseView {
     let phase = phase(current, release);
     let frozen = phase == Phase::InProgress && past_enhancements_freeze(current);
-    let mut entries: Vec<Entry> = model
+    let mut entries: Vec<ReleaseEntry> = model
         .keps
         .iter()
         .enumerate()
@@ -369,7 +369,7 @@ pub fn release_view(
                     (stage, Outcome::of(&r), None, Some(r))
                 }
             };
-            Some(Entry {
+            Some(ReleaseEntry {
                 index: i,
                 number: kep.number(),
                 release,

@@ -1,6 +1,6 @@
 //! `kepsite check`: [`Options`] → the repository's findings, or with a
 //! change range only those the change answers for ([`scope`]), → text in one
-//! of the [`Format`]s: rustc-style, JSON, GitHub workflow commands, SARIF,
+//! of the [`CheckFormat`]s: rustc-style, JSON, GitHub workflow commands, SARIF,
 //! JUnit XML or a Markdown pull-request summary.
 //!
 //! A changed-only check ([`changed`]) still checks the whole repository
@@ -29,7 +29,7 @@ use scope::Scoped;
 
 /// Output of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum CheckFormat {
     /// rustc-style diagnostics.
     Human,
     /// `{ "summary": ..., "findings": [...] }`.
@@ -53,7 +53,7 @@ pub struct Options {
     /// Report only what this change answers for.
     pub range: Option<Range>,
     /// Output format.
-    pub format: Format,
+    pub format: CheckFormat,
     /// Only these rules (empty: all).
     pub rules: Vec<String>,
     /// Only KEPs whose owning SIG matches.
@@ -65,7 +65,7 @@ pub struct Options {
     /// Advice findings in full (human format), not one line per KEP.
     pub verbose: bool,
     /// Where the Markdown summary links.
-    pub links: summary::Links,
+    pub links: summary::SummaryLinks,
 }
 
 /// The checked repository and what to report.
@@ -153,14 +153,14 @@ pub fn render(c: &Checked, opts: &Options) -> String {
     let since = c.changes.as_ref().map(|ch| ch.base[..12].to_string());
     let line = |color| diagnostics::summary_line(summary, since.as_deref(), color);
     match opts.format {
-        Format::Human => diagnostics::human_report(
+        CheckFormat::Human => diagnostics::human_report(
             &c.model,
             &c.findings,
             &line(opts.color),
             opts.color,
             opts.verbose,
         ),
-        Format::Json => {
+        CheckFormat::Json => {
             let changes = c.changes.as_ref().map(|ch| ChangesJson {
                 base: &ch.base,
                 head: ch.head.as_deref(),
@@ -174,10 +174,10 @@ pub fn render(c: &Checked, opts: &Options) -> String {
             let changes = changes.and_then(|ch| serde_json::to_value(ch).ok());
             diagnostics::json(summary, &c.findings, changes)
         }
-        Format::Github => github::render(&c.findings, &line(false)),
-        Format::Sarif => sarif::render(&c.findings),
-        Format::Junit => junit::render(&junit_cases(c), opts.deny_warnings),
-        Format::Md => summary::render(
+        CheckFormat::Github => github::render(&c.findings, &line(false)),
+        CheckFormat::Sarif => sarif::render(&c.findings),
+        CheckFormat::Junit => junit::render(&junit_cases(c), opts.deny_warnings),
+        CheckFormat::Md => summary::render(
             &summary::Input {
                 model: &c.model,
                 analysis: &c.analysis,

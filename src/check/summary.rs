@@ -18,7 +18,7 @@ use crate::report::render::md;
 
 /// Where the summary's KEP links point.
 #[derive(Debug, Clone)]
-pub struct Links {
+pub struct SummaryLinks {
     /// A kepsite portal (`--base-url`): KEPs link to `<base>keps/<n>/`.
     pub base_url: Option<String>,
     /// Otherwise the repository (`--repo-url`)…
@@ -143,7 +143,7 @@ fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
     line
 }
 
-fn link(model: &Model, links: &Links, pages: &[String], i: usize) -> String {
+fn link(model: &Model, links: &SummaryLinks, pages: &[String], i: usize) -> String {
     let kep = &model.keps[i];
     let label = match kep.number() {
         Some(n) => format!("KEP-{n}: {}", md(kep.title())),
@@ -185,7 +185,7 @@ pub struct Input<'a> {
 }
 
 /// The Markdown summary.
-pub fn render(input: &Input, links: &Links) -> String {
+pub fn render(input: &Input, links: &SummaryLinks) -> String {
     let Input {
         model,
         analysis,

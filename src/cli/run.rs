@@ -95,7 +95,7 @@ fn check(a: &CheckArgs) -> Result<i32> {
         deny_warnings: a.deny == Some(Deny::Warnings),
         color: a.color.enabled(),
         verbose: a.verbose,
-        links: check::summary::Links {
+        links: check::summary::SummaryLinks {
             base_url,
             repo_url: a.repo_url.clone(),
             tree: a.branch.clone(),

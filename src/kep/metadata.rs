@@ -47,80 +47,80 @@ pub use super::domain::{Release, Stage, Status};
 pub struct RawKepYaml {
     pub title: Option<String>,
     pub kep_number: Option<String>,
-    pub authors: Option<Vec<Entry>>,
+    pub authors: Option<Vec<ListItem>>,
     pub owning_sig: Option<String>,
-    pub participating_sigs: Option<Vec<Entry>>,
-    pub reviewers: Option<Vec<Entry>>,
-    pub approvers: Option<Vec<Entry>>,
-    pub prr_approvers: Option<Vec<Entry>>,
+    pub participating_sigs: Option<Vec<ListItem>>,
+    pub reviewers: Option<Vec<ListItem>>,
+    pub approvers: Option<Vec<ListItem>>,
+    pub prr_approvers: Option<Vec<ListItem>>,
     pub editor: Option<String>,
     pub creation_date: Option<String>,
     pub last_updated: Option<String>,
     pub status: Option<String>,
-    pub see_also: Option<Vec<Entry>>,
-    pub replaces: Option<Vec<Entry>>,
-    pub superseded_by: Option<Vec<Entry>>,
+    pub see_also: Option<Vec<ListItem>>,
+    pub replaces: Option<Vec<ListItem>>,
+    pub superseded_by: Option<Vec<ListItem>>,
     pub stage: Option<String>,
     pub latest_milestone: Option<String>,
     pub milestone: Option<RawMilestones>,
     pub feature_gates: Option<Vec<RawFeatureGate>>,
     pub disable_supported: Option<String>,
-    pub metrics: Option<Vec<Entry>>,
+    pub metrics: Option<Vec<ListItem>>,
 }
 
 /// One list entry: a scalar, or (in pre-2020 front matter) a `{name: ...}` map.
 /// Any scalar is kept as its text; other shapes become empty and are dropped.
 #[derive(Debug, Default)]
-pub struct Entry(pub Option<String>);
+pub struct ListItem(pub Option<String>);
 
-impl<'de> Deserialize<'de> for Entry {
+impl<'de> Deserialize<'de> for ListItem {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Entry;
+            type Value = ListItem;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a string or a map with `name`")
             }
-            fn visit_str<E>(self, v: &str) -> Result<Entry, E> {
-                Ok(Entry(Some(v.to_string())))
+            fn visit_str<E>(self, v: &str) -> Result<ListItem, E> {
+                Ok(ListItem(Some(v.to_string())))
             }
-            fn visit_i64<E>(self, v: i64) -> Result<Entry, E> {
-                Ok(Entry(Some(v.to_string())))
+            fn visit_i64<E>(self, v: i64) -> Result<ListItem, E> {
+                Ok(ListItem(Some(v.to_string())))
             }
-            fn visit_u64<E>(self, v: u64) -> Result<Entry, E> {
-                Ok(Entry(Some(v.to_string())))
+            fn visit_u64<E>(self, v: u64) -> Result<ListItem, E> {
+                Ok(ListItem(Some(v.to_string())))
             }
-            fn visit_f64<E>(self, v: f64) -> Result<Entry, E> {
-                Ok(Entry(Some(v.to_string())))
+            fn visit_f64<E>(self, v: f64) -> Result<ListItem, E> {
+                Ok(ListItem(Some(v.to_string())))
             }
-            fn visit_bool<E>(self, v: bool) -> Result<Entry, E> {
-                Ok(Entry(Some(v.to_string())))
+            fn visit_bool<E>(self, v: bool) -> Result<ListItem, E> {
+                Ok(ListItem(Some(v.to_string())))
             }
-            fn visit_unit<E>(self) -> Result<Entry, E> {
-                Ok(Entry(None))
+            fn visit_unit<E>(self) -> Result<ListItem, E> {
+                Ok(ListItem(None))
             }
-            fn visit_none<E>(self) -> Result<Entry, E> {
-                Ok(Entry(None))
+            fn visit_none<E>(self) -> Result<ListItem, E> {
+                Ok(ListItem(None))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> Result<Entry, A::Error> {
+            ) -> Result<ListItem, A::Error> {
                 let mut name = None;
                 while let Some(k) = map.next_key::<String>()? {
-                    let v: Entry = map.next_value()?;
+                    let v: ListItem = map.next_value()?;
                     if k == "name" || k == "github" {
                         name = name.or(v.0);
                     }
                 }
-                Ok(Entry(name))
+                Ok(ListItem(name))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
                 mut seq: A,
-            ) -> Result<Entry, A::Error> {
+            ) -> Result<ListItem, A::Error> {
                 while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(Entry(None))
+                Ok(ListItem(None))
             }
         }
         d.deserialize_any(V)
@@ -144,7 +144,7 @@ pub struct RawMilestones {
 #[allow(missing_docs)]
 pub struct RawFeatureGate {
     pub name: Option<String>,
-    pub components: Option<Vec<Entry>>,
+    pub components: Option<Vec<ListItem>>,
 }
 
 /// A YAML syntax or shape error with its position in the file.
@@ -392,7 +392,7 @@ fn s(v: Option<String>) -> String {
     v.map(|v| v.trim().to_string()).unwrap_or_default()
 }
 
-fn list(v: Option<Vec<Entry>>) -> Vec<String> {
+fn list(v: Option<Vec<ListItem>>) -> Vec<String> {
     v.unwrap_or_default()
         .into_iter()
         .filter_map(|e| e.0)

@@ -16,7 +16,7 @@ use super::{
     link_target_allowed,
 };
 
-enum Entry {
+enum Walked {
     /// Read this file (possibly a symlink's in-repo target) as `path`.
     Input {
         path: String,
@@ -47,7 +47,7 @@ pub(super) fn load(root: &Path) -> Result<RepoSnapshot> {
     let results: Vec<Result<RepoFile, LoadProblem>> = entries
         .par_iter()
         .filter_map(|e| match e {
-            Entry::Input { path, disk } => Some(read(path, disk)),
+            Walked::Input { path, disk } => Some(read(path, disk)),
             _ => None,
         })
         .collect();
@@ -62,9 +62,9 @@ pub(super) fn load(root: &Path) -> Result<RepoSnapshot> {
     }
     for e in entries {
         match e {
-            Entry::Asset(a) => assets.push(a),
-            Entry::Problem(p) => problems.push(p),
-            Entry::Input { .. } => {}
+            Walked::Asset(a) => assets.push(a),
+            Walked::Problem(p) => problems.push(p),
+            Walked::Input { .. } => {}
         }
     }
     Ok(finish(
@@ -80,11 +80,11 @@ pub(super) fn load(root: &Path) -> Result<RepoSnapshot> {
 }
 
 /// List `dir` recursively, in name order; subdirectories are listed in parallel.
-fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Entry>) {
+fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Walked>) {
     let rd = match fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
-            out.push(Entry::Problem(LoadProblem {
+            out.push(Walked::Problem(LoadProblem {
                 path: rel.to_string(),
                 rule: "file-unreadable",
                 message: format!("cannot list directory: {e}"),
@@ -94,14 +94,14 @@ fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Entry>) {
     };
     let mut children: Vec<_> = rd.filter_map(|e| e.ok()).collect();
     children.sort_by_key(|e| e.file_name());
-    let listed: Vec<Vec<Entry>> = children
+    let listed: Vec<Vec<Walked>> = children
         .par_iter()
         .map(|child| {
             let mut out = Vec::new();
             let name = match child.file_name().into_string() {
                 Ok(n) => n,
                 Err(n) => {
-                    out.push(Entry::Problem(LoadProblem {
+                    out.push(Walked::Problem(LoadProblem {
                         path: format!("{rel}/{}", n.to_string_lossy()),
                         rule: "file-unreadable",
                         message: "file name is not valid UTF-8".into(),
@@ -127,7 +127,7 @@ fn walk(canon_root: &Path, dir: &Path, rel: &str, out: &mut Vec<Entry>) {
     out.extend(listed.into_iter().flatten());
 }
 
-fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) {
+fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Walked>) {
     let Ok(lmeta) = disk.symlink_metadata() else {
         return;
     };
@@ -149,7 +149,7 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
                 let text = fs::read_link(disk)
                     .map(|t| t.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                out.push(Entry::Problem(LoadProblem {
+                out.push(Walked::Problem(LoadProblem {
                     path,
                     rule: "symlink-outside",
                     message: format!(
@@ -160,7 +160,7 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
                 return;
             }
             Err(_) => {
-                out.push(Entry::Problem(LoadProblem {
+                out.push(Walked::Problem(LoadProblem {
                     path,
                     rule: "symlink-outside",
                     message: "symlink target does not exist; not followed".into(),
@@ -172,7 +172,7 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
     let regular = disk.metadata().map(|m| m.is_file()).unwrap_or(false);
     if !regular {
         // FIFOs, sockets and devices could block or be huge; never read them.
-        out.push(Entry::Problem(LoadProblem {
+        out.push(Walked::Problem(LoadProblem {
             path,
             rule: "file-unreadable",
             message: "not a regular file; not read".into(),
@@ -182,11 +182,11 @@ fn classify(canon_root: &Path, disk: &Path, path: String, out: &mut Vec<Entry>) 
     push_file(path, disk.to_path_buf(), out);
 }
 
-fn push_file(path: String, disk: PathBuf, out: &mut Vec<Entry>) {
+fn push_file(path: String, disk: PathBuf, out: &mut Vec<Walked>) {
     if is_input(&path) {
-        out.push(Entry::Input { path, disk });
+        out.push(Walked::Input { path, disk });
     } else {
-        out.push(Entry::Asset(path));
+        out.push(Walked::Asset(path));
     }
 }
 

@@ -34,7 +34,7 @@ pub use summary::health;
 
 /// Where a KEP's link points.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Links {
+pub enum KepLinks {
     /// The KEP's directory in the repository (`<repo>/tree/<branch>/<path>`).
     Repository,
     /// The KEP's page on a kepsite portal at this base URL (ending in `/`).
@@ -49,7 +49,7 @@ pub struct Options {
     /// The release in progress at the snapshot, and the snapshot's day.
     pub current: Current,
     /// Where KEP titles link to.
-    pub links: Links,
+    pub links: KepLinks,
     /// Repository URL for source, issue and commit links.
     pub repo_url: String,
     /// Branch for source links.
@@ -98,7 +98,7 @@ pub struct Report {
     /// Where KEP links point (the announcement draft's are absolute: the
     /// portal's when it is at an https URL, else the repository's).
     #[serde(skip)]
-    pub links: Links,
+    pub links: KepLinks,
 }
 
 /// The freeze checklist's items in order (one table, in the analysis).
@@ -382,11 +382,11 @@ pub struct Inputs<'a> {
 /// Page URLs per KEP (model order).
 pub fn kep_urls(model: &Model, opts: &Options) -> Vec<String> {
     match &opts.links {
-        Links::Site(base) => {
+        KepLinks::Site(base) => {
             let paths = crate::urls::kep_paths(model, base);
             paths.dirs.iter().map(|d| format!("{base}{d}")).collect()
         }
-        Links::Repository => model
+        KepLinks::Repository => model
             .keps
             .iter()
             .map(|k| format!("{}/tree/{}/{}", opts.repo_url, opts.branch, k.path))

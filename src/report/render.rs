@@ -21,7 +21,7 @@ use super::{CHECKLIST, Report, Row};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum ReportFormat {
     /// Markdown.
     Md,
     /// A self-contained HTML page.
@@ -36,13 +36,13 @@ pub enum Format {
 }
 
 /// Render in `format`; `theme` overrides the default theme for HTML.
-pub fn render(report: &Report, format: Format, theme: Option<&Path>) -> Result<String> {
+pub fn render(report: &Report, format: ReportFormat, theme: Option<&Path>) -> Result<String> {
     match format {
-        Format::Md => Ok(markdown(report)),
-        Format::Html => html(report, theme),
-        Format::Csv => csv(report),
-        Format::Announcement => Ok(announcement::announcement(report)),
-        Format::Json => {
+        ReportFormat::Md => Ok(markdown(report)),
+        ReportFormat::Html => html(report, theme),
+        ReportFormat::Csv => csv(report),
+        ReportFormat::Announcement => Ok(announcement::announcement(report)),
+        ReportFormat::Json => {
             let mut s = serde_json::to_string_pretty(report).context("encoding the report")?;
             s.push('\n');
             Ok(s)

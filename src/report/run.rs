@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
-use super::render::{self, Format};
+use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
-use super::{Date, Inputs, Links, Options, build, check_release, issues};
+use super::{Date, Inputs, KepLinks, Options, build, check_release, issues};
 use crate::analysis::analyze;
 use crate::project::{Input, Project, Walk};
 
@@ -25,7 +25,7 @@ pub struct Request {
     /// `--issues`.
     pub issues: Option<PathBuf>,
     /// `--format`.
-    pub format: Format,
+    pub format: ReportFormat,
     /// `--freeze`.
     pub freeze: Option<String>,
     /// `--today`.
@@ -111,12 +111,12 @@ pub fn run(req: &Request) -> Result<String> {
     };
     let repo_url = crate::urls::repo_url(&req.repo_url);
     let links = match &req.site_url {
-        Some(u) => Links::Site(if u.ends_with('/') {
+        Some(u) => KepLinks::Site(if u.ends_with('/') {
             u.clone()
         } else {
             format!("{u}/")
         }),
-        None => Links::Repository,
+        None => KepLinks::Repository,
     };
     let opts = Options {
         release,

@@ -201,7 +201,7 @@ pub struct Baseline<'a> {
 
 /// One KEP that changed.
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub struct ChangedKep {
     /// KEP number.
     pub number: Option<u32>,
     /// Title (now, or at `--since` for a KEP that left the repository).
@@ -230,24 +230,24 @@ pub struct Since {
     /// Commits since then that touched `keps/`.
     pub commits: usize,
     /// KEPs newly in the release.
-    pub added: Vec<Entry>,
+    pub added: Vec<ChangedKep>,
     /// KEPs no longer in it.
-    pub dropped: Vec<Entry>,
+    pub dropped: Vec<ChangedKep>,
     /// KEPs whose targeted stage changed.
-    pub stage_changed: Vec<Entry>,
+    pub stage_changed: Vec<ChangedKep>,
     /// KEPs whose status changed.
-    pub status_changed: Vec<Entry>,
+    pub status_changed: Vec<ChangedKep>,
     /// KEPs with a PRR approval for their stage that was not there before.
-    pub prr_approved: Vec<Entry>,
+    pub prr_approved: Vec<ChangedKep>,
     /// KEPs At risk then, Ready now.
-    pub newly_ready: Vec<Entry>,
+    pub newly_ready: Vec<ChangedKep>,
     /// KEPs Ready then, At risk now.
-    pub newly_at_risk: Vec<Entry>,
+    pub newly_at_risk: Vec<ChangedKep>,
 }
 
 impl Since {
     /// Each kind of change with its heading, in report order.
-    pub fn sections(&self) -> [(&'static str, &Vec<Entry>); 7] {
+    pub fn sections(&self) -> [(&'static str, &Vec<ChangedKep>); 7] {
         [
             ("Newly targeting the release", &self.added),
             ("Dropped out", &self.dropped),
@@ -347,8 +347,8 @@ struct Compare<'a, 'b> {
 
 impl Compare<'_, '_> {
     /// The entry for `kep`, with the commits since the baseline touching it.
-    fn entry(&self, kep: &Kep, url: String, from: String, to: String) -> Entry {
-        Entry {
+    fn entry(&self, kep: &Kep, url: String, from: String, to: String) -> ChangedKep {
+        ChangedKep {
             number: kep.number(),
             title: kep.title().to_string(),
             url,
@@ -360,7 +360,7 @@ impl Compare<'_, '_> {
     }
 
     /// The "newly approved PRR" entry for `kep`, at stage `s`.
-    fn approved_entry(&self, kep: &Kep, url: String, s: &Selected) -> Entry {
+    fn approved_entry(&self, kep: &Kep, url: String, s: &Selected) -> ChangedKep {
         let who = self
             .rows
             .iter()
@@ -437,7 +437,7 @@ impl Compare<'_, '_> {
     }
 
     /// The entry of a KEP that was in the release at the baseline and is not now.
-    fn dropped(&self, key: &str, o: &Selected) -> Entry {
+    fn dropped(&self, key: &str, o: &Selected) -> ChangedKep {
         let okep = &self.b.model.keps[o.index];
         let now = self.model.keps.iter().position(|k| kep_key(k) == *key);
         let (url, to, kep) = match now {

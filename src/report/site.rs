@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::{Inputs, Links, Options, build_with_urls, kep_urls, render};
+use super::{Inputs, KepLinks, Options, build_with_urls, kep_urls, render};
 use crate::analysis::calendar::Current;
 use crate::analysis::outcome;
 use crate::kep::domain::Release;
@@ -43,7 +43,7 @@ pub fn pages(
                 {
                     let mut ctx = render::context(&report);
                     ctx["announcement"] =
-                        render::render(&report, render::Format::Announcement, None)
+                        render::render(&report, render::ReportFormat::Announcement, None)
                             .map(Value::String)
                             .unwrap_or(Value::Null);
                     ctx
@@ -64,7 +64,7 @@ fn site_options(
     Options {
         release,
         current,
-        links: Links::Site(base.to_string()),
+        links: KepLinks::Site(base.to_string()),
         repo_url: repo_url.to_string(),
         branch: branch.to_string(),
         freeze: None,

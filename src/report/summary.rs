@@ -177,7 +177,7 @@ mod tests {
     use super::*;
     use crate::analysis::calendar::{Basis, Current};
     use crate::kep::domain::Release;
-    use crate::report::Links;
+    use crate::report::KepLinks;
 
     fn d(s: &str) -> Date {
         s.parse().unwrap()
@@ -194,7 +194,7 @@ mod tests {
                 now: None,
                 cycle: None,
             },
-            links: Links::Repository,
+            links: KepLinks::Repository,
             repo_url: String::new(),
             branch: String::new(),
             freeze: freeze.map(d),

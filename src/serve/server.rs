@@ -42,7 +42,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::sync::{Semaphore, watch};
 
-use super::state::{Entry, Problem};
+use super::state::{Problem, ServedFile};
 
 mod host;
 mod inject;
@@ -69,7 +69,7 @@ pub struct Site {
     /// Increases with every visible change; pages reload when it moves.
     pub generation: u64,
     /// Output path → file.
-    pub files: HashMap<String, Arc<Entry>>,
+    pub files: HashMap<String, Arc<ServedFile>>,
     /// Shown as an overlay on every page while not empty.
     pub problems: Vec<Problem>,
     /// Whether the change to this generation touched only stylesheets.
@@ -151,7 +151,7 @@ impl Server {
     /// changed, and wake the open pages.
     pub fn publish(
         &self,
-        files: HashMap<String, Arc<Entry>>,
+        files: HashMap<String, Arc<ServedFile>>,
         problems: Vec<Problem>,
         changed: Vec<String>,
     ) -> u64 {
@@ -240,9 +240,9 @@ fn headers<const N: usize>(pairs: [(&str, &str); N]) -> Vec<(String, String)> {
 }
 
 /// A file's bytes as a body, shared with the site (no copy).
-struct EntryBytes(Arc<Entry>);
+struct ServedBytes(Arc<ServedFile>);
 
-impl AsRef<[u8]> for EntryBytes {
+impl AsRef<[u8]> for ServedBytes {
     fn as_ref(&self) -> &[u8] {
         &self.0.bytes
     }
@@ -428,7 +428,7 @@ fn not_found(site: &Site) -> Response {
     }
 }
 
-fn file_response(asked: &Asked, site: &Site, entry: &Arc<Entry>, status: u16) -> Response {
+fn file_response(asked: &Asked, site: &Site, entry: &Arc<ServedFile>, status: u16) -> Response {
     let html = entry.content_type.starts_with("text/html");
     // Injected pages change with every generation (the script carries it).
     let etag = if html {
@@ -453,7 +453,7 @@ fn file_response(asked: &Asked, site: &Site, entry: &Arc<Entry>, status: u16) ->
     let body = if html {
         Bytes::from(inject(&entry.bytes, site))
     } else {
-        Bytes::from_owner(EntryBytes(entry.clone()))
+        Bytes::from_owner(ServedBytes(entry.clone()))
     };
     Response::new(status, headers, body)
 }

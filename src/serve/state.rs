@@ -53,7 +53,7 @@ pub struct Config {
 
 /// One served file.
 #[derive(Debug)]
-pub struct Entry {
+pub struct ServedFile {
     /// The bytes.
     pub bytes: Vec<u8>,
     /// A hash of the bytes, for `ETag`.
@@ -62,9 +62,9 @@ pub struct Entry {
     pub content_type: &'static str,
 }
 
-impl Entry {
-    fn new(path: &str, bytes: Vec<u8>) -> Entry {
-        Entry {
+impl ServedFile {
+    fn new(path: &str, bytes: Vec<u8>) -> ServedFile {
+        ServedFile {
             hash: crate::hash::hash64(&bytes),
             content_type: content_type(path),
             bytes,
@@ -126,7 +126,7 @@ pub struct State {
     pages: HashMap<String, Page>,
     /// Asset copies: output path → repository path.
     assets: BTreeMap<String, String>,
-    files: HashMap<String, Arc<Entry>>,
+    files: HashMap<String, Arc<ServedFile>>,
     problems: BTreeMap<String, String>,
 }
 
@@ -207,7 +207,7 @@ impl State {
     }
 
     /// The served files, by output path.
-    pub fn files(&self) -> &HashMap<String, Arc<Entry>> {
+    pub fn files(&self) -> &HashMap<String, Arc<ServedFile>> {
         &self.files
     }
 

@@ -201,7 +201,7 @@ pub fn render(
     };
     let page = |p: Page| handing.failed.keep(handing.page(engine.tera, p));
     let file = |path: &str, bytes: &[u8]| handing.failed.keep(handing.file(path, bytes));
-    let sink_fns = plan::Sink {
+    let sink_fns = plan::Handoff {
         page: &page,
         file: &file,
     };

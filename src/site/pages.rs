@@ -19,7 +19,7 @@ use super::view::{KepRef, Urls};
 use crate::analysis::Analysis;
 use crate::analysis::findings::prr_required;
 use crate::analysis::history::History;
-use crate::analysis::outcome::{self, Entry, Phase, ReleaseView};
+use crate::analysis::outcome::{self, Phase, ReleaseEntry, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
@@ -69,7 +69,7 @@ fn views(c: &Ctx) -> Vec<ReleaseView> {
 }
 
 /// One entry of a release view as the pages show it.
-pub(super) fn entry_json(c: &Ctx, e: &Entry) -> Value {
+pub(super) fn entry_json(c: &Ctx, e: &ReleaseEntry) -> Value {
     let reasons: Vec<&str> = e
         .readiness
         .as_ref()
@@ -128,7 +128,7 @@ impl Ctx<'_> {
     }
 
     /// The open KEPs in the release in progress (of one SIG).
-    fn in_flight<'v>(&self, view: &'v ReleaseView, sig: Option<&str>) -> Vec<&'v Entry> {
+    fn in_flight<'v>(&self, view: &'v ReleaseView, sig: Option<&str>) -> Vec<&'v ReleaseEntry> {
         view.entries
             .iter()
             .filter(|e| sig.is_none_or(|s| self.model.keps[e.index].sig() == s))

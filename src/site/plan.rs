@@ -1,6 +1,6 @@
 //! The page plan: [`Model`] + findings + [`SiteOptions`] → every output as
 //! data (pages with a template and a JSON context, plain files, and asset
-//! copies), handed to a [`Sink`] as soon as each is planned; what is left
+//! copies), handed to a [`Handoff`] as soon as each is planned; what is left
 //! is the [`Plan`]. Nothing here writes to disk or renders a template.
 
 use std::borrow::Cow;
@@ -43,12 +43,12 @@ pub struct Page {
     pub context: Value,
 }
 
-/// What is left of the site once the [`Sink`] has taken the rest.
+/// What is left of the site once the [`Handoff`] has taken the rest.
 #[derive(Debug, Default)]
 pub struct Plan {
     /// Pages still to render (the sitemap and the 404 page).
     pub pages: Vec<Page>,
-    /// Path and template of each page handed to the [`Sink`].
+    /// Path and template of each page handed to the [`Handoff`].
     pub streamed: Vec<(String, Template)>,
     /// Asset copies: output path → repository path.
     pub assets: BTreeMap<String, String>,
@@ -122,7 +122,7 @@ fn page(
 /// their READMEs, its JSON and its search passages, are never all held in
 /// memory.
 #[derive(Clone, Copy)]
-pub struct Sink<'a> {
+pub struct Handoff<'a> {
     /// Takes a page to render and write.
     pub page: &'a (dyn Fn(Page) + Sync),
     /// Takes a file ready to write (a KEP's JSON, `keps.json`, a KEP's
@@ -141,7 +141,7 @@ pub fn plan(
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
-    sink: Sink,
+    sink: Handoff,
 ) -> Plan {
     let model = &data.model;
     let kit = Kit::new(data, opts, hl);
@@ -181,7 +181,7 @@ pub fn plan(
 
 /// Each KEP's page, alias page and search document, in parallel (`readmes`:
 /// each KEP's README text, freed once rendered).
-fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Cow<str>>, sink: Sink) -> Vec<PerKep> {
+fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Cow<str>>, sink: Handoff) -> Vec<PerKep> {
     let model = &kit.data.model;
     let by_kep = crate::view::findings_by_kep(model, &kit.data.findings);
     model
@@ -207,7 +207,7 @@ fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Cow<str>>, sink: Sink) -
 /// The listing pages (home, index, SIGs, releases, people, …) and the
 /// release reports, side by side: neither keeps both cores busy alone. Each
 /// kind of page is handed to `sink` as soon as it is built.
-fn listings(kit: &Kit, sink: Sink, plan: &mut Plan) {
+fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
     let data = kit.data;
     let model = &data.model;
     let refs: Vec<view::KepRef> = model
@@ -284,7 +284,7 @@ fn redirects(base: &str, paths: &crate::urls::KepPaths) -> String {
 }
 
 /// The sitemap, the 404 page and `_redirects`; pages sorted.
-fn finish(plan: &mut Plan, kit: &Kit, sink: Sink) {
+fn finish(plan: &mut Plan, kit: &Kit, sink: Handoff) {
     let base = kit.urls.base;
     (sink.file)("_redirects", redirects(base, &kit.paths).as_bytes());
     let mut html: Vec<String> = plan

@@ -1,5 +1,5 @@
 //! Template views: [`Model`] + findings → serde structs the templates and JSON
-//! files see ([`KepView`], [`KepRef`], [`KepJson`]). Templates never see raw YAML.
+//! files see ([`KepPage`], [`KepRef`], [`KepJson`]). Templates never see raw YAML.
 //!
 //! Analysis results that later stages compute (PRR questionnaire completeness,
 //! release readiness, stage history) are optional fields here; they are
@@ -96,7 +96,7 @@ pub struct PrrView {
 
 /// Everything a KEP page shows.
 #[derive(Debug, Clone, Serialize)]
-pub struct KepView {
+pub struct KepPage {
     /// The short form.
     #[serde(flatten)]
     pub summary: KepRef,
@@ -326,7 +326,7 @@ pub fn kep_view(
     urls: &Urls,
     link: &dyn Fn(&str) -> LinkView,
     on_page: &dyn Fn(&str) -> bool,
-) -> KepView {
+) -> KepPage {
     let m = &kep.meta;
     let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
     // No link for a SIG name that has no page (see `segment::is_sig`).
@@ -337,7 +337,7 @@ pub fn kep_view(
             String::new()
         }
     };
-    KepView {
+    KepPage {
         summary: kep_ref(model, kep, a, url),
         path: kep.path.clone(),
         meta_ok: kep.meta_ok,

@@ -45,7 +45,7 @@ fn view(r: Release) -> ReleaseView {
     )
 }
 
-fn entry(v: &ReleaseView, n: u32) -> &outcome::Entry {
+fn entry(v: &ReleaseView, n: u32) -> &outcome::ReleaseEntry {
     v.entries
         .iter()
         .find(|e| e.number == Some(n))

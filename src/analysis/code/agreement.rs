@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::Code;
 use super::compare::files_change;
 use crate::analysis::history::History;
-use crate::analysis::outcome::{Entry, Outcome};
+use crate::analysis::outcome::{Outcome, ReleaseEntry};
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 
@@ -101,7 +101,7 @@ pub fn agreement(
     model: &Model,
     history: Option<&History>,
     code: &Code,
-    views: &[(Release, Vec<Entry>)],
+    views: &[(Release, Vec<ReleaseEntry>)],
     range: std::ops::RangeInclusive<u32>,
 ) -> Agreement {
     let sides = Sides::new(model, history, code, views, range);
@@ -191,7 +191,7 @@ impl<'a> Sides<'a> {
         model: &Model,
         history: Option<&History>,
         code: &'a Code,
-        views: &[(Release, Vec<Entry>)],
+        views: &[(Release, Vec<ReleaseEntry>)],
         range: std::ops::RangeInclusive<u32>,
     ) -> Self {
         let in_range: BTreeSet<u32> = range.collect();

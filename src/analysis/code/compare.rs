@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Code, KepCode, code_stage};
-use crate::analysis::outcome::{Entry, Outcome, Step};
+use crate::analysis::outcome::{Outcome, ReleaseEntry, Step};
 use crate::gates::PreRelease;
 use crate::kep::domain::{Release, Stage};
 
@@ -32,8 +32,8 @@ pub struct Said<'a> {
     pub step: Option<Step>,
 }
 
-impl<'a> From<&'a Entry> for Said<'a> {
-    fn from(e: &'a Entry) -> Self {
+impl<'a> From<&'a ReleaseEntry> for Said<'a> {
+    fn from(e: &'a ReleaseEntry) -> Self {
         Said {
             stage: &e.stage,
             outcome: &e.outcome,

@@ -21,7 +21,7 @@ use std::fmt::Write;
 use super::link;
 use super::prose::prose;
 use crate::kep::domain::Stage;
-use crate::report::{Links, Report, Row, stage_group};
+use crate::report::{KepLinks, Report, Row, stage_group};
 
 /// The section of the draft a row belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +79,8 @@ struct Dest<'a> {
 impl<'a> Dest<'a> {
     fn of(r: &'a Report) -> Dest<'a> {
         let site = match &r.links {
-            Links::Site(base) => link::host(base).map(|h| (base.as_str(), h)),
-            Links::Repository => None,
+            KepLinks::Site(base) => link::host(base).map(|h| (base.as_str(), h)),
+            KepLinks::Repository => None,
         };
         let hosts: Vec<&str> = link::host(&r.repo_url)
             .into_iter()

@@ -198,7 +198,7 @@ fn since_section(o: &mut String, r: &Report, since: &crate::report::since::Since
 }
 
 /// One changed KEP: link, SIG, before → after, and up to three commits.
-fn since_entry(o: &mut String, r: &Report, e: &crate::report::since::Entry) {
+fn since_entry(o: &mut String, r: &Report, e: &crate::report::since::ChangedKep) {
     let commits: Vec<String> = e
         .commits
         .iter()

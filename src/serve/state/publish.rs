@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Result;
 use rayon::prelude::*;
 
-use super::{Entry, State, chain};
+use super::{ServedFile, State, chain};
 use crate::site::plan::{Page, Template};
 use crate::site::{self, Engine, Memory, Sink, assets};
 
@@ -51,11 +51,11 @@ impl State {
         if self.files.get(path).is_some_and(|e| e.bytes == bytes) {
             return;
         }
-        self.put_entry(path, Entry::new(path, bytes), out);
+        self.put_entry(path, ServedFile::new(path, bytes), out);
     }
 
     /// Like [`State::put`], for an entry already hashed.
-    pub(super) fn put_entry(&mut self, path: &str, entry: Entry, out: &mut BTreeSet<String>) {
+    pub(super) fn put_entry(&mut self, path: &str, entry: ServedFile, out: &mut BTreeSet<String>) {
         if self
             .files
             .get(path)
@@ -151,11 +151,11 @@ impl State {
         }
         let current = &self.files;
         // Hashed in parallel.
-        let fresh: Vec<(String, Entry)> = files
+        let fresh: Vec<(String, ServedFile)> = files
             .into_par_iter()
             .filter(|(p, b)| current.get(p).is_none_or(|e| &e.bytes != b))
             .map(|(p, b)| {
-                let e = Entry::new(&p, b);
+                let e = ServedFile::new(&p, b);
                 (p, e)
             })
             .collect();

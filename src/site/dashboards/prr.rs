@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::is_login;
 use crate::analysis::completeness::Completeness;
-use crate::analysis::outcome::{Entry, Phase, ReleaseView, past_enhancements_freeze};
+use crate::analysis::outcome::{Phase, ReleaseEntry, ReleaseView, past_enhancements_freeze};
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
 use crate::site::pages::{Ctx, Listing, cycle_json, entry_json};
@@ -48,7 +48,7 @@ pub(super) fn no_reason(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
 }
 
 /// The stage whose PRR a KEP needs in a release entry.
-fn prr_stage(c: &Ctx, e: &Entry) -> Stage {
+fn prr_stage(c: &Ctx, e: &ReleaseEntry) -> Stage {
     match &e.readiness {
         Some(r) => r.stage.clone(),
         None if !e.stage.is_unset() => e.stage.clone(),
@@ -61,7 +61,7 @@ fn prr_stage(c: &Ctx, e: &Entry) -> Stage {
 }
 
 /// One KEP of a release with its PRR state for the stage it needs there.
-pub(super) fn prr_row(c: &Ctx, e: &Entry, release: &str) -> Value {
+pub(super) fn prr_row(c: &Ctx, e: &ReleaseEntry, release: &str) -> Value {
     let kep = &c.model.keps[e.index];
     let stage = prr_stage(c, e);
     let file = c.model.prr_for(kep);

@@ -3,14 +3,14 @@
 
 use rayon::prelude::*;
 
-use super::{Kit, Sink};
+use super::{Handoff, Kit};
 
 /// `keps.json` (the records of `kepsite export`), to the `sink`, before
 /// the KEP pages. Each record is serialized twice: once to
 /// count its bytes, then into its place in `keps.json`. So the records are
 /// held once (107 MB on the 10x corpus, where a second copy for the join was
 /// the build's peak), and not while the READMEs are rendered.
-pub(super) fn json_files(kit: &Kit, sink: Sink) {
+pub(super) fn json_files(kit: &Kit, sink: Handoff) {
     let data = kit.data;
     let history = data.history.as_ref().map(|h| crate::view::HistoryContext {
         history: h,

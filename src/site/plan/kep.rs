@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{MarkdownInputs, Page, PlanCache, Sink, Template, page, site_context};
+use super::{Handoff, MarkdownInputs, Page, PlanCache, Template, page, site_context};
 use crate::finding::Finding;
 use crate::kep::{Kep, KepFormat};
 use crate::project::Project;
@@ -140,7 +140,7 @@ impl<'a> Kit<'a> {
         i: usize,
         r: Rendered,
         kf: Vec<&Finding>,
-        sink: Sink,
+        sink: Handoff,
     ) -> (Vec<(String, Template)>, SearchDoc) {
         let kep = &self.data.model.keps[i];
         let dir = &self.paths.dirs[i];
