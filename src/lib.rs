@@ -18,6 +18,7 @@ mod cache_file;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
+pub mod errors;
 pub mod escape;
 pub mod finding;
 pub mod gates;

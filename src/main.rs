@@ -17,7 +17,7 @@ fn main() {
     match kepsite::cli::run(&cli) {
         Ok(code) => exit_now(code),
         Err(err) => {
-            for (i, line) in causes(&err).iter().enumerate() {
+            for (i, line) in kepsite::errors::causes(&err).iter().enumerate() {
                 match i {
                     0 => eprintln!("error: {line}"),
                     _ => eprintln!("  caused by: {line}"),
@@ -26,24 +26,6 @@ fn main() {
             std::process::exit(2);
         }
     }
-}
-
-/// The error's cause chain for people: libgit2's messages without their
-/// class and code numbers, and a cause already said by the line above it
-/// left out.
-fn causes(err: &anyhow::Error) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for cause in err.chain() {
-        let line = match cause.downcast_ref::<git2::Error>() {
-            Some(g) => g.message().to_string(),
-            None => cause.to_string(),
-        };
-        if out.last().is_some_and(|prev| prev.contains(&line)) {
-            continue;
-        }
-        out.push(line);
-    }
-    out
 }
 
 /// Write what the library reports (`tracing` events: warnings, and phase

@@ -199,7 +199,7 @@ impl Project {
             data = data.with_history(h);
         }
         if let Err(e) = data.read_code(input) {
-            tracing::warn!("--kubernetes: {e:#}");
+            tracing::warn!("--kubernetes: {}", crate::errors::one_line(&e));
             data.code = code;
         }
         data.with_deadline(input, earlier.as_ref())
@@ -271,7 +271,10 @@ fn deadline_of(input: &Input, current: &Current, earlier: Option<&Deadline>) -> 
     let model = match deadline_input.model() {
         Ok(m) => m,
         Err(e) => {
-            tracing::warn!("reading the repository at the freeze deadline ({id}): {e:#}");
+            tracing::warn!(
+                "reading the repository at the freeze deadline ({id}): {}",
+                crate::errors::one_line(&e)
+            );
             return None;
         }
     };

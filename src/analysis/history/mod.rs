@@ -164,7 +164,11 @@ pub fn walk_if_git(root: &Path, rev: Option<&str>, cache_dir: Option<&Path>) -> 
             Some(h)
         }
         Err(e) => {
-            crate::timing::warn(format_args!("no history for {}: {e:#}", root.display()));
+            crate::timing::warn(format_args!(
+                "no history for {}: {}",
+                root.display(),
+                crate::errors::one_line(&e)
+            ));
             None
         }
     }
