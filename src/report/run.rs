@@ -10,7 +10,6 @@ use anyhow::{Context, Result, bail};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release, issues};
-use crate::analysis::analyze;
 use crate::project::{Input, Project, Walk};
 
 /// Everything `kepsite report` was asked for.
@@ -81,16 +80,17 @@ pub fn run(req: &Request) -> Result<String> {
         .transpose()?;
     let old = match &range {
         Some(r) => {
+            // The baseline is a Project too, read from the files at the
+            // commit (no history, no gates: only its KEPs are compared).
             let baseline = Input {
                 rev: Some(r.commit.clone()),
                 current: Some(current.release),
+                kubernetes: None,
                 ..input.clone()
             };
-            let m = baseline
-                .model()
+            let p = Project::load_files(&baseline)
                 .with_context(|| format!("loading --since {}", r.rev))?;
-            let a = analyze(&m);
-            Some((m, a))
+            Some((p.model, p.analysis))
         }
         None => None,
     };
