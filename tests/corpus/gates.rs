@@ -7,51 +7,17 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use kepsite::gates::{Kubernetes, PreRelease, Snapshot, Spec, landed};
 
-use crate::shared::shared_file;
-
-/// One clone of the bundle per test binary.
+/// The shared clone of the bundle.
 fn checkout() -> &'static Path {
-    static CLONE: OnceLock<(tempfile::TempDir, std::path::PathBuf)> = OnceLock::new();
-    &CLONE
-        .get_or_init(|| {
-            let bundle = shared_file("corpus/kubernetes-features.bundle");
-            let dir = tempfile::tempdir().expect("tempdir");
-            let repo = dir.path().join("kubernetes");
-            let out = Command::new("git")
-                .args(["clone", "-q"])
-                .arg(&bundle)
-                .arg(&repo)
-                .output()
-                .expect("running git clone");
-            assert!(
-                out.status.success(),
-                "git clone {}: {}",
-                bundle.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (dir, repo)
-        })
-        .1
+    crate::shared::kubernetes()
 }
 
 fn git(args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(checkout())
-        .args(args)
-        .output()
-        .expect("running git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::support::git(checkout(), args)
 }
 
 fn spec(minor: u32, default: bool, pre_release: PreRelease, locked: bool) -> Spec {

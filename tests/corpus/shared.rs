@@ -30,27 +30,32 @@ pub fn seed(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
+/// A clone of the shared folder's `corpus/<bundle>` into a temp dir named
+/// `name` (the directory is kept alive with it).
+fn clone_bundle(bundle: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let bundle = shared_file(&format!("corpus/{bundle}"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path().join(name);
+    let out = Command::new("git")
+        .args(["clone", "-q"])
+        .arg(&bundle)
+        .arg(&repo)
+        .output()
+        .expect("running git clone");
+    assert!(
+        out.status.success(),
+        "git clone {}: {}",
+        bundle.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir, repo)
+}
+
 /// One clone of the corpus bundle per test binary.
 pub fn corpus() -> &'static Path {
     static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &CLONE
-        .get_or_init(|| {
-            let bundle = shared_file("corpus/enhancements.bundle");
-            let dir = tempfile::tempdir().expect("tempdir");
-            let repo = dir.path().join("enhancements");
-            let out = Command::new("git")
-                .args(["clone", "-q"])
-                .arg(&bundle)
-                .arg(&repo)
-                .output()
-                .expect("running git clone");
-            assert!(
-                out.status.success(),
-                "git clone: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (dir, repo)
-        })
+        .get_or_init(|| clone_bundle("enhancements.bundle", "enhancements"))
         .1
 }
 
@@ -59,22 +64,6 @@ pub fn corpus() -> &'static Path {
 pub fn kubernetes() -> &'static Path {
     static CLONE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &CLONE
-        .get_or_init(|| {
-            let bundle = shared_file("corpus/kubernetes-features.bundle");
-            let dir = tempfile::tempdir().expect("tempdir");
-            let repo = dir.path().join("kubernetes");
-            let out = Command::new("git")
-                .args(["clone", "-q"])
-                .arg(&bundle)
-                .arg(&repo)
-                .output()
-                .expect("running git clone");
-            assert!(
-                out.status.success(),
-                "git clone: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (dir, repo)
-        })
+        .get_or_init(|| clone_bundle("kubernetes-features.bundle", "kubernetes"))
         .1
 }
