@@ -255,14 +255,15 @@ impl Kubernetes {
 /// When gate `gate`'s code for release 1.`minor` at stage `stage` landed
 /// on the first-parent line, as it stood at `until`: the oldest commit of
 /// the unbroken run of commits, ending with the last one at or before
-/// `until`, in which [`super::Gate::stage_at`]`(minor)` is `stage`.
+/// `until`, in which [`super::Gate::stage_at`]`(minor)` is `stage` from a
+/// spec written for 1.`minor` (its `Version` is `minor`; an unversioned
+/// spec, which names no release, holds for any).
 ///
 /// `None` when the last commit at or before `until` does not have it (not
-/// landed yet, or reverted). A gate already at `stage` for 1.`minor`
-/// before (a Beta in 1.36 still Beta in 1.37) answers with the commit its
-/// run starts at, which is the oldest commit read when it never changed;
-/// compare with the spec's minor to tell "landed for this release" from
-/// "was already so". Commits that cannot be read end the run.
+/// landed yet, reverted, or a gate that kept an older spec: a Beta in 1.36
+/// still Beta in 1.37 landed nothing for 1.37). The run is then only as
+/// long as the spec is new, so the walk reads a few commits, not the whole
+/// line. Commits that cannot be read end the run.
 pub fn landed(
     k: &Kubernetes,
     gate: &str,
@@ -274,10 +275,11 @@ pub fn landed(
     let last = commits.iter().rposition(|c| c.time <= until)?;
     let holds = |c: &CommitInfo| {
         k.snapshot_at(&c.id).ok().is_some_and(|s| {
-            s.gates
-                .get(gate)
-                .and_then(|g| g.stage_at(minor))
-                .is_some_and(|spec| spec.pre_release == stage)
+            s.gates.get(gate).is_some_and(|g| {
+                g.stage_at(minor).is_some_and(|spec| {
+                    spec.pre_release == stage && (spec.minor == minor || !g.versioned)
+                })
+            })
         })
     };
     let mut first = None;
