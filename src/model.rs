@@ -287,12 +287,6 @@ impl Model {
         self.prr_by_number.get(&number).map(|&i| &self.prr_files[i])
     }
 
-    /// Line `line` (1-based) of a YAML input or a KEP's README, for diagnostics.
-    pub fn source_line(&self, path: &str, line: usize) -> Option<&str> {
-        let (text, offset) = self.source_text(path)?;
-        text.lines().nth(line.checked_sub(1 + offset)?)
-    }
-
     /// The text of a kep.yaml or README the findings point into, and how
     /// many lines of the file come before it (a README's front matter).
     pub fn source_text(&self, path: &str) -> Option<(&str, usize)> {

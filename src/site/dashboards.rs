@@ -28,13 +28,10 @@ use prr::{prr_row, unanswered};
 /// How far back the home page's "what changed" list reaches, in days.
 pub const RECENT_DAYS: i64 = 7;
 
-/// Whether a handle can name a page: a GitHub login (letters, digits, `-`,
-/// `_`). Anything else in an authors list ("Jane Doe", `..`) gets no page,
-/// so no value from a KEP can steer a path; nor does a placeholder left
-/// from the template (`@TBD`), which is nobody.
-fn is_login(h: &str) -> bool {
-    crate::kep::segment::is_login(h)
-}
+/// Whether a handle can name a page (`segment::is_login`): anything else in
+/// an authors list ("Jane Doe", `..`, `@TBD`) gets no page, so no value
+/// from a KEP can steer a path.
+use crate::kep::segment::is_login;
 
 /// KEP number → index into `model.keps` (the first KEP with the number).
 fn by_number(c: &Ctx) -> BTreeMap<u32, usize> {
