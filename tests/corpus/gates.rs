@@ -264,8 +264,8 @@ fn the_whole_master_history() {
         }
     }
     let took = start.elapsed();
+    // A figure for people; tests never assert on wall time.
     eprintln!("read {} master snapshots in {took:.2?}", commits.len());
-    assert!(took.as_secs() < 20, "{took:?}");
     assert_eq!(counts[0], 165);
     assert_eq!(counts[115], 253);
     // Incremental parses (each file from its previous version) give what
@@ -282,12 +282,11 @@ fn the_whole_master_history() {
         assert_eq!(read.gates, full.gates, "{}", c.date);
         assert_eq!(read.problems, full.problems, "{}", c.date);
     }
-    // Again: every snapshot is cached.
-    let again = Instant::now();
+    // Again: every snapshot comes from the cache, the same one each time.
     for c in &commits {
-        k.snapshot_at(&c.id).unwrap();
+        let (a, b) = (k.snapshot_at(&c.id).unwrap(), k.snapshot_at(&c.id).unwrap());
+        assert!(std::sync::Arc::ptr_eq(&a, &b), "{} read twice", c.date);
     }
-    assert!(again.elapsed() < took, "{:?} vs {took:?}", again.elapsed());
 }
 
 #[test]
