@@ -34,6 +34,7 @@ fn request(repo: &Path, cache: PathBuf, format: ReportFormat, since: Option<&str
             rev: None,
             sigs: None,
             current: None,
+            readmes: kepsite::kep::Readmes::Analysis,
             kubernetes: None,
         },
         release: "v1.35".into(),

@@ -239,6 +239,7 @@ impl InputArgs {
                     path,
                     rev: self.kubernetes_rev.clone(),
                 }),
+            readmes: crate::kep::Readmes::Analysis,
         }
     }
 }

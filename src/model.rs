@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::finding::{self, Finding};
 use crate::kep::prr::{OwnersAliases, PrrFile, SigList, parse_prr};
-use crate::kep::{self, Kep, decode};
+use crate::kep::{self, Kep, Readmes, decode};
 use crate::repo::{self, RepoSnapshot, Source};
 
 /// The path of the repository's own KEP template README.
@@ -88,6 +88,17 @@ impl PartialEq for Model {
 /// Load a repository: `root` as a working tree, or revision `rev` of it, plus
 /// sigs.yaml when given.
 pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model> {
+    load_for(root, rev, sigs, Readmes::Analysis)
+}
+
+/// [`load`], with the READMEs read for `read` (pages keep their parse's
+/// events for the renderer).
+pub fn load_for(
+    root: &Path,
+    rev: Option<&str>,
+    sigs: Option<&Path>,
+    read: Readmes,
+) -> Result<Model> {
     let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
         repo::load_embedded()
     } else {
@@ -95,7 +106,7 @@ pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model
     };
     let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
-        from_snapshot(snapshot, sigs)
+        from_snapshot_for(snapshot, sigs, read)
     }))
 }
 
@@ -113,12 +124,21 @@ pub fn load_sigs(p: &Path) -> Result<SigList> {
 }
 
 /// Build the model from a snapshot.
-pub fn from_snapshot(mut snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+    from_snapshot_for(snapshot, sigs, Readmes::Analysis)
+}
+
+/// [`from_snapshot`], with the READMEs read for `read`.
+pub fn from_snapshot_for(
+    mut snapshot: RepoSnapshot,
+    sigs: Option<SigList>,
+    read: Readmes,
+) -> Model {
     // The READMEs' bytes become the KEPs' texts, not copies of them.
     let readmes = kep::take_readmes(&mut snapshot);
     // KEPs and prod-readiness files are parsed side by side, each in parallel.
     let (discovered, parsed_prr) = rayon::join(
-        || kep::discover(&snapshot, readmes),
+        || kep::discover(&snapshot, readmes, read),
         || parse_prr_files(&snapshot),
     );
     let mut load_findings = discovered.findings;

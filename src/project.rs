@@ -6,7 +6,9 @@
 //! the site, the report, `check`, `export`/`query` and `serve` all render
 //! from it.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Result;
 
@@ -17,6 +19,8 @@ use crate::analysis::history::History;
 use crate::analysis::outcome::past_enhancements_freeze;
 use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
+use crate::kep::Readmes;
+use crate::kep::document::Document;
 use crate::kep::domain::Release;
 use crate::model::{self, Model};
 use crate::repo::EMBEDDED_ROOT;
@@ -38,6 +42,8 @@ pub struct Input {
     /// `--kubernetes` (and `--kubernetes-rev`): a kubernetes/kubernetes
     /// checkout whose feature gates say what the code shipped.
     pub kubernetes: Option<Kubernetes>,
+    /// What the READMEs are read for (pages keep their parse for the renderer).
+    pub readmes: Readmes,
 }
 
 /// A kubernetes/kubernetes checkout to read feature gates from.
@@ -57,7 +63,12 @@ impl Input {
 
     /// Load the model.
     pub fn model(&self) -> Result<Model> {
-        let mut m = model::load(&self.root, self.rev.as_deref(), self.sigs.as_deref())?;
+        let mut m = model::load_for(
+            &self.root,
+            self.rev.as_deref(),
+            self.sigs.as_deref(),
+            self.readmes,
+        )?;
         m.current_release = self.current;
         Ok(m)
     }
@@ -83,6 +94,15 @@ pub enum Walk {
     Cached(PathBuf),
     /// Walk it from nothing, reading and writing no cache (`--no-cache`).
     Uncached,
+}
+
+/// A KEP's README for the renderer: its text and its one parse.
+#[derive(Debug, Clone)]
+pub struct Readme<'a> {
+    /// The README as written.
+    pub text: Cow<'a, str>,
+    /// Its one parse.
+    pub doc: Arc<Document>,
 }
 
 /// The model, its analysis and findings, and (when the input is a git
@@ -123,11 +143,26 @@ impl Project {
     /// leaving empty strings: a build hands each one to its renderer and
     /// frees it once rendered, so the READMEs (207 MB on the 10x corpus) are
     /// not all held while the listings are built and written.
-    pub fn take_readmes(&mut self) -> Vec<String> {
+    pub fn take_readmes(&mut self) -> Vec<Readme<'static>> {
         self.model
             .keps
             .iter_mut()
-            .map(|k| std::mem::take(&mut k.readme))
+            .map(|k| Readme {
+                text: Cow::Owned(std::mem::take(&mut k.readme)),
+                doc: std::mem::take(&mut k.doc),
+            })
+            .collect()
+    }
+
+    /// Every KEP's README text and parse, borrowed (model order).
+    pub fn readmes(&self) -> Vec<Readme<'_>> {
+        self.model
+            .keps
+            .iter()
+            .map(|k| Readme {
+                text: Cow::Borrowed(k.readme.as_str()),
+                doc: k.doc.clone(),
+            })
             .collect()
     }
 
@@ -266,6 +301,7 @@ fn deadline_of(input: &Input, current: &Current, earlier: Option<&Deadline>) -> 
     let deadline_input = Input {
         rev: Some(id.clone()),
         current: Some(current.release),
+        readmes: Readmes::Analysis,
         ..input.clone()
     };
     let model = match deadline_input.model() {

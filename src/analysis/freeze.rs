@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use crate::analysis::completeness::PrrTarget;
-use crate::kep::document::{Document, strip_comments};
+use crate::kep::document::Document;
 
 /// Whether a checklist item decides the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -269,9 +269,8 @@ fn delegated(body: &str) -> bool {
         && (b.contains("see ") || b.contains("refer") || b.contains("same as"))
 }
 
-/// Read what the freeze checks from a README: `doc` is its parse, `text`
-/// the README as written (for the checkbox's line).
-pub fn facts(doc: &Document, text: &str) -> Facts {
+/// Read what the freeze checks from a README's parse.
+pub fn facts(doc: &Document) -> Facts {
     let heads: Vec<Vec<String>> = doc.sections.iter().map(|s| words(&s.title)).collect();
     let mut missing = Vec::new();
     match find(doc, &heads, &TEST_PLAN) {
@@ -303,7 +302,7 @@ pub fn facts(doc: &Document, text: &str) -> Facts {
             .collect()
     };
     Facts {
-        checkbox: checkbox(text),
+        checkbox: checkbox(doc),
         missing,
         missing_alpha: absent(FROM_ALPHA),
         missing_beta: absent(FROM_BETA),
@@ -313,68 +312,24 @@ pub fn facts(doc: &Document, text: &str) -> Facts {
 /// The words that identify the Test Plan checkbox's line.
 const CHECKBOX_WORDS: &str = "understand the owners of the involved";
 
-/// Find the Test Plan checkbox outside HTML comments and code fences; a
-/// checked one anywhere wins over an unchecked one. The sentence may wrap:
-/// a box's line is read with the lines that continue it.
-pub fn checkbox(text: &str) -> Checkbox {
-    let mut visible: Vec<String> = Vec::new();
-    let mut in_comment = false;
-    let mut in_fence = false;
-    for raw in text.lines() {
-        let line = raw.trim();
-        if !in_comment && (line.starts_with("```") || line.starts_with("~~~")) {
-            in_fence = !in_fence;
-            visible.push(String::new());
-            continue;
-        }
-        visible.push(if in_fence {
-            String::new()
-        } else {
-            strip_comments(line, &mut in_comment).into_owned()
-        });
-    }
+/// The Test Plan checkbox: the task-list item whose text has
+/// [`CHECKBOX_WORDS`] (CommonMark's, so never in a comment or a code
+/// block; its text is the whole item, however it wraps). A checked one
+/// anywhere wins over an unchecked one.
+pub fn checkbox(doc: &Document) -> Checkbox {
     let mut found = Checkbox::Absent;
-    for (i, line) in visible.iter().enumerate() {
-        let Some(checked) = box_state(line) else {
-            continue;
-        };
-        let mut joined = line.to_lowercase();
-        for next in visible.iter().skip(i + 1).take(4) {
-            if next.trim().is_empty() || box_state(next).is_some() {
-                break;
-            }
-            joined.push(' ');
-            joined.push_str(&next.to_lowercase());
-        }
-        let joined = joined.split_whitespace().collect::<Vec<_>>().join(" ");
-        if !joined.contains(CHECKBOX_WORDS) {
+    for t in &doc.tasks {
+        if !t.text.to_lowercase().contains(CHECKBOX_WORDS) {
             continue;
         }
-        if checked {
-            return Checkbox::Checked(i + 1);
+        if t.checked {
+            return Checkbox::Checked(t.line);
         }
         if found == Checkbox::Absent {
-            found = Checkbox::Unchecked(i + 1);
+            found = Checkbox::Unchecked(t.line);
         }
     }
     found
-}
-
-/// `[x]` / `[ x ]` / `[X]` → checked, `[ ]` → unchecked, at the start of a
-/// list item or line.
-fn box_state(line: &str) -> Option<bool> {
-    let t = line.trim_start();
-    let t = t
-        .strip_prefix(['-', '*', '+'])
-        .map(str::trim_start)
-        .unwrap_or(t);
-    let t = t.strip_prefix('[')?;
-    let end = t.find(']')?;
-    match t[..end].trim() {
-        "x" | "X" => Some(true),
-        "" => Some(false),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -86,9 +86,31 @@ pub fn builtin() -> Template {
     Template::from_tsv(include_str!("template_default.tsv"))
 }
 
+/// The template with each `<!--DIRECTIVE ...>` marker that lacks its `--`
+/// closed on its own line: the upstream template has two, and as
+/// CommonMark reads them they would hide the headings up to the next
+/// `-->` (Story 1, Story 2). Only the template's own markers are mended.
+fn close_directives(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() + 16);
+    for line in markdown.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let t = body.trim();
+        let open = t.strip_prefix("<!--").map(str::trim_start);
+        if open.is_some_and(|o| o.starts_with("DIRECTIVE")) && !t.ends_with("-->") {
+            out.push_str(body.trim_end().trim_end_matches('>'));
+            out.push_str("-->");
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// Reads the template's headings and the directive on the first non-blank line
 /// after each. `None` when the text has no DIRECTIVE marker at all.
 pub fn parse_directives(markdown: &str) -> Option<Template> {
+    let markdown = &close_directives(markdown);
     let doc = document::parse(markdown);
     let lines: Vec<&str> = markdown.lines().collect();
     let mut any = false;
@@ -229,6 +251,7 @@ impl Template {
     /// the template README (its own headings matched in order by key): what a
     /// KEP author finds under each heading, comments included.
     pub fn with_guidance(mut self, markdown: &str) -> Template {
+        let markdown = &close_directives(markdown);
         let doc = document::parse(markdown);
         let lines: Vec<&str> = markdown.lines().collect();
         let mut next = 0;

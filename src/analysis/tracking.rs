@@ -163,10 +163,10 @@ fn handed_over_to(
     model: &Model,
     kep: &Kep,
     doc: &document::Document,
-) -> Option<document::Document> {
+) -> Option<std::sync::Arc<document::Document>> {
     let template = model.template_readme.as_deref().unwrap_or_default();
     let n = completeness::delegated_kep(doc, kep.number(), template)?;
-    model.kep(n).map(|other| document::parse(&other.readme))
+    model.kep(n).map(|other| other.doc.clone())
 }
 
 /// Analyse one KEP of `model` against `template` (from [`template_for`]);
@@ -177,11 +177,11 @@ pub fn analyze_kep(
     kep: &Kep,
     current: &Current,
 ) -> KepAnalysis {
-    let doc = document::parse(&kep.readme);
+    let doc = &kep.doc;
     let stage = effective_stage(kep);
-    let delegate = handed_over_to(model, kep, &doc);
+    let delegate = handed_over_to(model, kep, doc);
     let mut assessment =
-        completeness::assess_delegated(&doc, template, stage.as_ref(), delegate.as_ref());
+        completeness::assess_delegated(doc, template, stage.as_ref(), delegate.as_deref());
     // Lines are relative to the README body; single-file KEPs have front matter before it.
     if kep.readme_offset > 0 {
         for c in [
@@ -235,9 +235,9 @@ pub fn analyze_kep(
         target_stage,
         readiness: None,
         target_phase: target_release.map(|r| outcome::phase(current, r)),
-        summary: document::blurb(&document::summary_markdown(&doc)),
-        toc_mismatches: document::toc_mismatches(&doc),
-        freeze: freeze::facts(&doc, &kep.readme),
+        summary: doc.blurb(),
+        toc_mismatches: document::toc_mismatches(doc),
+        freeze: freeze::facts(doc),
     };
     if let (Some(r), Some(s)) = (out.target_release, out.target_stage.clone()) {
         let mut ready = readiness(model, kep, &out, r, &s);

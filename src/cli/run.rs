@@ -12,7 +12,8 @@ use super::{
 use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
 use crate::check;
-use crate::project::{Project, Walk};
+use crate::kep::Readmes;
+use crate::project::{Input, Project, Walk};
 use crate::query::{self, Filters};
 
 /// Run the parsed command; returns the process exit code.
@@ -28,7 +29,10 @@ pub fn run(cli: &Cli) -> Result<i32> {
 }
 
 fn serve(a: &ServeArgs) -> Result<i32> {
-    let input = a.input.input();
+    let input = Input {
+        readmes: Readmes::Pages,
+        ..a.input.input()
+    };
     if !input.is_embedded() && !input.root.is_dir() {
         bail!("{} is not a directory", input.root.display());
     }
@@ -164,7 +168,10 @@ fn build(a: &BuildArgs) -> Result<i32> {
     // nothing, and nothing is read from or written to any cache. The
     // history's is the only cache: without the history, none is made.
     let walk = a.history.walk()?;
-    let input = a.input.input();
+    let input = Input {
+        readmes: Readmes::Pages,
+        ..a.input.input()
+    };
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),

@@ -58,7 +58,11 @@ pub fn take_readmes(snapshot: &mut RepoSnapshot) -> BTreeMap<String, RepoFile> {
 
 /// Discover and parse every KEP in the snapshot, in parallel; `readmes` are
 /// the KEP directories' READMEs ([`take_readmes`]).
-pub fn discover(snapshot: &RepoSnapshot, mut readmes: BTreeMap<String, RepoFile>) -> Discovered {
+pub fn discover(
+    snapshot: &RepoSnapshot,
+    mut readmes: BTreeMap<String, RepoFile>,
+    read: super::Readmes,
+) -> Discovered {
     let files = &snapshot.files;
     let kep_dirs = kep_dirs(files);
     let inside_kep_dir = |path: &str| {
@@ -113,7 +117,7 @@ pub fn discover(snapshot: &RepoSnapshot, mut readmes: BTreeMap<String, RepoFile>
         }
     }
 
-    let mut keps: Vec<Kep> = jobs.into_par_iter().map(Job::parse).collect();
+    let mut keps: Vec<Kep> = jobs.into_par_iter().map(|j| j.parse(read)).collect();
     keps.sort_by(|a, b| {
         let key = |k: &Kep| (k.number().is_none(), k.number(), k.path.clone());
         key(a).cmp(&key(b))

@@ -4,6 +4,9 @@
 use super::front_matter::{self, Form, Found};
 use super::metadata::{self, FieldLines, Metadata};
 use super::{Kep, KepFormat, decode, decode_owned, file_name, leading_number, parent, sig_dir_of};
+use std::sync::Arc;
+
+use super::Readmes;
 use crate::finding::Finding;
 use crate::repo::RepoFile;
 
@@ -19,15 +22,15 @@ pub(super) enum Job<'a> {
 }
 
 impl Job<'_> {
-    pub(super) fn parse(self) -> Kep {
+    pub(super) fn parse(self, read: Readmes) -> Kep {
         match self {
-            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, readme),
-            Job::SingleFile { file } => parse_single_file(file),
+            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, readme, read),
+            Job::SingleFile { file } => parse_single_file(file, read),
         }
     }
 }
 
-fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep {
+fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: Readmes) -> Kep {
     let mut findings = Vec::new();
     let (text, bad) = decode(yaml);
     findings.extend(bad);
@@ -52,6 +55,7 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep 
             (String::new(), None)
         }
     };
+    let doc = read.parse(&readme_text);
     let kep = Kep {
         path: dir.to_string(),
         format: KepFormat::Directory,
@@ -59,7 +63,8 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep 
         dir_number,
         metadata_path: yaml.path.clone(),
         readme_path,
-        readme_title: super::readme_title(&meta.title, &readme_text),
+        readme_title: super::readme_title(&meta.title, &doc),
+        doc: Arc::new(doc),
         readme: readme_text,
         readme_offset: 0,
         meta,
@@ -70,7 +75,7 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep 
     with_load_findings(kep, findings)
 }
 
-fn parse_single_file(file: &RepoFile) -> Kep {
+fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
     let mut findings = Vec::new();
     let (text, bad) = decode(file);
     findings.extend(bad);
@@ -115,6 +120,7 @@ fn parse_single_file(file: &RepoFile) -> Kep {
         }
         Found::Nothing => (Metadata::default(), false, FieldLines::default(), text, 0),
     };
+    let doc = read.parse(&body);
     let kep = Kep {
         path,
         format: KepFormat::SingleFile,
@@ -122,7 +128,8 @@ fn parse_single_file(file: &RepoFile) -> Kep {
         dir_number,
         metadata_path: file.path.clone(),
         readme_path: Some(file.path.clone()),
-        readme_title: super::readme_title(&meta.title, &body),
+        readme_title: super::readme_title(&meta.title, &doc),
+        doc: Arc::new(doc),
         readme: body,
         readme_offset: offset,
         meta,

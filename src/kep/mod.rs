@@ -22,6 +22,27 @@ use crate::repo::RepoFile;
 pub use discovery::{Discovered, discover, take_readmes};
 use metadata::{FieldLines, Metadata};
 
+/// What the READMEs are read for: the analysis only, or pages too (the
+/// parse's events are kept for the renderer, so a README is parsed once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Readmes {
+    /// `check`, `report`, `query`, `export`: no page is rendered.
+    #[default]
+    Analysis,
+    /// `build` and `serve`.
+    Pages,
+}
+
+impl Readmes {
+    /// Parse a README for this use.
+    pub fn parse(self, text: &str) -> document::Document {
+        match self {
+            Readmes::Analysis => document::parse(text),
+            Readmes::Pages => document::parse_for_pages(text),
+        }
+    }
+}
+
 /// How a KEP is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -50,6 +71,10 @@ pub struct Kep {
     /// README markdown ("" when there is none); for single files, the body.
     #[serde(skip)]
     pub readme: String,
+    /// The README's one parse: what the analysis reads and, when the
+    /// command renders pages, what the page is written from.
+    #[serde(skip)]
+    pub doc: std::sync::Arc<document::Document>,
     /// Lines before `readme` in its file (the front matter of single files).
     pub readme_offset: usize,
     /// Parsed metadata (defaults when kep.yaml did not parse).
@@ -125,11 +150,10 @@ pub fn is_placeholder_title(title: &str) -> bool {
 /// The README's first `#` title without a leading `KEP-NNNN: `, when
 /// `meta_title` is a placeholder (see [`is_placeholder_title`]) and the
 /// README's title is not one too.
-pub fn readme_title(meta_title: &str, readme: &str) -> Option<String> {
+pub fn readme_title(meta_title: &str, doc: &document::Document) -> Option<String> {
     if !is_placeholder_title(meta_title) {
         return None;
     }
-    let doc = document::parse(readme);
     let h1 = doc.sections.iter().find(|s| s.level == 1)?;
     let t = strip_kep_prefix(&h1.title).trim();
     (!t.is_empty() && !is_placeholder_title(t)).then(|| t.to_string())
@@ -278,16 +302,17 @@ mod tests {
 
     #[test]
     fn a_placeholder_title_gives_way_to_the_readme_title() {
+        let title = |meta: &str, readme: &str| readme_title(meta, &document::parse(readme));
         let readme = "<!-- x -->\n# KEP-5468: Invariant `Testing`\n\n## Summary\n";
         assert_eq!(
-            readme_title("KEP Template", readme).as_deref(),
+            title("KEP Template", readme).as_deref(),
             Some("Invariant Testing")
         );
-        assert_eq!(readme_title("Real title", readme), None);
+        assert_eq!(title("Real title", readme), None);
         // The README's own placeholder, or no title, leaves it as it was.
         let template = "# KEP-NNNN: Your short, descriptive title\n";
-        assert_eq!(readme_title("KEP Template", template), None);
-        assert_eq!(readme_title("kep template", "## Summary\n"), None);
+        assert_eq!(title("KEP Template", template), None);
+        assert_eq!(title("kep template", "## Summary\n"), None);
         assert_eq!(strip_kep_prefix("KEP 12 - Foo"), "Foo");
         assert_eq!(strip_kep_prefix("Keps everywhere"), "Keps everywhere");
         assert_eq!(strip_kep_prefix("KEP-1: "), "");

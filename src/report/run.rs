@@ -86,6 +86,7 @@ pub fn run(req: &Request) -> Result<String> {
                 rev: Some(r.commit.clone()),
                 current: Some(current.release),
                 kubernetes: None,
+                readmes: crate::kep::Readmes::Analysis,
                 ..input.clone()
             };
             let p = Project::load_files(&baseline)

@@ -20,14 +20,14 @@ mod text;
 
 use std::collections::{HashSet, VecDeque};
 
-use pulldown_cmark::{Event, Parser};
+use pulldown_cmark::Event;
 use serde::Serialize;
 
 use super::highlight::Highlighter;
 pub use super::links::{Links, normalize};
 use super::sanitize::{self, Budget, Policy};
 use super::search::Section;
-use crate::kep::document::{Anchors, markdown_options};
+use crate::kep::document::{self, Anchors, Document, EventList};
 use crate::urls::Titles;
 use text::TextOf;
 
@@ -81,7 +81,25 @@ pub fn render_titled(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    render_checked(markdown, from, links, titles, hl, RawHtml::KeepSimple)
+    let doc = document::parse_for_pages(markdown);
+    render_checked(&doc, from, links, titles, hl, RawHtml::KeepSimple)
+}
+
+/// [`render_titled`] from a README's parse (`doc`, of `markdown`): its
+/// events are written, not parsed again (when the parse kept none, as
+/// the analysis' parse does not, `markdown` is parsed for the page).
+pub fn render_document(
+    markdown: &str,
+    doc: &Document,
+    from: &str,
+    links: &Links,
+    titles: &Titles,
+    hl: &Highlighter,
+) -> Rendered {
+    match doc.events.0 {
+        Some(_) => render_checked(doc, from, links, titles, hl, RawHtml::KeepSimple),
+        None => render_titled(markdown, from, links, titles, hl),
+    }
 }
 
 /// [`render_titled`], with any raw HTML cleaned by the sanitizer, even
@@ -94,22 +112,25 @@ pub fn render_sanitized(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    render_checked(markdown, from, links, titles, hl, RawHtml::Sanitize)
+    let doc = document::parse_for_pages(markdown);
+    render_checked(&doc, from, links, titles, hl, RawHtml::Sanitize)
 }
 
 /// [`render_titled`]; raw HTML of only kept tags ([`raw`]) is written as
 /// it is with [`RawHtml::KeepSimple`], and cleaned by the sanitizer with
 /// [`RawHtml::Sanitize`].
 fn render_checked(
-    markdown: &str,
+    doc: &Document,
     from: &str,
     links: &Links,
     titles: &Titles,
     hl: &Highlighter,
     raw: RawHtml,
 ) -> Rendered {
-    let markdown = code::fence_tabs(markdown);
-    let markdown = markdown.as_ref();
+    let Some(events) = doc.events.0.as_deref() else {
+        return Rendered::default();
+    };
+    let markdown = (events, doc);
     let (mut html, mut done) = stream(markdown, from, links, titles, hl, raw);
     if done.raw && !(raw == RawHtml::KeepSimple && done.simple) {
         // a tag written as nothing may still act on a tree that is not
@@ -188,7 +209,7 @@ enum RawHtml {
 
 /// Render through a [`Stream`], raw HTML as `raw` says.
 fn stream(
-    markdown: &str,
+    (events, doc): (&EventList, &Document),
     from: &str,
     links: &Links,
     titles: &Titles,
@@ -196,7 +217,9 @@ fn stream(
     raw: RawHtml,
 ) -> (String, Done) {
     let mut stream = Stream {
-        parser: Parser::new_ext(markdown, markdown_options()),
+        parser: events.iter(),
+        doc,
+        heading: 0,
         pending: None,
         out: VecDeque::new(),
         done: false,
@@ -222,7 +245,8 @@ fn stream(
         text: TextOf::default(),
         sections: Vec::new(),
     };
-    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    let size = doc.sections.last().map_or(0, |s| s.range.end);
+    let mut html = String::with_capacity(size * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, &mut stream);
     let TextOf { summary, text, .. } = stream.text;
     let done = Done {
@@ -249,7 +273,12 @@ fn stream(
 /// raw HTML passed on (for [`sanitize::clean`]) or made text. The plain text
 /// is collected on the way.
 struct Stream<'a, 'l> {
-    parser: Parser<'a>,
+    /// The README's parse, and where its events are read.
+    parser: std::slice::Iter<'a, (Event<'static>, std::ops::Range<usize>)>,
+    doc: &'a Document,
+    /// The number of headings read so far (the next one's index in
+    /// `doc.sections`).
+    heading: usize,
     /// An event read ahead while joining HTML lines.
     pending: Option<Event<'a>>,
     /// Events ready for the writer.

@@ -20,7 +20,6 @@ pub mod search;
 
 pub mod view;
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -28,7 +27,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use crate::project::Project;
+use crate::project::{Project, Readme};
 use crate::theme;
 use crate::timing::timed;
 pub use plan::{Page, Plan, PlanCache, Template};
@@ -179,7 +178,7 @@ impl Handing<'_> {
     }
 }
 
-/// Render the whole site (`readmes`: each KEP's README text, model order),
+/// Render the whole site (`readmes`: each KEP's README text and parse, model order),
 /// handing every file to `sink` as soon as it is rendered: the pages, the
 /// JSON and search files, the theme's static files, then the KEP
 /// directories' assets that no other file shadows. Returns those assets
@@ -187,7 +186,7 @@ impl Handing<'_> {
 /// render; a build passes an empty one.
 pub fn render(
     data: &Project,
-    readmes: Vec<Cow<str>>,
+    readmes: Vec<Readme>,
     opts: &SiteOptions,
     engine: &Engine,
     cache: &mut PlanCache,
@@ -256,12 +255,7 @@ fn copy_assets(data: &Project, assets: &BTreeMap<String, String>, sink: &dyn Sin
 pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<String, Vec<u8>>> {
     let opts = normalized(opts);
     let (theme, statics) = load_theme(&opts)?;
-    let readmes = data
-        .model
-        .keps
-        .iter()
-        .map(|k| Cow::Borrowed(k.readme.as_str()))
-        .collect();
+    let readmes = data.readmes();
     let engine = Engine {
         tera: &theme.tera,
         statics: &statics,
@@ -349,7 +343,7 @@ pub fn build_loading(
     let limit = opts
         .max_output
         .unwrap_or_else(|| default_max_output(&data.model));
-    let readmes = data.take_readmes().into_iter().map(Cow::Owned).collect();
+    let readmes = data.take_readmes();
     let stage = timed("stage", || output::Stage::open(&opts.out))?.limited(limit);
     let engine = Engine {
         tera: &theme.tera,

@@ -3,7 +3,6 @@
 //! copies), handed to a [`Handoff`] as soon as each is planned; what is left
 //! is the [`Plan`]. Nothing here writes to disk or renders a template.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -19,7 +18,7 @@ use super::pages;
 use super::search;
 use super::view;
 use super::{SiteOptions, lock};
-use crate::project::Project;
+use crate::project::{Project, Readme};
 use json::json_files;
 use kep::{Kit, PerKep};
 
@@ -137,7 +136,7 @@ pub struct Handoff<'a> {
 /// soon as it is rendered.
 pub fn plan(
     data: &Project,
-    readmes: Vec<Cow<str>>,
+    readmes: Vec<Readme>,
     opts: &SiteOptions,
     hl: &Highlighter,
     cache: &mut PlanCache,
@@ -181,7 +180,7 @@ pub fn plan(
 
 /// Each KEP's page, alias page and search document, in parallel (`readmes`:
 /// each KEP's README text, freed once rendered).
-fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Cow<str>>, sink: Handoff) -> Vec<PerKep> {
+fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Readme>, sink: Handoff) -> Vec<PerKep> {
     let model = &kit.data.model;
     let by_kep = crate::view::findings_by_kep(model, &kit.data.findings);
     model

@@ -235,6 +235,7 @@ fn check_reports_a_milestone_the_code_contradicts() {
         rev: None,
         sigs: None,
         current: None,
+        readmes: kepsite::kep::Readmes::Analysis,
         kubernetes: Some(Kubernetes {
             path: kubernetes().to_path_buf(),
             rev: None,
@@ -256,6 +257,7 @@ fn check_reports_a_milestone_the_code_contradicts() {
     assert!(f.line.is_some());
     // Without --kubernetes, no such finding.
     let plain = Project::load_files(&Input {
+        readmes: kepsite::kep::Readmes::Analysis,
         kubernetes: None,
         ..input
     })

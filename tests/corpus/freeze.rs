@@ -34,6 +34,7 @@ fn load(rev: Option<&str>) -> Project {
         rev: rev.map(String::from),
         sigs: None,
         current: None,
+        readmes: kepsite::kep::Readmes::Analysis,
         kubernetes: None,
     };
     Project::load(&input, &Walk::Skip).expect("the corpus loads")

@@ -471,6 +471,7 @@ fn serve_and_build_render_the_same_bytes() {
         rev: None,
         sigs: None,
         current: None,
+        readmes: kepsite::kep::Readmes::Pages,
         kubernetes: None,
     };
     let state = State::new(Config {

@@ -3,8 +3,12 @@
 use super::*;
 use crate::kep::document::parse;
 
+fn checkbox_of(text: &str) -> Checkbox {
+    checkbox(&parse(text))
+}
+
 fn facts_of(text: &str) -> Facts {
-    facts(&parse(text), text)
+    facts(&parse(text))
 }
 
 const FULL_ALPHA: &str = "# KEP-1: x\n## Design Details\n### Test Plan\n\
@@ -27,20 +31,20 @@ fn checkbox_states() {
         ("[ ]", Checkbox::Unchecked(2)),
         ("[]", Checkbox::Unchecked(2)),
     ] {
-        assert_eq!(checkbox(&line(mark)), want, "{mark}");
+        assert_eq!(checkbox_of(&line(mark)), want, "{mark}");
     }
-    assert_eq!(checkbox("no box here\n"), Checkbox::Absent);
+    assert_eq!(checkbox_of("no box here\n"), Checkbox::Absent);
     // Inside a comment or a code fence it is not the KEP's answer.
     let commented = "<!--\n[x] I/we understand the owners of the involved components\n-->\n";
-    assert_eq!(checkbox(commented), Checkbox::Absent);
+    assert_eq!(checkbox_of(commented), Checkbox::Absent);
     let fenced = "```\n[x] I/we understand the owners of the involved components\n```\n";
-    assert_eq!(checkbox(fenced), Checkbox::Absent);
+    assert_eq!(checkbox_of(fenced), Checkbox::Absent);
     // Wrapped over lines.
     let wrapped = "- [x] I/we understand the owners of\n  the involved components may require\n";
-    assert_eq!(checkbox(wrapped), Checkbox::Checked(1));
+    assert_eq!(checkbox_of(wrapped), Checkbox::Checked(1));
     // The text without a box is not a checked box.
     assert_eq!(
-        checkbox("I/we understand the owners of the involved components\n"),
+        checkbox_of("I/we understand the owners of the involved components\n"),
         Checkbox::Absent
     );
 }

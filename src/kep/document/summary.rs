@@ -12,7 +12,7 @@ mod sentences;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-use super::{Document, markdown_options, parse};
+use super::{Document, markdown_options};
 
 #[cfg(test)]
 use sentences::MAX_CHARS;
@@ -43,45 +43,24 @@ pub fn summary_index(doc: &Document) -> Option<usize> {
         .position(|s| is_summary_heading(&s.title))
 }
 
-/// The Markdown of the README's Summary section: its text and its
-/// subsections' (their headings left out), HTML comments removed; "" when
-/// the README has none.
-pub fn summary_markdown(doc: &Document) -> String {
-    let Some(i) = summary_index(doc) else {
-        return String::new();
-    };
-    let mut out = doc.sections[i].body.clone();
-    for d in doc.descendants(i) {
-        let body = &doc.sections[d].body;
-        if !body.is_empty() {
-            if !out.is_empty() {
-                out.push_str("\n\n");
-            }
-            out.push_str(body);
-        }
-    }
-    out
-}
-
-/// [`summary_markdown`] of README text.
-pub fn summary_section(readme: &str) -> String {
-    summary_markdown(&parse(readme))
-}
-
-/// The plain text of Markdown, from the parser's text events: text and code
-/// spans (escapes and entities resolved by the parser); HTML, images, code
+/// The plain text of parser events, one at a time: text and code spans
+/// (escapes and entities resolved by the parser); HTML, images, code
 /// blocks, tables, headings, footnotes and their references (also written
 /// as text, `[^1]`, when their definition is elsewhere) left out;
-/// whitespace collapsed.
-pub fn plain_text(markdown: &str) -> String {
-    let mut text = String::new();
-    // Consecutive text events: a footnote reference the parser did not
-    // recognise comes as several (`[`, `^1`, `]`).
-    let mut run = String::new();
-    let mut skip = 0usize;
-    for ev in Parser::new_ext(markdown, markdown_options()) {
+/// whitespace collapsed by [`PlainText::finish`].
+#[derive(Default)]
+pub(super) struct PlainText {
+    text: String,
+    /// Consecutive text events: a footnote reference the parser did not
+    /// recognise comes as several (`[`, `^1`, `]`).
+    run: String,
+    skip: usize,
+}
+
+impl PlainText {
+    pub(super) fn see(&mut self, ev: &Event<'_>) {
         if !matches!(ev, Event::Text(_)) {
-            push_run(&mut text, &mut run);
+            push_run(&mut self.text, &mut self.run);
         }
         match ev {
             Event::Start(
@@ -91,7 +70,7 @@ pub fn plain_text(markdown: &str) -> String {
                 | Tag::Heading { .. }
                 | Tag::FootnoteDefinition(_)
                 | Tag::HtmlBlock,
-            ) => skip += 1,
+            ) => self.skip += 1,
             Event::End(
                 TagEnd::Image
                 | TagEnd::CodeBlock
@@ -99,16 +78,28 @@ pub fn plain_text(markdown: &str) -> String {
                 | TagEnd::Heading(_)
                 | TagEnd::FootnoteDefinition
                 | TagEnd::HtmlBlock,
-            ) => skip = skip.saturating_sub(1),
-            Event::Text(t) if skip == 0 => run.push_str(&t),
-            Event::Code(t) if skip == 0 => text.push_str(&t),
-            Event::SoftBreak | Event::HardBreak => text.push(' '),
-            Event::End(TagEnd::Paragraph | TagEnd::Item) => text.push(' '),
+            ) => self.skip = self.skip.saturating_sub(1),
+            Event::Text(t) if self.skip == 0 => self.run.push_str(t),
+            Event::Code(t) if self.skip == 0 => self.text.push_str(t),
+            Event::SoftBreak | Event::HardBreak => self.text.push(' '),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) => self.text.push(' '),
             _ => {}
         }
     }
-    push_run(&mut text, &mut run);
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+
+    pub(super) fn finish(mut self) -> String {
+        push_run(&mut self.text, &mut self.run);
+        self.text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The plain text of Markdown (see [`PlainText`]).
+pub fn plain_text(markdown: &str) -> String {
+    let mut plain = PlainText::default();
+    for ev in Parser::new_ext(markdown, markdown_options()) {
+        plain.see(&ev);
+    }
+    plain.finish()
 }
 
 /// `run` appended to `text` without footnote references (`[^label]`).
@@ -131,12 +122,6 @@ fn push_run(text: &mut String, run: &mut String) {
     }
     text.push_str(rest);
     run.clear();
-}
-
-/// The first two or three sentences of a Summary written in Markdown, as
-/// plain text (see [`plain_text`] and [`first_sentences`]).
-pub fn blurb(markdown: &str) -> String {
-    first_sentences(&plain_text(markdown))
 }
 
 #[cfg(test)]

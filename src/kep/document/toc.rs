@@ -4,8 +4,12 @@
 //! `hack/update-toc.sh` regenerates the list with GitHub anchors; KEPs that add
 //! or rename sections by hand often forget to, which leaves dead links.
 
-use super::anchor::{Anchors, lower, slug};
-use super::{Document, plain_title};
+use super::anchor::lower;
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Tag, TagEnd};
+
+use super::Document;
 use serde::Serialize;
 
 /// One link of the table of contents.
@@ -57,6 +61,16 @@ pub enum TocMismatch {
     },
 }
 
+/// Reads the `<!-- toc -->` list from the parser's events: its markers are
+/// HTML blocks, its entries the list items' first links.
+#[derive(Default)]
+pub(super) struct TocReader {
+    state: State,
+    /// Inside a link of the list: its destination, text so far, line and
+    /// the indentation of its line.
+    link: Option<(String, String, usize, usize)>,
+}
+
 #[derive(Default)]
 enum State {
     #[default]
@@ -65,14 +79,9 @@ enum State {
     Done(Toc),
 }
 
-/// Collects the TOC while [`super::parse`] walks the lines.
-#[derive(Default)]
-pub(super) struct TocBuilder {
-    state: State,
-}
-
-fn compact_marker(line: &str) -> Option<String> {
-    let t = line.trim();
+/// An HTML block that is only a TOC marker, compacted (`<!--toc-->`).
+fn compact_marker(html: &str) -> Option<String> {
+    let t = html.trim();
     if !(t.starts_with("<!--") && t.ends_with("-->")) || t.len() > 40 {
         return None;
     }
@@ -84,47 +93,67 @@ fn compact_marker(line: &str) -> Option<String> {
     )
 }
 
-impl TocBuilder {
-    /// Consumes the line when it is a `<!-- toc -->` or `<!-- /toc -->` marker.
-    pub(super) fn marker(&mut self, line: &str, line_no: usize) -> bool {
-        let Some(m) = compact_marker(line) else {
-            return false;
-        };
-        match (m.as_str(), std::mem::take(&mut self.state)) {
-            ("<!--toc-->", State::Before) => {
-                self.state = State::Open(Toc {
-                    line: line_no,
-                    end_line: None,
-                    entries: Vec::new(),
-                });
-                true
+impl TocReader {
+    /// One event at `range`, on `line` of `text`.
+    pub(super) fn see(&mut self, ev: &Event<'_>, range: &Range<usize>, line: usize, text: &str) {
+        match ev {
+            Event::Start(Tag::HtmlBlock) => {
+                if let Some(m) = compact_marker(&text[range.clone()]) {
+                    self.marker(&m, line);
+                }
             }
-            ("<!--/toc-->", State::Open(mut toc)) => {
-                toc.end_line = Some(line_no);
-                self.state = State::Done(toc);
-                true
+            _ if !matches!(self.state, State::Open(_)) => {}
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                // every link of the list is an entry, also one the list
+                // reads as a paragraph's text (an item indented too far)
+                let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+                let indent =
+                    text[line_start..].len() - text[line_start..].trim_start_matches(' ').len();
+                self.link = Some((dest_url.to_string(), String::new(), line, indent));
             }
-            (_, state) => {
-                self.state = state;
-                false
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text, _, _)) = self.link.as_mut() {
+                    text.push_str(t);
+                }
             }
+            Event::End(TagEnd::Link) => {
+                if let (Some((dest, text, line, indent)), State::Open(toc)) =
+                    (self.link.take(), &mut self.state)
+                {
+                    let anchor = dest.rsplit_once('#').map_or(dest.as_str(), |(_, a)| a);
+                    toc.entries.push(TocEntry {
+                        text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+                        anchor: anchor.trim().to_string(),
+                        line,
+                        indent,
+                    });
+                }
+            }
+            _ => {}
         }
     }
 
-    /// A heading ends an unterminated list.
+    fn marker(&mut self, m: &str, line: usize) {
+        self.state = match (m, std::mem::take(&mut self.state)) {
+            ("<!--toc-->", State::Before) => State::Open(Toc {
+                line,
+                end_line: None,
+                entries: Vec::new(),
+            }),
+            ("<!--/toc-->", State::Open(mut toc)) => {
+                toc.end_line = Some(line);
+                State::Done(toc)
+            }
+            (_, state) => state,
+        };
+    }
+
+    /// A heading ends an open list.
     pub(super) fn heading_seen(&mut self) {
         self.state = match std::mem::take(&mut self.state) {
             State::Open(toc) => State::Done(toc),
             other => other,
         };
-    }
-
-    pub(super) fn line(&mut self, line: &str, line_no: usize) {
-        if let State::Open(toc) = &mut self.state
-            && let Some(entry) = toc_entry(line, line_no)
-        {
-            toc.entries.push(entry);
-        }
     }
 
     pub(super) fn finish(self) -> Option<Toc> {
@@ -135,31 +164,6 @@ impl TocBuilder {
     }
 }
 
-/// `  - [Text](#anchor)` → entry.
-fn toc_entry(line: &str, line_no: usize) -> Option<TocEntry> {
-    let indent = line.bytes().take_while(|&b| b == b' ').count();
-    let rest = &line[indent..];
-    let rest = rest
-        .strip_prefix("- ")
-        .or_else(|| rest.strip_prefix("* "))
-        .or_else(|| rest.strip_prefix("+ "))?
-        .trim_start();
-    let rest = rest.strip_prefix('[')?;
-    let close = rest.rfind("](")?;
-    let text = plain_title(&rest[..close]);
-    let target = &rest[close + 2..];
-    let target = &target[..target.find(')')?];
-    let anchor = target.rsplit_once('#').map_or(target, |(_, a)| a).trim();
-    Some(TocEntry {
-        text,
-        anchor: anchor.to_string(),
-        line: line_no,
-        indent,
-    })
-}
-
-/// Anchors compared loosely: only letters and digits, so `upgrade--downgrade`
-/// (GitHub) and `upgrade-downgrade` (other generators) agree.
 fn loose(anchor: &str) -> String {
     let mut l = lower(anchor);
     l.retain(char::is_alphanumeric);
@@ -178,12 +182,7 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
         return Vec::new();
     };
     // Loose heading anchors, numbered as GitHub numbers repeated headings.
-    let mut anchors = Anchors::default();
-    let keys: Vec<String> = doc
-        .sections
-        .iter()
-        .map(|s| loose(&anchors.unique(slug(&s.raw_title))))
-        .collect();
+    let keys: Vec<String> = doc.sections.iter().map(|s| loose(&s.anchor)).collect();
     let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
     by_key.sort_unstable();
     let find = |k: &str| {

@@ -3,7 +3,6 @@
 //! only where their bytes change (each change noted for the reload signal).
 //! An edited asset alone is only read again.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -90,13 +89,7 @@ impl State {
             statics: &statics,
             hl: &self.highlighter,
         };
-        let readmes = self
-            .data
-            .model
-            .keps
-            .iter()
-            .map(|k| Cow::Borrowed(k.readme.as_str()))
-            .collect();
+        let readmes = self.data.readmes();
         let sink = Served::default();
         let rendered = site::render(
             &self.data,

@@ -1,8 +1,5 @@
 //! Code blocks: their text gathered and highlighted into CSS classes
-//! (mermaid diagrams kept as text for the browser to draw), and fences
-//! followed by a tab closed as GitHub closes them.
-
-use std::borrow::Cow;
+//! (mermaid diagrams kept as text for the browser to draw).
 
 use pulldown_cmark::{CodeBlockKind, Event, TagEnd};
 
@@ -58,33 +55,4 @@ impl<'a> Stream<'a, '_> {
         };
         html.replacen("<pre ", "<pre tabindex=\"0\" ", 1)
     }
-}
-
-/// `markdown` with the trailing spaces and tabs of its fence-only lines
-/// removed. CommonMark (since 0.30) and GitHub close a code block at a fence
-/// followed by a tab; pulldown-cmark does not, and renders the rest of the
-/// README as code. The whitespace after a fence means nothing otherwise.
-pub(super) fn fence_tabs(markdown: &str) -> Cow<'_, str> {
-    if !markdown.contains("```\t") && !markdown.contains("~~~\t") {
-        return Cow::Borrowed(markdown);
-    }
-    let fence_only = |line: &str| {
-        let t = line.trim_start_matches([' ', '\t']);
-        let Some(ch) = t.chars().next().filter(|c| *c == '`' || *c == '~') else {
-            return false;
-        };
-        let run = t.len() - t.trim_start_matches(ch).len();
-        run >= 3 && t[run..].bytes().all(|b| b == b' ' || b == b'\t') && t[run..].contains('\t')
-    };
-    let mut out = String::with_capacity(markdown.len());
-    for line in markdown.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        if fence_only(body) {
-            out.push_str(body.trim_end_matches([' ', '\t']));
-            out.push_str(&line[body.len()..]);
-        } else {
-            out.push_str(line);
-        }
-    }
-    Cow::Owned(out)
 }

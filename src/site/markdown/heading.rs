@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Tag, TagEnd};
 
 use super::{Stream, TocEntry};
-use crate::kep::document::slug_text;
 use crate::site::sanitize::{self, ID_PREFIX};
 use crate::site::search::Section;
 
@@ -23,7 +22,7 @@ impl<'a> Stream<'a, '_> {
     /// A heading: its events up to its end are held until its text gives
     /// the anchor id (its own `{#id}` or a GitHub slug, made unique); levels
     /// 1–3 go into the table of contents.
-    pub(super) fn heading(&mut self, level: HeadingLevel, given: Option<CowStr<'a>>) {
+    pub(super) fn heading(&mut self, level: HeadingLevel) {
         self.text.see(&Event::Start(Tag::Heading {
             level,
             id: None,
@@ -31,34 +30,35 @@ impl<'a> Stream<'a, '_> {
             attrs: Vec::new(),
         }));
         let mut inner = Vec::new();
-        let mut text = String::new();
         let mut end = None;
         while let Some(ev) = self.pull() {
             if let Event::End(TagEnd::Heading(_)) = ev {
                 end = Some(ev);
                 break;
             }
-            if let Event::Text(t) | Event::Code(t) = &ev {
-                text.push_str(t);
-            }
             self.text.see(&ev);
             inner.push(ev);
         }
-        let unique = self.anchor(given, &text);
+        // the parse's own reading of this heading (its text and slug)
+        let section = self.doc.sections.get(self.heading);
+        self.heading += 1;
+        let text = section.map_or("", |s| s.title.as_str());
+        let slug = section.map_or_else(String::new, |s| s.slug.clone());
+        let unique = self.anchor(slug);
         // a heading without an anchor (only punctuation: `# ;`) has
         // nothing for the table of contents to link to
-        if level <= HeadingLevel::H3 && !text.trim().is_empty() && !unique.is_empty() {
+        if level <= HeadingLevel::H3 && !text.is_empty() && !unique.is_empty() {
             self.toc.push(TocEntry {
                 level: level as u8,
                 id: unique.clone(),
-                text: text.trim().to_string(),
+                text: text.to_string(),
             });
         }
         self.sections.push(Section {
             start: self.text.text.len(),
             level: level as u8,
             id: unique.clone(),
-            title: text.trim().to_string(),
+            title: text.to_string(),
         });
         // the page's title is its one h1: a README's own h1 is shown as h2
         let level = demote(level);
@@ -82,12 +82,9 @@ impl<'a> Stream<'a, '_> {
         }
     }
 
-    /// The anchor id of a heading whose text is `text`: its own `{#id}` or a
-    /// GitHub slug, never one of the page's own ids, made unique.
-    fn anchor(&mut self, given: Option<CowStr<'a>>, text: &str) -> String {
-        let base = given
-            .map(|g| g.to_string())
-            .unwrap_or_else(|| slug_text(text));
+    /// The anchor id of a heading whose slug (its own `{#id}` or GitHub's)
+    /// is `base`: never one of the page's own ids, made unique.
+    fn anchor(&mut self, base: String) -> String {
         // never one of the page's own ids
         let base = match sanitize::is_site_id(&base) {
             true => format!("{ID_PREFIX}{base}"),

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{Handoff, MarkdownInputs, Page, PlanCache, Template, page, site_context};
 use crate::finding::Finding;
 use crate::kep::{Kep, KepFormat};
-use crate::project::Project;
+use crate::project::{Project, Readme};
 use crate::site::SiteOptions;
 use crate::site::highlight::Highlighter;
 use crate::site::markdown::{self, Links, Rendered, normalize};
@@ -76,25 +76,26 @@ impl<'a> Kit<'a> {
 
     /// A README's rendering: from `cache` (`serve`'s, in memory) when its
     /// inputs are unchanged, else rendered now. The flag says whether it
-    /// came from `cache`. `readme` is the KEP's README text.
+    /// came from `cache`. `readme` is the KEP's README text and parse.
     pub fn markdown_of(
         &self,
         cache: &PlanCache,
         kep: &Kep,
-        readme: &str,
+        readme: &Readme,
         local: &BTreeSet<String>,
     ) -> (Arc<Rendered>, bool) {
+        let (text, doc) = (readme.text.as_ref(), &readme.doc);
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = cache.markdown.get(&kep.path)
             && inputs.links == self.links_key
-            && inputs.readme == readme
+            && inputs.readme == text
             && inputs.from == from
             && &inputs.local_assets == local
         {
             return (r.clone(), true);
         }
         let links = self.links(local);
-        let mut r = markdown::render_titled(readme, from, &links, &self.paths.titles, self.hl);
+        let mut r = markdown::render_document(text, doc, from, &links, &self.paths.titles, self.hl);
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
         (Arc::new(r), false)
     }

@@ -1,4 +1,13 @@
 use super::*;
+use crate::kep::document::parse;
+
+fn summary_section(md: &str) -> String {
+    parse(md).summary
+}
+
+fn blurb(md: &str) -> String {
+    first_sentences(&plain_text(md))
+}
 
 #[test]
 fn the_summary_section_is_the_text_under_its_heading() {

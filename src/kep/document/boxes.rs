@@ -1,0 +1,112 @@
+//! Checkboxes: task-list items (`- [x] text`), and the boxes KEP authors
+//! write at the start of a line without a list marker (`[x] I/we
+//! understand ...`, as the KEP template writes the Test Plan's): GitHub
+//! shows those as text, and the release team reads them as boxes.
+
+use pulldown_cmark::{Event, Tag, TagEnd};
+
+use super::Task;
+
+/// Reads the boxes from the parser's events.
+#[derive(Default)]
+pub(super) struct Boxes {
+    /// The text at the start of the current line, while it may still open
+    /// a box, and the line.
+    pending: Option<(usize, String)>,
+    /// The box being read: its text runs to the end of its paragraph or
+    /// item, or to the next box.
+    open: Option<Task>,
+    pub(super) found: Vec<Task>,
+}
+
+impl Boxes {
+    /// One event; `line` is the line it starts on, `next_line` the line it
+    /// ends on (where a line break's next line begins).
+    pub(super) fn see(&mut self, ev: &Event<'_>, line: usize, next_line: usize) {
+        match ev {
+            Event::Start(Tag::Paragraph | Tag::Item) => {
+                self.close();
+                self.pending = Some((line, String::new()));
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(t) = self.open.as_mut() {
+                    t.text.push(' ');
+                }
+                self.pending = Some((next_line, String::new()));
+            }
+            Event::TaskListMarker(checked) => {
+                self.close();
+                self.pending = None;
+                self.open = Some(Task {
+                    checked: *checked,
+                    line,
+                    text: String::new(),
+                });
+            }
+            Event::Text(t) | Event::Code(t) => self.text(t),
+            Event::End(TagEnd::Paragraph | TagEnd::Item) | Event::Start(Tag::List(_)) => {
+                self.close();
+                self.pending = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn text(&mut self, t: &str) {
+        let Some((line, mut start)) = self.pending.take() else {
+            if let Some(open) = self.open.as_mut() {
+                open.text.push_str(t);
+            }
+            return;
+        };
+        start.push_str(t);
+        let s = start.trim_start();
+        if !s.is_empty() && !s.starts_with('[') {
+            if let Some(open) = self.open.as_mut() {
+                open.text.push_str(&start);
+            }
+            return;
+        }
+        match s.find(']') {
+            Some(end) => match box_state(&s[1..end]) {
+                Some(checked) => {
+                    self.close();
+                    self.open = Some(Task {
+                        checked,
+                        line,
+                        text: s[end + 1..].to_string(),
+                    });
+                }
+                None => {
+                    if let Some(open) = self.open.as_mut() {
+                        open.text.push_str(&start);
+                    }
+                }
+            },
+            // `[` and `x` come as events of their own: wait for the `]`
+            None if s.len() < 8 => self.pending = Some((line, start)),
+            None => {}
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(mut t) = self.open.take() {
+            t.text = t.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.found.push(t);
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Vec<Task> {
+        self.close();
+        self.found
+    }
+}
+
+/// `x` / ` x ` / `X` → checked, `` / ` ` → unchecked.
+fn box_state(inside: &str) -> Option<bool> {
+    match inside.trim() {
+        "x" | "X" => Some(true),
+        "" => Some(false),
+        _ => None,
+    }
+}

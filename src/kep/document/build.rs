@@ -1,0 +1,292 @@
+//! The one pass: pulldown-cmark's events with their offsets → a
+//! [`Document`].
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+
+use super::boxes::Boxes;
+use super::summary::{PlainText, is_summary_heading};
+use super::toc::TocReader;
+use super::{
+    Anchors, CodeBlock, Document, Events, Link, Section, fence_tabs, markdown_options, slug_text,
+};
+
+/// A heading being read, then read.
+struct Heading {
+    level: u8,
+    /// Its own `{#id}` while it is read; its slug once read.
+    id: Option<String>,
+    range: Range<usize>,
+    /// The parser's text of it, as written (not collapsed).
+    text: String,
+}
+
+/// Where the Summary's plain text is being read.
+#[derive(PartialEq, Eq)]
+enum Summary {
+    Before,
+    /// Inside the Summary (of this level) or a section below it.
+    In(u8),
+    Done,
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    /// Byte offset of each line's start.
+    line_starts: Vec<usize>,
+    headings: Vec<Heading>,
+    heading: Option<Heading>,
+    boxes: Boxes,
+    toc: TocReader,
+    summary: Summary,
+    plain: PlainText,
+    doc: Document,
+}
+
+impl Builder<'_> {
+    /// 1-based line of byte `at`.
+    fn line(&self, at: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= at)
+    }
+
+    fn see(&mut self, ev: &Event<'_>, range: &Range<usize>) {
+        if let Some(h) = self.heading.as_mut() {
+            match ev {
+                Event::Text(t) | Event::Code(t) => h.text.push_str(t),
+                Event::SoftBreak | Event::HardBreak => h.text.push(' '),
+                Event::End(TagEnd::Heading(_)) => self.heading_end(),
+                _ => {}
+            }
+            return;
+        }
+        if matches!(self.summary, Summary::In(_))
+            && !matches!(ev, Event::Start(Tag::Heading { .. }))
+        {
+            self.plain.see(ev);
+        }
+        let line = self.line(range.start);
+        self.toc.see(ev, range, line, self.text);
+        self.boxes.see(ev, line, self.line(range.end));
+        match ev {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                self.toc.heading_seen();
+                self.heading = Some(Heading {
+                    level: *level as u8,
+                    id: id.as_ref().map(|i| i.to_string()),
+                    range: range.clone(),
+                    text: String::new(),
+                });
+            }
+            Event::Start(Tag::HtmlBlock) => self.html(range.clone()),
+            Event::InlineHtml(_) => self.html(range.clone()),
+            Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. }) => {
+                let line = self.line(range.start);
+                self.doc.links.push(Link {
+                    dest: dest_url.to_string(),
+                    line,
+                    image: matches!(ev, Event::Start(Tag::Image { .. })),
+                });
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split([' ', ',', '{', '\t'])
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                let line = self.line(range.start);
+                self.doc.code_blocks.push(CodeBlock { lang, line });
+            }
+            _ => {}
+        }
+    }
+
+    /// Raw HTML at `range`: its comments, and the rest as HTML.
+    fn html(&mut self, range: Range<usize>) {
+        let s = &self.text[range.clone()];
+        let mut any_other = false;
+        let mut at = 0;
+        while let Some(i) = s[at..].find("<!--") {
+            any_other |= !s[at..at + i].trim().is_empty();
+            let open = at + i;
+            let close = s[open + 4..].find("-->").map(|j| open + 4 + j + 3);
+            let end = close.unwrap_or(s.len());
+            self.doc
+                .comments
+                .push(range.start + open..range.start + end);
+            at = end;
+        }
+        any_other |= !s[at..].trim().is_empty();
+        if any_other {
+            self.doc.html.push(range);
+        }
+    }
+
+    fn heading_end(&mut self) {
+        let Some(h) = self.heading.take() else {
+            return;
+        };
+        let title = h.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match self.summary {
+            Summary::In(level) if h.level <= level => self.summary = Summary::Done,
+            Summary::Before if is_summary_heading(&title) => self.summary = Summary::In(h.level),
+            _ => {}
+        }
+        // GitHub's slug is of the text as written (`a   b` → `a---b`)
+        let slug = h.id.clone().unwrap_or_else(|| slug_text(&h.text));
+        self.headings.push(Heading {
+            id: Some(slug),
+            text: title,
+            ..h
+        });
+    }
+
+    fn finish(mut self, events: Option<super::EventList>) -> Document {
+        self.doc.sections = self.sections();
+        self.doc.toc = std::mem::take(&mut self.toc).finish();
+        self.doc.tasks = std::mem::take(&mut self.boxes).finish();
+        self.doc.summary = std::mem::take(&mut self.plain).finish();
+        self.doc.events = Events(events.map(Arc::new));
+        self.doc
+    }
+
+    /// The sections of the headings read, with their bodies and tree.
+    fn sections(&mut self) -> Vec<Section> {
+        let text = self.text;
+        let total_lines = self.total_lines();
+        let mut anchors = Anchors::default();
+        let mut stack: Vec<(u8, usize)> = Vec::new();
+        let mut out: Vec<Section> = Vec::with_capacity(self.headings.len());
+        let starts: Vec<usize> = self.headings.iter().map(|h| h.range.start).collect();
+        let headings = std::mem::take(&mut self.headings);
+        for (index, h) in headings.into_iter().enumerate() {
+            let end = starts.get(index + 1).copied().unwrap_or(text.len());
+            let line = self.line(h.range.start);
+            let end_line = match starts.get(index + 1) {
+                Some(&next) => self.line(next) - 1,
+                None => total_lines,
+            }
+            .max(line);
+            let (body, body_line) = self.body(self.after_line(h.range.end).min(end)..end);
+            while stack.last().is_some_and(|&(l, _)| l >= h.level) {
+                stack.pop();
+            }
+            let parent = stack.last().map(|&(_, i)| i);
+            if let Some(p) = parent {
+                out[p].children.push(index);
+            }
+            stack.push((h.level, index));
+            let slug = h.id.unwrap_or_default();
+            out.push(Section {
+                anchor: anchors.unique(slug.clone()),
+                slug,
+                title: h.text,
+                level: h.level,
+                line,
+                end_line,
+                range: h.range.start..end,
+                body,
+                body_line,
+                parent,
+                children: Vec::new(),
+            });
+        }
+        out
+    }
+
+    /// The start of the line after the one byte `at` ends (`at` itself when
+    /// it starts a line).
+    fn after_line(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        if at == 0 || at >= bytes.len() || bytes[at - 1] == b'\n' {
+            return at.min(bytes.len());
+        }
+        match self.text[at..].find('\n') {
+            Some(i) => at + i + 1,
+            None => bytes.len(),
+        }
+    }
+
+    /// The number of lines (a last `\n` ends the last line).
+    fn total_lines(&self) -> usize {
+        match self.text.ends_with('\n') {
+            true => self.line_starts.len() - 1,
+            false => self.line_starts.len(),
+        }
+    }
+
+    /// The text of `range` without its comments (their newlines kept) and
+    /// `\r`, leading blank lines and trailing whitespace, and the line its
+    /// first line is on.
+    fn body(&self, range: Range<usize>) -> (String, usize) {
+        let mut out = String::with_capacity(range.len());
+        let mut at = range.start;
+        // the comments are in order; those inside the range are cut out
+        let first = self.doc.comments.partition_point(|c| c.end <= range.start);
+        for c in &self.doc.comments[first..] {
+            if c.start >= range.end {
+                break;
+            }
+            let (from, to) = (c.start.max(range.start), c.end.min(range.end));
+            if from > at {
+                out.push_str(&self.text[at..from]);
+            }
+            out.extend(self.text[from..to].matches('\n'));
+            at = to.max(at);
+        }
+        if range.end > at {
+            out.push_str(&self.text[at..range.end]);
+        }
+        if out.contains('\r') {
+            out = out.replace("\r\n", "\n").replace('\r', "");
+        }
+        let trimmed = out.trim_start_matches('\n');
+        let skipped = out.len() - trimmed.len();
+        let first_line = match range.start < self.text.len() {
+            true => self.line(range.start),
+            false => self.total_lines() + 1,
+        };
+        let line = first_line + skipped;
+        (trimmed.trim_end().to_string(), line)
+    }
+}
+
+/// Parse `text`; `keep` keeps the events.
+pub(super) fn parse(text: &str, keep: bool) -> Document {
+    let text = fence_tabs(text);
+    let text = text.as_ref();
+    let mut line_starts = vec![0];
+    line_starts.extend(memchr_newlines(text));
+    let mut b = Builder {
+        text,
+        line_starts,
+        headings: Vec::new(),
+        heading: None,
+        boxes: Boxes::default(),
+        toc: TocReader::default(),
+        summary: Summary::Before,
+        plain: PlainText::default(),
+        doc: Document::default(),
+    };
+    let mut events = keep.then(Vec::new);
+    for (ev, range) in Parser::new_ext(text, markdown_options()).into_offset_iter() {
+        b.see(&ev, &range);
+        if let Some(list) = events.as_mut() {
+            list.push((ev.into_static(), range));
+        }
+    }
+    b.finish(events)
+}
+
+/// The offset after each `\n` of `text`.
+fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+}
