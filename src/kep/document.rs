@@ -192,7 +192,10 @@ pub fn parse_for_pages(text: &str) -> Document {
 /// no line moves.
 pub fn fence_tabs(markdown: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
-    if !markdown.contains("```\t") && !markdown.contains("~~~\t") {
+    // a tab search (memchr) first: two substring searches cost more
+    let fence_tab =
+        |(i, _): (usize, &str)| i >= 3 && matches!(markdown.get(i - 3..i), Some("```" | "~~~"));
+    if !markdown.match_indices('\t').any(fence_tab) {
         return Cow::Borrowed(markdown);
     }
     let fence_only = |line: &str| {

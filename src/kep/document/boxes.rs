@@ -11,35 +11,36 @@ use super::Task;
 #[derive(Default)]
 pub(super) struct Boxes {
     /// The text at the start of the current line, while it may still open
-    /// a box, and the line.
+    /// a box, and the line's offset.
     pending: Option<(usize, String)>,
-    /// The box being read: its text runs to the end of its paragraph or
-    /// item, or to the next box.
+    /// The box being read (its `line` the box's byte offset until
+    /// [`Boxes::finish`]'s caller makes it a line): its text runs to the
+    /// end of its paragraph or item, or to the next box.
     open: Option<Task>,
     pub(super) found: Vec<Task>,
 }
 
 impl Boxes {
-    /// One event; `line` is the line it starts on, `next_line` the line it
-    /// ends on (where a line break's next line begins).
-    pub(super) fn see(&mut self, ev: &Event<'_>, line: usize, next_line: usize) {
+    /// One event at `range` of the text.
+    pub(super) fn see(&mut self, ev: &Event<'_>, range: &std::ops::Range<usize>) {
         match ev {
             Event::Start(Tag::Paragraph | Tag::Item) => {
                 self.close();
-                self.pending = Some((line, String::new()));
+                self.pending = Some((range.start, String::new()));
             }
             Event::SoftBreak | Event::HardBreak => {
                 if let Some(t) = self.open.as_mut() {
                     t.text.push(' ');
                 }
-                self.pending = Some((next_line, String::new()));
+                // the next line begins where the break ends
+                self.pending = Some((range.end, String::new()));
             }
             Event::TaskListMarker(checked) => {
                 self.close();
                 self.pending = None;
                 self.open = Some(Task {
                     checked: *checked,
-                    line,
+                    line: range.start,
                     text: String::new(),
                 });
             }
@@ -59,6 +60,20 @@ impl Boxes {
             }
             return;
         };
+        // most lines open no box: decided without a copy
+        if start.is_empty() {
+            let s = t.trim_start();
+            if s.is_empty() {
+                self.pending = Some((line, start));
+                return;
+            }
+            if !s.starts_with('[') {
+                if let Some(open) = self.open.as_mut() {
+                    open.text.push_str(t);
+                }
+                return;
+            }
+        }
         start.push_str(t);
         let s = start.trim_start();
         if !s.is_empty() && !s.starts_with('[') {

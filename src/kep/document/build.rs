@@ -34,8 +34,8 @@ enum Summary {
 
 struct Builder<'t> {
     text: &'t str,
-    /// Byte offset of each line's start.
-    line_starts: Vec<usize>,
+    /// Where the last line was looked up (lookups go forward, mostly).
+    lines: LineCursor,
     headings: Vec<Heading>,
     heading: Option<Heading>,
     boxes: Boxes,
@@ -48,7 +48,7 @@ struct Builder<'t> {
 impl Builder<'_> {
     /// 1-based line of byte `at`.
     fn line(&self, at: usize) -> usize {
-        self.line_starts.partition_point(|&s| s <= at)
+        self.lines.line(self.text, at)
     }
 
     fn see(&mut self, ev: &Event<'_>, range: &Range<usize>) {
@@ -66,9 +66,15 @@ impl Builder<'_> {
         {
             self.plain.see(ev);
         }
-        let line = self.line(range.start);
+        // a line is looked up only for the events that keep one
+        let line = match ev {
+            Event::Start(
+                Tag::HtmlBlock | Tag::Link { .. } | Tag::Image { .. } | Tag::CodeBlock(_),
+            ) => self.line(range.start),
+            _ => 0,
+        };
         self.toc.see(ev, range, line, self.text);
-        self.boxes.see(ev, line, self.line(range.end));
+        self.boxes.see(ev, range);
         match ev {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 self.toc.heading_seen();
@@ -99,7 +105,6 @@ impl Builder<'_> {
                         .to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
-                let line = self.line(range.start);
                 self.doc.code_blocks.push(CodeBlock { lang, line });
             }
             _ => {}
@@ -149,7 +154,11 @@ impl Builder<'_> {
     fn finish(mut self, events: Option<super::EventList>) -> Document {
         self.doc.sections = self.sections();
         self.doc.toc = std::mem::take(&mut self.toc).finish();
-        self.doc.tasks = std::mem::take(&mut self.boxes).finish();
+        let mut tasks = std::mem::take(&mut self.boxes).finish();
+        for t in &mut tasks {
+            t.line = self.line(t.line);
+        }
+        self.doc.tasks = tasks;
         self.doc.summary = std::mem::take(&mut self.plain).finish();
         self.doc.events = Events(events.map(Arc::new));
         self.doc
@@ -158,21 +167,21 @@ impl Builder<'_> {
     /// The sections of the headings read, with their bodies and tree.
     fn sections(&mut self) -> Vec<Section> {
         let text = self.text;
-        let total_lines = self.total_lines();
         let mut anchors = Anchors::default();
         let mut stack: Vec<(u8, usize)> = Vec::new();
         let mut out: Vec<Section> = Vec::with_capacity(self.headings.len());
         let starts: Vec<usize> = self.headings.iter().map(|h| h.range.start).collect();
+        // lines looked up in document order, so the text is counted once
+        let mut lines: Vec<usize> = starts.iter().map(|&s| self.line(s)).collect();
+        lines.push(self.total_lines() + 1);
         let headings = std::mem::take(&mut self.headings);
         for (index, h) in headings.into_iter().enumerate() {
             let end = starts.get(index + 1).copied().unwrap_or(text.len());
-            let line = self.line(h.range.start);
-            let end_line = match starts.get(index + 1) {
-                Some(&next) => self.line(next) - 1,
-                None => total_lines,
-            }
-            .max(line);
-            let (body, body_line) = self.body(self.after_line(h.range.end).min(end)..end);
+            let line = lines[index];
+            let end_line = (lines[index + 1] - 1).max(line);
+            let body_start = self.after_line(h.range.end).min(end);
+            let heading_lines = text[h.range.start..body_start].matches('\n').count();
+            let (body, body_line) = self.body(body_start..end, line + heading_lines.max(1));
             while stack.last().is_some_and(|&(l, _)| l >= h.level) {
                 stack.pop();
             }
@@ -214,16 +223,17 @@ impl Builder<'_> {
 
     /// The number of lines (a last `\n` ends the last line).
     fn total_lines(&self) -> usize {
+        let last = self.line(self.text.len());
         match self.text.ends_with('\n') {
-            true => self.line_starts.len() - 1,
-            false => self.line_starts.len(),
+            true => last - 1,
+            false => last,
         }
     }
 
     /// The text of `range` without its comments (their newlines kept) and
     /// `\r`, leading blank lines and trailing whitespace, and the line its
     /// first line is on.
-    fn body(&self, range: Range<usize>) -> (String, usize) {
+    fn body(&self, range: Range<usize>, first_line: usize) -> (String, usize) {
         let mut out = String::with_capacity(range.len());
         let mut at = range.start;
         // the comments are in order; those inside the range are cut out
@@ -242,17 +252,14 @@ impl Builder<'_> {
         if range.end > at {
             out.push_str(&self.text[at..range.end]);
         }
-        if out.contains('\r') {
+        if out.as_bytes().contains(&b'\r') {
             out = out.replace("\r\n", "\n").replace('\r', "");
         }
-        let trimmed = out.trim_start_matches('\n');
-        let skipped = out.len() - trimmed.len();
-        let first_line = match range.start < self.text.len() {
-            true => self.line(range.start),
-            false => self.total_lines() + 1,
-        };
-        let line = first_line + skipped;
-        (trimmed.trim_end().to_string(), line)
+        let skipped = out.len() - out.trim_start_matches('\n').len();
+        let kept = out.trim_end().len();
+        out.truncate(kept);
+        out.drain(..skipped.min(kept));
+        (out, first_line + skipped)
     }
 }
 
@@ -260,11 +267,9 @@ impl Builder<'_> {
 pub(super) fn parse(text: &str, keep: bool) -> Document {
     let text = fence_tabs(text);
     let text = text.as_ref();
-    let mut line_starts = vec![0];
-    line_starts.extend(memchr_newlines(text));
     let mut b = Builder {
         text,
-        line_starts,
+        lines: LineCursor::default(),
         headings: Vec::new(),
         heading: None,
         boxes: Boxes::default(),
@@ -283,10 +288,27 @@ pub(super) fn parse(text: &str, keep: bool) -> Document {
     b.finish(events)
 }
 
-/// The offset after each `\n` of `text`.
-fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i + 1)
+/// 1-based line numbers of byte offsets, counted from the last offset
+/// asked (the pass asks in document order, so the text is counted about
+/// once, not indexed line by line).
+#[derive(Default)]
+struct LineCursor {
+    at: std::cell::Cell<usize>,
+    /// The line `at` is on, minus one.
+    newlines: std::cell::Cell<usize>,
+}
+
+impl LineCursor {
+    fn line(&self, text: &str, at: usize) -> usize {
+        let at = at.min(text.len());
+        let count = |s: &str| s.bytes().filter(|&b| b == b'\n').count();
+        let (from, mut n) = match at >= self.at.get() {
+            true => (self.at.get(), self.newlines.get()),
+            false => (0, 0),
+        };
+        n += count(&text[from..at]);
+        self.at.set(at);
+        self.newlines.set(n);
+        n + 1
+    }
 }
