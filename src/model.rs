@@ -320,13 +320,15 @@ impl Model {
     }
 
     /// Replace the KEP at `index` with a re-parsed version of the same KEP
-    /// (same path), and the text of its kep.yaml when it has one.
-    pub fn replace_kep(&mut self, index: usize, kep: Kep, metadata_text: Option<String>) {
+    /// (same path), and the text of its kep.yaml when it has one. Returns
+    /// the KEP replaced.
+    pub fn replace_kep(&mut self, index: usize, kep: Kep, metadata_text: Option<String>) -> Kep {
         if let Some(text) = metadata_text {
             self.yaml_texts.insert(kep.metadata_path.clone(), text);
         }
-        self.keps[index] = kep;
+        let old = std::mem::replace(&mut self.keps[index], kep);
         self.kep_index = KepIndex::new(&self.keps);
+        old
     }
 
     /// Every KEP's id, in model order.

@@ -17,11 +17,12 @@ use crate::analysis::code::Code;
 use crate::analysis::deadline::{self, Deadline};
 use crate::analysis::history::History;
 use crate::analysis::outcome::past_enhancements_freeze;
+use crate::analysis::tracking::{KepAnalysis, analyze_kep};
 use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
-use crate::kep::Readmes;
 use crate::kep::document::Document;
 use crate::kep::domain::Release;
+use crate::kep::{Kep, Readmes};
 use crate::model::{self, Model};
 use crate::repo::EMBEDDED_ROOT;
 use crate::timing::timed;
@@ -214,11 +215,60 @@ impl Project {
         let code = timed("kubernetes", || {
             Code::load(&k.path, k.rev.as_deref(), &self.model, current, until)
         })?;
-        self.findings
-            .extend(crate::analysis::code::findings(&code, &self.model.keps));
-        crate::finding::sort(&mut self.findings);
+        add_code_findings(&mut self.findings, &code, &self.model);
         self.code = Some(code);
         Ok(())
+    }
+
+    /// Run `f` on the project with `keps` in place (each an index into the
+    /// model and the same KEP read again: `serve`'s preview of a README
+    /// edit), as [`Project::load`] would have them, then put the project
+    /// back as it was. Only those KEPs are analysed again (with their
+    /// freeze verdicts at the deadline); the findings are taken again; the
+    /// history stays (edits are not commits). Other KEPs whose analysis
+    /// reads a replaced README (a questionnaire handed over to it) keep
+    /// theirs: the full update ([`Project::reload`]) redoes them.
+    pub fn with_keps<T>(&mut self, keps: Vec<(usize, Kep)>, f: impl FnOnce(&Project) -> T) -> T {
+        let old_keps: Vec<(usize, Kep)> = keps
+            .into_iter()
+            .map(|(i, kep)| (i, self.model.replace_kep(i, kep, None)))
+            .collect();
+        let a = &self.analysis;
+        let fresh: Vec<KepAnalysis> = old_keps
+            .iter()
+            .map(|&(i, _)| {
+                let kep = &self.model.keps[i];
+                let mut fresh = analyze_kep(&self.model, &a.template, kep, &a.current);
+                if let Some(d) = &a.deadline {
+                    fresh.set_deadline(kep, self.history.as_ref(), d, &a.current);
+                }
+                fresh
+            })
+            .collect();
+        let old_analyses: Vec<KepAnalysis> = old_keps
+            .iter()
+            .zip(fresh)
+            .map(|(&(i, _), a)| std::mem::replace(&mut self.analysis.keps[i], a))
+            .collect();
+        let findings = self.check();
+        let old_findings = std::mem::replace(&mut self.findings, findings);
+        let out = f(self);
+        self.findings = old_findings;
+        for ((i, kep), a) in old_keps.into_iter().zip(old_analyses).rev() {
+            self.model.replace_kep(i, kep, None);
+            self.analysis.keps[i] = a;
+        }
+        out
+    }
+
+    /// Every finding of the model and analysis as they stand: the rules',
+    /// and the code's when it was read.
+    fn check(&self) -> Vec<Finding> {
+        let mut out = findings::check_with(&self.model, &self.analysis);
+        if let Some(code) = &self.code {
+            add_code_findings(&mut out, code, &self.model);
+        }
+        out
     }
 
     /// The project after an edit: `model` read again from the files, with
@@ -265,6 +315,12 @@ impl Project {
         }
         self
     }
+}
+
+/// Add what the code says of `model`'s KEPs to `findings`, kept in order.
+fn add_code_findings(findings: &mut Vec<Finding>, code: &Code, model: &Model) {
+    findings.extend(crate::analysis::code::findings(code, &model.keps));
+    crate::finding::sort(findings);
 }
 
 /// The checklist at the Enhancements Freeze deadline of the release in

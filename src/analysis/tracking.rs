@@ -62,6 +62,26 @@ pub struct KepAnalysis {
     pub freeze: Facts,
 }
 
+impl KepAnalysis {
+    /// [`Analysis::set_deadline`] for one KEP, `kep`: when its readiness is
+    /// for the deadline's release (and frozen), how it stood at `deadline`.
+    pub fn set_deadline(
+        &mut self,
+        kep: &Kep,
+        history: Option<&History>,
+        deadline: &Deadline,
+        current: &Current,
+    ) {
+        if let Some(r) = self.readiness.as_mut()
+            && r.frozen
+            && r.release == deadline.release
+        {
+            let hist = outcome::history_of(history, kep);
+            r.deadline = Some(deadline.of(kep, hist, current));
+        }
+    }
+}
+
 /// The analysis of every KEP, in model order.
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {
@@ -86,13 +106,7 @@ impl Analysis {
     pub fn set_deadline(&mut self, model: &Model, history: Option<&History>, deadline: Deadline) {
         let current = self.current;
         for (kep, a) in model.keps.iter().zip(&mut self.keps) {
-            if let Some(r) = a.readiness.as_mut()
-                && r.frozen
-                && r.release == deadline.release
-            {
-                let hist = outcome::history_of(history, kep);
-                r.deadline = Some(deadline.of(kep, hist, &current));
-            }
+            a.set_deadline(kep, history, &deadline, &current);
         }
         self.deadline = Some(deadline);
     }

@@ -138,6 +138,13 @@ impl Kep {
     }
 }
 
+/// One directory KEP read from its kep.yaml and README (for `read`), by
+/// the loader [`discover`] parses every KEP with: `serve`'s preview of a
+/// README edit reads the edited KEP again this way.
+pub fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: Readmes) -> Kep {
+    load::Job::Directory { dir, yaml, readme }.parse(read)
+}
+
 /// Whether a title is one the KEP template leaves in place: kep.yaml's
 /// `KEP Template`, or the README's `Your short, descriptive title`.
 pub fn is_placeholder_title(title: &str) -> bool {

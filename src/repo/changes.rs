@@ -11,7 +11,6 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 use git2::{Commit, Diff, DiffOptions, Oid, Repository};
 
-use super::RepoSnapshot;
 use super::git::subdir_prefix;
 
 /// The range of a change.
@@ -128,13 +127,6 @@ pub fn changes(root: &Path, range: &Range) -> Result<ChangeSet> {
         head: head.map(|h| h.id().to_string()),
         paths: touched_paths(&diff, &prefix),
     })
-}
-
-/// The snapshot at the change's base, made from `after` (the snapshot the
-/// change ends at): the files the change touched are read from the base
-/// commit, every other file is the same on both sides.
-pub fn at_base(after: &RepoSnapshot, root: &Path, changes: &ChangeSet) -> Result<RepoSnapshot> {
-    super::git::with_paths_from(after, root, &changes.base, &changes.paths)
 }
 
 fn touched_paths(diff: &Diff, prefix: &str) -> BTreeSet<String> {

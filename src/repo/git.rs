@@ -169,59 +169,6 @@ fn root_tree<'r>(
         .with_context(|| format!("{prefix} is not a directory at {id}"))
 }
 
-/// `snapshot` with `paths` read from `commit` instead: each is replaced by
-/// its version there, or dropped when the commit does not have it.
-pub(super) fn with_paths_from(
-    snapshot: &RepoSnapshot,
-    root: &Path,
-    commit: &str,
-    paths: &std::collections::BTreeSet<String>,
-) -> Result<RepoSnapshot> {
-    let repo = Repository::discover(root)
-        .with_context(|| format!("{} is not inside a git repository", root.display()))?;
-    let prefix = subdir_prefix(&repo, root)?;
-    let commit = repo
-        .find_commit(Oid::from_str(commit)?)
-        .with_context(|| format!("reading commit {commit}"))?;
-    let tree = root_tree(&repo, &commit, &prefix)?;
-    let kept = |p: &str| !paths.contains(p);
-    let mut out = Read {
-        files: snapshot
-            .files
-            .iter()
-            .filter(|f| kept(&f.path))
-            .cloned()
-            .collect(),
-        assets: snapshot
-            .assets
-            .iter()
-            .filter(|p| kept(p))
-            .cloned()
-            .collect(),
-        problems: snapshot
-            .problems
-            .iter()
-            .filter(|p| kept(&p.path))
-            .cloned()
-            .collect(),
-    };
-    for path in paths.iter().filter(|p| is_wanted(p)) {
-        let Ok(entry) = tree.get_path(Path::new(path)) else {
-            continue; // the change added it
-        };
-        if entry.filemode() == MODE_TREE || entry.kind() == Some(ObjectType::Commit) {
-            continue;
-        }
-        out.read(&repo, &tree, path.clone(), entry.id(), entry.filemode())?;
-    }
-    Ok(finish(
-        source_at(root, &commit),
-        out.files,
-        out.assets,
-        out.problems,
-    ))
-}
-
 /// Follow a symlink blob inside `tree` (up to a few hops). `Err("")` means the
 /// target is a directory, which is skipped silently like on disk.
 fn follow_link(repo: &Repository, tree: &Tree, path: &str, oid: Oid) -> Result<Oid, String> {

@@ -12,7 +12,7 @@ mod embedded;
 mod git;
 mod worktree;
 
-pub use changes::{ChangeSet, Range, at_base, changes};
+pub use changes::{ChangeSet, Range, changes};
 pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
 use std::path::{Path, PathBuf};

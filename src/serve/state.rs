@@ -9,8 +9,9 @@
 //!   a [`PlanCache`] (rendered READMEs are reused when their inputs are
 //!   unchanged, the search index is updated per document), and only the
 //!   files whose bytes changed are published;
-//! - before that, a README-only edit re-renders its KEP's page alone
-//!   ([`State::preview`]), so the page being edited reloads at once;
+//! - before that, a README-only edit renders its KEP's page alone, through
+//!   the same plan ([`State::preview`]), so the page being edited reloads
+//!   at once;
 //! - a KEP that stops parsing, a theme that does not load or a page that does
 //!   not render becomes a [`Problem`]: the last good pages stay served.
 
@@ -28,7 +29,7 @@ use crate::project::{Input, Project};
 use crate::repo;
 use crate::site::SiteOptions;
 use crate::site::highlight::Highlighter;
-use crate::site::plan::{Page, PlanCache};
+use crate::site::plan::PlanCache;
 use crate::theme::Theme;
 
 mod preview;
@@ -122,8 +123,6 @@ pub struct State {
     highlighter: Highlighter,
     theme: Theme,
     cache: PlanCache,
-    /// The KEP pages the served files were rendered from, by output path.
-    pages: HashMap<String, Page>,
     /// Asset copies: output path → repository path.
     assets: BTreeMap<String, String>,
     files: HashMap<String, Arc<ServedFile>>,
@@ -197,7 +196,6 @@ impl State {
             highlighter: Highlighter::new(),
             theme,
             cache: PlanCache::reusing(),
-            pages: HashMap::new(),
             assets: BTreeMap::new(),
             files: HashMap::new(),
             problems,

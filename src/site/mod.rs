@@ -114,8 +114,7 @@ pub trait Sink: Sync {
         Err(e)
     }
 
-    /// A page about to be rendered (serve keeps the KEP pages' contexts,
-    /// for its preview of a README edit).
+    /// A page about to be rendered (serve counts them).
     fn page(&self, _page: &Page) {}
 }
 
@@ -271,6 +270,22 @@ pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<S
         &memory,
     )?;
     Ok(memory.into_files())
+}
+
+/// KEP `i`'s pages, planned and rendered as [`render`] plans and renders
+/// them (without a plan cache): each page's output path and bytes. `serve`'s
+/// quick preview of a README edit, before the whole site is rendered again.
+pub fn render_kep(
+    data: &Project,
+    i: usize,
+    opts: &SiteOptions,
+    engine: &Engine,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let opts = normalized(opts);
+    plan::kep_pages(data, i, &opts, engine.hl)
+        .into_iter()
+        .map(|p| render_page(engine.tera, p))
+        .collect()
 }
 
 /// The theme, and the content-hashed copies of its static files (the

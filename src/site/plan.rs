@@ -178,6 +178,36 @@ pub fn plan(
     plan
 }
 
+/// KEP `i`'s pages alone, planned as [`plan`] plans them (the same [`Kit`]
+/// and [`Kit::plan_kep`], its README rendered afresh): `serve`'s preview of
+/// a README edit.
+pub fn kep_pages(data: &Project, i: usize, opts: &SiteOptions, hl: &Highlighter) -> Vec<Page> {
+    let Some(kep) = data.model.keps.get(i) else {
+        return Vec::new();
+    };
+    let kit = Kit::new(data, opts, hl);
+    let kf = crate::view::findings_by_kep(&data.model, &data.findings).swap_remove(i);
+    let readme = Readme {
+        text: std::borrow::Cow::Borrowed(&kep.readme),
+        doc: kep.doc.clone(),
+    };
+    let (r, _) = kit.markdown_of(&PlanCache::default(), kep, &readme, &kit.local_assets[i]);
+    let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
+    let pages = std::sync::Mutex::new(Vec::new());
+    let page = |p: Page| lock(&pages).push(p);
+    let file = |_: &str, _: &[u8]| {};
+    kit.plan_kep(
+        i,
+        r,
+        kf,
+        Handoff {
+            page: &page,
+            file: &file,
+        },
+    );
+    pages.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Each KEP's page, alias page and search document, in parallel (`readmes`:
 /// each KEP's README text, freed once rendered).
 fn plan_keps(kit: &Kit, cache: &PlanCache, readmes: Vec<Readme>, sink: Handoff) -> Vec<PerKep> {

@@ -28,6 +28,7 @@ mod sanitize;
 mod security;
 mod serve;
 mod serve_process;
+mod serve_state;
 mod site;
 mod support;
 mod synth;

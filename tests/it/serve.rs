@@ -458,69 +458,6 @@ fn serves_a_revision_with_the_current_release_and_short_links() {
     assert_eq!(s.get("/kep/abc").status, 404);
 }
 
-/// One engine, two sinks: what `serve` holds in memory is what `build`
-/// writes to disk, byte for byte, for every file of `content/` (static files
-/// are linked by their plain URL in serve and by their content-hashed copy
-/// in a build; the build alone has those copies and its marker file).
-#[test]
-fn serve_and_build_render_the_same_bytes() {
-    use kepsite::serve::state::{Config, State};
-    use kepsite::site::{self, SiteOptions};
-    let input = kepsite::project::Input {
-        root: crate::support::content(),
-        rev: None,
-        sigs: None,
-        current: None,
-        readmes: kepsite::kep::Readmes::Pages,
-        kubernetes: None,
-    };
-    let state = State::new(Config {
-        input: input.clone(),
-        theme: None,
-        site: SiteOptions::default(),
-        walk: kepsite::project::Walk::Skip,
-    })
-    .unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("public");
-    let data = kepsite::project::Project::new(input.model().unwrap());
-    let opts = SiteOptions {
-        out: out.clone(),
-        ..SiteOptions::default()
-    };
-    site::build(data, &opts).unwrap();
-    let built = crate::support::files(&out);
-    let plain = regex::Regex::new(r#"static/immutable/([^"'\s)]*?)\.[0-9a-f]{10}\b"#).unwrap();
-    let served = state.files();
-    assert!(served.len() > 80, "{}", served.len());
-    // a build has each static file only as its content-hashed copy
-    let by_plain: std::collections::BTreeMap<String, &Vec<u8>> = built
-        .iter()
-        .filter(|(p, _)| p.starts_with("static/immutable/"))
-        .map(|(p, b)| (plain.replace_all(p, "static/$1").into_owned(), b))
-        .collect();
-    for (path, entry) in served {
-        let b = built
-            .get(path)
-            .or_else(|| by_plain.get(path).copied())
-            .unwrap_or_else(|| panic!("{path} is served but not built"));
-        let b = match std::str::from_utf8(b) {
-            Ok(text) => plain
-                .replace_all(text, "static/$1")
-                .into_owned()
-                .into_bytes(),
-            Err(_) => b.clone(),
-        };
-        assert!(b == entry.bytes, "{path} differs between serve and build");
-    }
-    let only_built: Vec<&String> = built
-        .keys()
-        .filter(|p| !served.contains_key(*p))
-        .filter(|p| *p != site::MARKER && !p.starts_with("static/immutable/"))
-        .collect();
-    assert!(only_built.is_empty(), "built, not served: {only_built:?}");
-}
-
 /// Issue 37: with the default loopback bind, a request naming another host
 /// (a page elsewhere pointing its own name at 127.0.0.1: DNS rebinding) is
 /// refused with 421; loopback names with or without the port are served.

@@ -1,94 +1,83 @@
-//! The fast path of a README-only edit: [`State::preview`] re-renders the
-//! edited KEP's own page before the full update.
+//! The fast path of a README-only edit: [`State::preview`] renders the
+//! edited KEPs' own pages, through the site's plan, before the full update.
 
-use std::collections::BTreeSet;
-
-use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Changed, State, broken};
-use crate::kep;
-use crate::repo;
-use crate::site::markdown::{self, Links};
-use crate::site::render_page;
-use crate::urls::kep_paths;
+use crate::kep::{self, Kep, KepFormat};
+use crate::repo::{self, RepoFile};
+use crate::site::{self, Engine};
 
 impl State {
-    /// The fast first step for a README-only edit: re-render the edited
-    /// KEP's own page with the new README body, from the page's last
-    /// context, before [`State::apply`] re-plans everything (listings,
-    /// search, analysis panels). Returns the output paths that changed;
-    /// nothing when the batch is not a README-only edit.
+    /// The fast first step for a README-only edit: each edited KEP is read
+    /// again with its new README (by the model's loader) and analysed
+    /// again alone, and its page is planned and rendered as `build` does
+    /// (so it is what a build of the edited files writes), before
+    /// [`State::apply`] loads and renders everything (listings, search,
+    /// other KEPs' pages). Returns the output paths that changed; nothing
+    /// when the batch is not a README-only edit.
     pub fn preview(&mut self, changed: &Changed) -> Vec<String> {
-        let mut out = BTreeSet::new();
         if changed.theme || changed.sigs {
             return Vec::new();
         }
         let (paths_changed, _) = self.classify(&changed.repo);
-        let readmes: Option<Vec<(usize, String)>> = paths_changed
-            .iter()
-            .map(|path| {
-                let i = self.data.model.keps.iter().position(|k| {
-                    k.readme_path.as_deref() == Some(path.as_str())
-                        && k.format == kep::KepFormat::Directory
-                })?;
-                let bytes = repo::read_asset(&self.data.model.source, path)?;
-                Some((i, String::from_utf8(bytes).ok()?))
-            })
-            .collect();
-        // Anything but READMEs that read as text: the full update handles it.
-        let Some(readmes) = readmes else {
+        let edits: Option<Vec<Option<(usize, Kep)>>> =
+            paths_changed.iter().map(|p| self.read_edit(p)).collect();
+        // Anything but READMEs that read: the full update handles it.
+        let Some(edits) = edits else {
             return Vec::new();
         };
-        let base = self.config.site.base_url.clone();
-        let paths = kep_paths(&self.data.model, &base);
-        for (i, readme) in readmes {
-            let old = &self.data.model.keps[i];
-            if broken(old) || old.readme == readme {
-                continue;
-            }
-            let mut new = old.clone();
-            new.readme = readme;
-            let key = format!("{}index.html", paths.dirs[i]);
-            let Some(mut page) = self.pages.get(&key).cloned() else {
-                continue;
-            };
-            let prefix = format!("{}/", new.path);
-            let local: BTreeSet<String> = if new.format == kep::KepFormat::Directory {
-                self.data
-                    .model
-                    .assets
-                    .iter()
-                    .filter_map(|a| a.strip_prefix(&prefix).map(str::to_string))
-                    .collect()
-            } else {
-                BTreeSet::new()
-            };
-            let links = Links {
-                keps: &paths.by_path,
-                local_assets: &local,
-                repo_url: &self.config.site.repo_url,
-                branch: &self.config.site.branch,
-            };
-            let from = new.readme_path.as_deref().unwrap_or(&new.metadata_path);
-            let r = markdown::render_titled(
-                &new.readme,
-                from,
-                &links,
-                &paths.titles,
-                &self.highlighter,
-            );
-            let Value::Object(ctx) = &mut page.context else {
-                continue;
-            };
-            ctx.insert("body".into(), Value::String(r.html));
-            ctx.insert(
-                "toc".into(),
-                serde_json::to_value(&r.toc).unwrap_or_default(),
-            );
-            if let Ok((_, bytes)) = render_page(&self.theme.tera, page) {
-                self.put(&key, bytes, &mut out);
-            }
+        let edits: Vec<(usize, Kep)> = edits.into_iter().flatten().collect();
+        if edits.is_empty() {
+            return Vec::new();
+        }
+        let edited: Vec<usize> = edits.iter().map(|(i, _)| *i).collect();
+        let engine = Engine {
+            tera: &self.theme.tera,
+            statics: &BTreeMap::new(),
+            hl: &self.highlighter,
+        };
+        let opts = &self.config.site;
+        let rendered = self.data.with_keps(edits, |data| {
+            edited
+                .iter()
+                .map(|&i| site::render_kep(data, i, opts, &engine))
+                .collect::<Vec<_>>()
+        });
+        let mut out = BTreeSet::new();
+        // A page that does not render keeps its last version: the full
+        // update reports it.
+        for (path, bytes) in rendered.into_iter().flatten().flatten() {
+            self.put(&path, bytes, &mut out);
         }
         out.into_iter().collect()
+    }
+
+    /// The directory KEP whose README is `path`, read again with the README
+    /// as it is now: `None` when `path` is no such README or does not read,
+    /// `Some(None)` when there is nothing to preview (the KEP did not load,
+    /// or does not now, or its README is unchanged).
+    fn read_edit(&self, path: &str) -> Option<Option<(usize, Kep)>> {
+        let model = &self.data.model;
+        let i = model.keps.iter().position(|k| {
+            k.readme_path.as_deref() == Some(path) && k.format == KepFormat::Directory
+        })?;
+        let old = &model.keps[i];
+        let readme = RepoFile {
+            path: path.to_string(),
+            bytes: repo::read_asset(&model.source, path)?,
+        };
+        if broken(old) || readme.bytes == old.readme.as_bytes() {
+            return Some(None);
+        }
+        // kep.yaml as the model read it: the edit is the README's alone.
+        let (yaml, _) = model.source_text(&old.metadata_path)?;
+        let yaml = RepoFile {
+            path: old.metadata_path.clone(),
+            bytes: yaml.as_bytes().to_vec(),
+        };
+        let read = self.config.input.readmes;
+        let new = kep::parse_directory(&old.path, &yaml, Some(readme), read);
+        Some((!broken(&new)).then_some((i, new)))
     }
 }

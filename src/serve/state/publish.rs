@@ -3,7 +3,7 @@
 //! only where their bytes change (each change noted for the reload signal).
 //! An edited asset alone is only read again.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -11,15 +11,13 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use super::{ServedFile, State, chain};
-use crate::site::plan::{Page, Template};
+use crate::site::plan::Page;
 use crate::site::{self, Engine, Memory, Sink, assets};
 
-/// Serve's sink: the files in memory, the KEP pages' contexts (for the
-/// preview of a README edit), and the pages that failed to render.
+/// Serve's sink: the files in memory, and the pages that failed to render.
 #[derive(Default)]
 struct Served {
     files: Memory,
-    pages: Mutex<HashMap<String, Page>>,
     /// Output path and error of each page that failed.
     failed: Mutex<Vec<(String, String)>>,
     rendered: AtomicUsize,
@@ -36,12 +34,8 @@ impl Sink for Served {
         Ok(())
     }
 
-    fn page(&self, page: &Page) {
+    fn page(&self, _page: &Page) {
         self.rendered.fetch_add(1, Ordering::Relaxed);
-        if page.template == Template::Tera("kep.html") {
-            let mut pages = site::lock(&self.pages);
-            pages.insert(page.path.clone(), page.clone());
-        }
     }
 }
 
@@ -109,23 +103,17 @@ impl State {
         self.problems.remove("site");
         let Served {
             files,
-            pages,
             failed,
             rendered,
         } = sink;
         let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut files = files.into_files();
-        let mut pages = pages.into_inner().unwrap_or_else(|e| e.into_inner());
         for (path, _) in &failed {
             if let Some(old) = self.files.get(path) {
                 files.insert(path.clone(), old.bytes.clone());
             }
-            if let Some(old) = self.pages.remove(path) {
-                pages.insert(path.clone(), old);
-            }
         }
         self.publish(files, out);
-        self.pages = pages;
         self.note_failures(failed.into_iter().map(|(_, e)| e).collect());
         rendered.into_inner()
     }
