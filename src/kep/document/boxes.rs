@@ -13,16 +13,20 @@ pub(super) struct Boxes {
     /// The text at the start of the current line, while it may still open
     /// a box, and the line's offset.
     pending: Option<(usize, String)>,
-    /// The box being read (its `line` the box's byte offset until
-    /// [`Boxes::finish`]'s caller makes it a line): its text runs to the
-    /// end of its paragraph or item, or to the next box.
+    /// The box being read: its text runs to the end of its paragraph or
+    /// item, or to the next box.
     open: Option<Task>,
     pub(super) found: Vec<Task>,
 }
 
 impl Boxes {
-    /// One event at `range` of the text.
-    pub(super) fn see(&mut self, ev: &Event<'_>, range: &std::ops::Range<usize>) {
+    /// One event at `range` of the text; `line_of` gives a byte's line.
+    pub(super) fn see(
+        &mut self,
+        ev: &Event<'_>,
+        range: &std::ops::Range<usize>,
+        line_of: &dyn Fn(usize) -> usize,
+    ) {
         match ev {
             Event::Start(Tag::Paragraph | Tag::Item) => {
                 self.close();
@@ -40,11 +44,11 @@ impl Boxes {
                 self.pending = None;
                 self.open = Some(Task {
                     checked: *checked,
-                    line: range.start,
+                    line: line_of(range.start),
                     text: String::new(),
                 });
             }
-            Event::Text(t) | Event::Code(t) => self.text(t),
+            Event::Text(t) | Event::Code(t) => self.text(t, line_of),
             Event::End(TagEnd::Paragraph | TagEnd::Item) | Event::Start(Tag::List(_)) => {
                 self.close();
                 self.pending = None;
@@ -53,7 +57,7 @@ impl Boxes {
         }
     }
 
-    fn text(&mut self, t: &str) {
+    fn text(&mut self, t: &str, line_of: &dyn Fn(usize) -> usize) {
         let Some((line, mut start)) = self.pending.take() else {
             if let Some(open) = self.open.as_mut() {
                 open.text.push_str(t);
@@ -88,7 +92,7 @@ impl Boxes {
                     self.close();
                     self.open = Some(Task {
                         checked,
-                        line,
+                        line: line_of(line),
                         text: s[end + 1..].to_string(),
                     });
                 }

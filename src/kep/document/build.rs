@@ -16,6 +16,8 @@ use super::{
 /// A heading being read, then read.
 struct Heading {
     level: u8,
+    /// The line it starts on.
+    line: usize,
     /// Its own `{#id}` while it is read; its slug once read.
     id: Option<String>,
     range: Range<usize>,
@@ -69,16 +71,22 @@ impl Builder<'_> {
         // a line is looked up only for the events that keep one
         let line = match ev {
             Event::Start(
-                Tag::HtmlBlock | Tag::Link { .. } | Tag::Image { .. } | Tag::CodeBlock(_),
+                Tag::Heading { .. }
+                | Tag::HtmlBlock
+                | Tag::Link { .. }
+                | Tag::Image { .. }
+                | Tag::CodeBlock(_),
             ) => self.line(range.start),
             _ => 0,
         };
         self.toc.see(ev, range, line, self.text);
-        self.boxes.see(ev, range);
+        let (text, lines) = (self.text, &self.lines);
+        self.boxes.see(ev, range, &|at| lines.line(text, at));
         match ev {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 self.toc.heading_seen();
                 self.heading = Some(Heading {
+                    line,
                     level: *level as u8,
                     id: id.as_ref().map(|i| i.to_string()),
                     range: range.clone(),
@@ -154,11 +162,7 @@ impl Builder<'_> {
     fn finish(mut self, events: Option<super::EventList>) -> Document {
         self.doc.sections = self.sections();
         self.doc.toc = std::mem::take(&mut self.toc).finish();
-        let mut tasks = std::mem::take(&mut self.boxes).finish();
-        for t in &mut tasks {
-            t.line = self.line(t.line);
-        }
-        self.doc.tasks = tasks;
+        self.doc.tasks = std::mem::take(&mut self.boxes).finish();
         self.doc.summary = std::mem::take(&mut self.plain).finish();
         self.doc.events = Events(events.map(Arc::new));
         self.doc
@@ -171,8 +175,7 @@ impl Builder<'_> {
         let mut stack: Vec<(u8, usize)> = Vec::new();
         let mut out: Vec<Section> = Vec::with_capacity(self.headings.len());
         let starts: Vec<usize> = self.headings.iter().map(|h| h.range.start).collect();
-        // lines looked up in document order, so the text is counted once
-        let mut lines: Vec<usize> = starts.iter().map(|&s| self.line(s)).collect();
+        let mut lines: Vec<usize> = self.headings.iter().map(|h| h.line).collect();
         lines.push(self.total_lines() + 1);
         let headings = std::mem::take(&mut self.headings);
         for (index, h) in headings.into_iter().enumerate() {
@@ -289,8 +292,8 @@ pub(super) fn parse(text: &str, keep: bool) -> Document {
 }
 
 /// 1-based line numbers of byte offsets, counted from the last offset
-/// asked (the pass asks in document order, so the text is counted about
-/// once, not indexed line by line).
+/// asked (the pass asks in document order, so the text is counted once,
+/// not indexed line by line).
 #[derive(Default)]
 struct LineCursor {
     at: std::cell::Cell<usize>,
@@ -301,12 +304,13 @@ struct LineCursor {
 impl LineCursor {
     fn line(&self, text: &str, at: usize) -> usize {
         let at = at.min(text.len());
-        let count = |s: &str| s.bytes().filter(|&b| b == b'\n').count();
-        let (from, mut n) = match at >= self.at.get() {
-            true => (self.at.get(), self.newlines.get()),
-            false => (0, 0),
+        // a sum of flags, which the compiler makes vector code
+        let count = |s: &str| s.bytes().map(|b| usize::from(b == b'\n')).sum::<usize>();
+        let (from, to) = (self.at.get(), self.newlines.get());
+        let n = match at >= from {
+            true => to + count(&text[from..at]),
+            false => to - count(&text[at..from]),
         };
-        n += count(&text[from..at]);
         self.at.set(at);
         self.newlines.set(n);
         n + 1
