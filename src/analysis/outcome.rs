@@ -66,6 +66,11 @@ pub enum Outcome {
         went: String,
         /// The release it moved to, when one is named.
         to: Option<Release>,
+        /// The stage's milestone was moved past the release after release
+        /// day (read as a slip; the files cannot tell a rewrite of a stage
+        /// that shipped from it).
+        #[serde(skip)]
+        late: bool,
     },
     /// Out: only latest-milestone named the release; no stage changed in it.
     LatestOnly,
@@ -310,7 +315,11 @@ fn out_outcome(kep: &Kep, hist: Option<&KepHistory>, release: Release, stage: &S
             }
         ),
     };
-    Outcome::Slipped { went, to }
+    Outcome::Slipped {
+        went,
+        to,
+        late: false,
+    }
 }
 
 /// A KEP in a release that is out: its stage there, what became of it and,

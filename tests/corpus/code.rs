@@ -81,10 +81,11 @@ fn the_files_agree_with_the_gates() {
             d.kep, d.stage, d.release, d.side, e.reason
         );
     }
-    // A floor at today's measurement, so a change that makes it worse fails.
+    // A floor at today's measurement, so a change that makes it worse
+    // fails; the issue asks for 97% over the changes the files can know.
     let floor = [
-        ("alpha", 97.0, 98.0),
-        ("beta", 96.0, 97.0),
+        ("alpha", 98.0, 100.0),
+        ("beta", 98.0, 100.0),
         ("stable", 100.0, 100.0),
     ];
     for (s, p, r) in floor {
@@ -100,15 +101,29 @@ fn the_files_agree_with_the_gates() {
             100.0 * n.recall()
         );
     }
-    // The milestones rewritten after the stage shipped stay disagreements:
-    // the files cannot tell them from the re-targets that slipped.
-    let left: Vec<(u32, String, u32)> = a
-        .disagreements
+    // The milestones rewritten after the stage shipped are set aside, with
+    // their reason: the files cannot tell them from the re-targets that
+    // slipped (docs/release-rules.md, "What the files cannot tell").
+    let rewritten: Vec<(u32, String, u32, &str)> = a
+        .excluded
         .iter()
-        .map(|d| (d.kep, d.stage.as_str().to_string(), d.release.minor))
+        .filter(|e| e.reason.contains("moved after release day"))
+        .map(|e| {
+            let d = &e.change;
+            (d.kep, d.stage.as_str().to_string(), d.release.minor, d.side)
+        })
         .collect();
-    assert!(left.contains(&(2837, "alpha".into(), 32)), "{left:?}");
-    assert!(left.contains(&(4639, "beta".into(), 33)), "{left:?}");
+    for want in [
+        (2837, "alpha", 32, "code"),
+        (2837, "alpha", 33, "files"),
+        (4639, "beta", 33, "code"),
+        (4639, "beta", 34, "files"),
+    ] {
+        let want = (want.0, want.1.to_string(), want.2, want.3);
+        assert!(rewritten.contains(&want), "{want:?} in {rewritten:?}");
+    }
+    // and nothing else is set aside for that reason
+    assert!(rewritten.len() <= 8, "{rewritten:?}");
     println!("\ndisagreements ({}):", a.disagreements.len());
     for d in &a.disagreements {
         println!(

@@ -205,7 +205,14 @@ fn judge_named(
             "status was {} on release day",
             then.status.as_deref().unwrap_or_default()
         );
-        return Verdict::In(stage, Outcome::Slipped { went, to: None });
+        return Verdict::In(
+            stage,
+            Outcome::Slipped {
+                went,
+                to: None,
+                late: false,
+            },
+        );
     }
     // A stage that lands keeps its milestone (5055 keeps alpha v1.33
     // through v1.36); one whose milestone was moved past the release
@@ -262,7 +269,14 @@ pub fn judge(kep: &Kep, hist: Option<&KepHistory>, release: Release, today: &Sta
             (None, Some(l)) => format!("latest-milestone was {l} on release day"),
             (None, None) => "latest-milestone was removed before release day".to_string(),
         };
-        return Verdict::In(stage, Outcome::Slipped { went, to });
+        return Verdict::In(
+            stage,
+            Outcome::Slipped {
+                went,
+                to,
+                late: false,
+            },
+        );
     }
     // Today's milestones put the KEP here, but on release day it already had
     // this stage, shipped in an earlier release: a later edit, not a
@@ -309,6 +323,7 @@ fn moved_later(
     Some(Outcome::Slipped {
         went: format!("milestone.{stage} is {now} (moved after release day{when})"),
         to: Some(now),
+        late: true,
     })
 }
 

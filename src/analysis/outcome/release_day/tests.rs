@@ -100,7 +100,7 @@ fn a_stable_moved_after_release_day_shipped_in_the_later_release() {
         ("2024-01-23", "implementable", "stable", "v1.30"),
     ]);
     let v = judge(&k, Some(&h), V(29), &Stage::Stable);
-    let Verdict::In(Stage::Stable, Outcome::Slipped { went, to }) = v else {
+    let Verdict::In(Stage::Stable, Outcome::Slipped { went, to, .. }) = v else {
         panic!("{v:?}");
     };
     assert_eq!(to, Some(V(30)));
@@ -174,7 +174,7 @@ fn an_alpha_whose_milestone_moved_after_release_day_slipped() {
         ("2026-06-10", "implementable", "alpha", "v1.37"),
     ]);
     let v = judge(&k, Some(&h), V(35), &Stage::Alpha);
-    let Verdict::In(Stage::Alpha, Outcome::Slipped { went, to }) = v else {
+    let Verdict::In(Stage::Alpha, Outcome::Slipped { went, to, .. }) = v else {
         panic!("{v:?}");
     };
     assert_eq!(to, Some(V(37)));
@@ -192,7 +192,7 @@ fn moved_to_a_later_release_before_release_day_is_slipped() {
         ("2025-11-01", "implementable", "beta", "v1.36"),
     ]);
     let v = judge(&k, Some(&h), V(35), &Stage::Beta);
-    let Verdict::In(stage, Outcome::Slipped { went, to }) = v else {
+    let Verdict::In(stage, Outcome::Slipped { went, to, .. }) = v else {
         panic!("{v:?}");
     };
     assert_eq!(stage, Stage::Beta);
