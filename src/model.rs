@@ -331,6 +331,12 @@ impl Model {
         old
     }
 
+    /// Keep only the KEPs `keep` keeps (the lookups follow).
+    pub fn retain_keps(&mut self, keep: impl FnMut(&Kep) -> bool) {
+        self.keps.retain(keep);
+        self.kep_index = KepIndex::new(&self.keps);
+    }
+
     /// Every KEP's id, in model order.
     pub fn ids(&self) -> impl Iterator<Item = KepId> + use<> {
         (0..self.keps.len()).map(KepId)

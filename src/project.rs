@@ -357,7 +357,7 @@ fn deadline_of(input: &Input, current: &Current, earlier: Option<&Deadline>) -> 
     let deadline_input = Input {
         rev: Some(id.clone()),
         current: Some(current.release),
-        readmes: Readmes::Analysis,
+        readmes: Readmes::Deferred,
         ..input.clone()
     };
     let model = match deadline_input.model() {

@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use serde::Serialize;
 
 use super::calendar::Current;
@@ -119,7 +121,9 @@ pub fn judge(mut model: Model, release: Release, at: String, commit: String) -> 
         .iter()
         .map(|k| (key(k), k.meta.latest_milestone.clone()))
         .collect();
-    model.keps.retain(|k| stage_in(k, None, release).is_some());
+    model.retain_keps(|k| stage_in(k, None, release).is_some());
+    // read with Readmes::Deferred: only these KEPs' READMEs are parsed
+    model.keps.par_iter_mut().for_each(Kep::parse_readme);
     let analysis = analyze_for(&model, Some(release));
     // The release in progress, before its freeze: Ready / At risk.
     let current = Current {

@@ -31,6 +31,10 @@ pub enum Readmes {
     Analysis,
     /// `build` and `serve`.
     Pages,
+    /// The text is kept and not parsed: the caller parses the READMEs it
+    /// needs ([`Kep::parse_readme`]), as the freeze deadline's model does
+    /// for the KEPs of one release.
+    Deferred,
 }
 
 impl Readmes {
@@ -39,6 +43,7 @@ impl Readmes {
         match self {
             Readmes::Analysis => document::parse(text),
             Readmes::Pages => document::parse_for_pages(text),
+            Readmes::Deferred => document::Document::default(),
         }
     }
 }
@@ -120,6 +125,13 @@ impl Kep {
         } else {
             &self.meta.title
         }
+    }
+
+    /// Parse the README (a model loaded with [`Readmes::Deferred`]).
+    pub fn parse_readme(&mut self) {
+        let doc = document::parse(&self.readme);
+        self.readme_title = readme_title(&self.meta.title, &doc);
+        self.doc = std::sync::Arc::new(doc);
     }
 
     /// The line of a kep.yaml key, for findings.
