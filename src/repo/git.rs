@@ -64,16 +64,47 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     })
     .context("walking the tree")?;
 
-    let mut out = Read::default();
-    for (path, oid, mode) in listed {
-        out.read(&repo, &tree, path, oid, mode)?;
-    }
+    let out = read_parallel(&repo, tree.id(), listed)?;
     let Read {
         files,
         assets,
         problems,
     } = out;
     Ok(finish(source_at(root, &commit), files, assets, problems))
+}
+
+/// Read the `listed` entries of tree `tree` in parallel: each thread opens
+/// the repository for itself (a handle is not shared between threads) and
+/// reads a run of entries; the runs are joined in order. Inflating the
+/// blobs is most of a snapshot's reading (160 ms of the corpus on one
+/// thread).
+fn read_parallel(repo: &Repository, tree: Oid, listed: Vec<(String, Oid, i32)>) -> Result<Read> {
+    use rayon::prelude::*;
+    let git_dir = repo.path().to_path_buf();
+    let run = listed
+        .len()
+        .div_ceil(4 * rayon::current_num_threads())
+        .max(64);
+    let reads: Vec<Result<Read>> = listed
+        .par_chunks(run)
+        .map(|entries| {
+            let repo = Repository::open(&git_dir).context("opening the repository")?;
+            let tree = repo.find_tree(tree).context("reading the tree")?;
+            let mut out = Read::default();
+            for (path, oid, mode) in entries {
+                out.read(&repo, &tree, path.clone(), *oid, *mode)?;
+            }
+            Ok(out)
+        })
+        .collect();
+    let mut all = Read::default();
+    for r in reads {
+        let r = r?;
+        all.files.extend(r.files);
+        all.assets.extend(r.assets);
+        all.problems.extend(r.problems);
+    }
+    Ok(all)
 }
 
 /// Files, assets and problems read from a tree, as the loader sorts them.
