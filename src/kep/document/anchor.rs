@@ -71,7 +71,21 @@ pub fn slug(heading: &str) -> String {
 /// string, so a final Greek sigma stays `ς`), characters other than letters,
 /// digits, `_`, `-` and spaces removed, spaces turned into `-`.
 pub fn slug_text(text: &str) -> String {
-    lower(text.trim())
+    let text = text.trim();
+    if text.is_ascii() {
+        // one pass, one allocation (most headings)
+        let mut out = String::with_capacity(text.len());
+        for b in text.bytes() {
+            match b {
+                b' ' => out.push('-'),
+                b'-' | b'_' => out.push(b as char),
+                b if b.is_ascii_alphanumeric() => out.push(b.to_ascii_lowercase() as char),
+                _ => {}
+            }
+        }
+        return out;
+    }
+    lower(text)
         .chars()
         .filter_map(|c| match c {
             ' ' => Some('-'),
@@ -103,6 +117,12 @@ pub struct Anchors {
 impl Anchors {
     /// `base`, or the first free `base-N`; taken from now on.
     pub fn unique(&mut self, base: String) -> String {
+        if !self.last.contains_key(&base) && !self.taken.contains(&base) {
+            // the first of its name (most): no numbering to remember
+            self.taken.insert(base.clone());
+            self.last.insert(base.clone(), 0);
+            return base;
+        }
         let mut n = self.last.get(&base).copied().unwrap_or(0);
         let mut id = base.clone();
         while !self.taken.insert(id.clone()) {

@@ -144,7 +144,7 @@ impl Builder<'_> {
         let Some(h) = self.heading.take() else {
             return;
         };
-        let title = h.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title = collapse(&h.text);
         match self.summary {
             Summary::In(level) if h.level <= level => self.summary = Summary::Done,
             Summary::Before if is_summary_heading(&title) => self.summary = Summary::In(h.level),
@@ -289,6 +289,20 @@ pub(super) fn parse(text: &str, keep: bool) -> Document {
         }
     }
     b.finish(events)
+}
+
+/// `s` with its runs of whitespace made one space, trimmed (without a copy
+/// of its words when there is nothing to collapse, as in most headings).
+fn collapse(s: &str) -> String {
+    let t = s.trim();
+    let b = t.as_bytes();
+    let plain = b.iter().enumerate().all(|(i, &c)| {
+        c != b'\t' && c != b'\n' && c != b'\r' && !(c == b' ' && b.get(i + 1) == Some(&b' '))
+    });
+    if plain && t.is_ascii() {
+        return t.to_string();
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// 1-based line numbers of byte offsets, counted from the last offset
