@@ -26,7 +26,7 @@ use pulldown_cmark::Event;
 use serde::Serialize;
 
 pub use anchor::{Anchors, heading_text, markdown_options, slug, slug_text};
-pub use summary::{first_sentences, is_summary_heading, plain_text, summary_index};
+pub use summary::{first_sentences, is_summary_heading};
 pub use toc::{Toc, TocEntry, TocMismatch, toc_mismatches};
 
 /// One heading and the text that follows it up to the next heading.
@@ -145,7 +145,7 @@ pub struct Document {
     #[serde(skip)]
     pub html: Vec<Range<usize>>,
     /// The plain text of the Summary section and its subsections (see
-    /// [`summary_index`]), whitespace collapsed; "" when there is none.
+    /// [`is_summary_heading`]), whitespace collapsed; "" when there is none.
     pub summary: String,
     /// The parse's events, when kept ([`parse_for_pages`]).
     #[serde(skip)]
@@ -183,6 +183,22 @@ pub fn parse(text: &str) -> Document {
 /// [`parse`], keeping the events for the renderer.
 pub fn parse_for_pages(text: &str) -> Document {
     build::parse(text, true)
+}
+
+/// `s` with its runs of whitespace made one space, trimmed (without a copy
+/// of its words when there is nothing to collapse, as in most headings).
+fn collapse(s: &str) -> String {
+    let t = s.trim();
+    let b = t.as_bytes();
+    let to_collapse = |(i, &c): (usize, &u8)| {
+        matches!(c, b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C')
+            || (c == b' ' && b.get(i + 1) == Some(&b' '))
+    };
+    let plain = !b.iter().enumerate().any(to_collapse);
+    if plain && t.is_ascii() {
+        return t.to_string();
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `markdown` with the trailing spaces and tabs of its fence-only lines

@@ -27,7 +27,7 @@ use super::highlight::Highlighter;
 pub use super::links::{Links, normalize};
 use super::sanitize::{self, Budget, Policy};
 use super::search::Section;
-use crate::kep::document::{self, Anchors, Document, EventList};
+use crate::kep::document::{self, Anchors, Document};
 use crate::urls::Titles;
 use text::TextOf;
 
@@ -127,17 +127,16 @@ fn render_checked(
     hl: &Highlighter,
     raw: RawHtml,
 ) -> Rendered {
-    let Some(events) = doc.events.0.as_deref() else {
+    if doc.events.0.is_none() {
         return Rendered::default();
-    };
-    let markdown = (events, doc);
-    let (mut html, mut done) = stream(markdown, from, links, titles, hl, raw);
+    }
+    let (mut html, mut done) = stream(doc, from, links, titles, hl, raw);
     if done.raw && !(raw == RawHtml::KeepSimple && done.simple) {
         // a tag written as nothing may still act on a tree that is not
         // nested in turn (it reconstructs formatting elements): rendered
         // again, all of the raw HTML for the sanitizer
         if done.dropped {
-            (html, done) = stream(markdown, from, links, titles, hl, RawHtml::Sanitize);
+            (html, done) = stream(doc, from, links, titles, hl, RawHtml::Sanitize);
         }
         let resolve = |url: &str, image: bool| links.resolve(from, url, image);
         let policy = Policy {
@@ -150,7 +149,7 @@ fn render_checked(
         };
         match sanitize::clean(&html, &policy, &budget) {
             Some(clean) => html = clean,
-            None => (html, done) = stream(markdown, from, links, titles, hl, RawHtml::AsText),
+            None => (html, done) = stream(doc, from, links, titles, hl, RawHtml::AsText),
         }
     }
     // only a same-page link with a capital can need it (raw HTML's links
@@ -209,7 +208,7 @@ enum RawHtml {
 
 /// Render through a [`Stream`], raw HTML as `raw` says.
 fn stream(
-    (events, doc): (&EventList, &Document),
+    doc: &Document,
     from: &str,
     links: &Links,
     titles: &Titles,
@@ -217,7 +216,12 @@ fn stream(
     raw: RawHtml,
 ) -> (String, Done) {
     let mut stream = Stream {
-        parser: events.iter(),
+        parser: doc
+            .events
+            .0
+            .as_deref()
+            .map_or(&[][..], Vec::as_slice)
+            .iter(),
         doc,
         heading: 0,
         pending: None,

@@ -59,58 +59,51 @@ impl Boxes {
 
     fn text(&mut self, t: &str, line_of: &dyn Fn(usize) -> usize) {
         let Some((line, mut start)) = self.pending.take() else {
-            if let Some(open) = self.open.as_mut() {
-                open.text.push_str(t);
-            }
-            return;
+            return self.append(t);
         };
-        // most lines open no box: decided without a copy
-        if start.is_empty() {
-            let s = t.trim_start();
-            if s.is_empty() {
-                self.pending = Some((line, start));
-                return;
-            }
-            if !s.starts_with('[') {
-                if let Some(open) = self.open.as_mut() {
-                    open.text.push_str(t);
-                }
-                return;
-            }
+        // the line so far, copied only while it may still open a box
+        // (most lines' first text decides without a copy)
+        if !start.is_empty() {
+            start.push_str(t);
         }
-        start.push_str(t);
-        let s = start.trim_start();
-        if !s.is_empty() && !s.starts_with('[') {
-            if let Some(open) = self.open.as_mut() {
-                open.text.push_str(&start);
-            }
+        let head = if start.is_empty() { t } else { start.as_str() };
+        let s = head.trim_start();
+        if s.is_empty() {
+            self.pending = Some((line, start));
             return;
+        }
+        if !s.starts_with('[') {
+            return self.append(head);
         }
         match s.find(']') {
             Some(end) => match box_state(&s[1..end]) {
                 Some(checked) => {
+                    let text = s[end + 1..].to_string();
                     self.close();
                     self.open = Some(Task {
                         checked,
                         line: line_of(line),
-                        text: s[end + 1..].to_string(),
+                        text,
                     });
                 }
-                None => {
-                    if let Some(open) = self.open.as_mut() {
-                        open.text.push_str(&start);
-                    }
-                }
+                None => self.append(head),
             },
             // `[` and `x` come as events of their own: wait for the `]`
-            None if s.len() < 8 => self.pending = Some((line, start)),
+            None if s.len() < 8 => self.pending = Some((line, head.to_string())),
             None => {}
+        }
+    }
+
+    /// Text of the box being read, if one is.
+    fn append(&mut self, t: &str) {
+        if let Some(open) = self.open.as_mut() {
+            open.text.push_str(t);
         }
     }
 
     fn close(&mut self) {
         if let Some(mut t) = self.open.take() {
-            t.text = t.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            t.text = super::collapse(&t.text);
             self.found.push(t);
         }
     }

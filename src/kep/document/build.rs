@@ -10,15 +10,16 @@ use super::boxes::Boxes;
 use super::summary::{PlainText, is_summary_heading};
 use super::toc::TocReader;
 use super::{
-    Anchors, CodeBlock, Document, Events, Link, Section, fence_tabs, markdown_options, slug_text,
+    Anchors, CodeBlock, Document, Events, Link, Section, collapse, fence_tabs, markdown_options,
+    slug_text,
 };
 
-/// A heading being read, then read.
+/// A heading being read.
 struct Heading {
     level: u8,
     /// The line it starts on.
     line: usize,
-    /// Its own `{#id}` while it is read; its slug once read.
+    /// Its own `{#id}`.
     id: Option<String>,
     range: Range<usize>,
     /// The parser's text of it, as written (not collapsed).
@@ -38,7 +39,8 @@ struct Builder<'t> {
     text: &'t str,
     /// Where the last line was looked up (lookups go forward, mostly).
     lines: LineCursor,
-    headings: Vec<Heading>,
+    /// The headings read, each with its slug.
+    headings: Vec<(Heading, String)>,
     heading: Option<Heading>,
     boxes: Boxes,
     toc: TocReader,
@@ -97,7 +99,6 @@ impl Builder<'_> {
             Event::InlineHtml(_) => self.html(range.clone()),
             Event::Start(Tag::Link { dest_url, .. })
             | Event::Start(Tag::Image { dest_url, .. }) => {
-                let line = self.line(range.start);
                 self.doc.links.push(Link {
                     dest: dest_url.to_string(),
                     line,
@@ -152,11 +153,7 @@ impl Builder<'_> {
         }
         // GitHub's slug is of the text as written (`a   b` → `a---b`)
         let slug = h.id.clone().unwrap_or_else(|| slug_text(&h.text));
-        self.headings.push(Heading {
-            id: Some(slug),
-            text: title,
-            ..h
-        });
+        self.headings.push((Heading { text: title, ..h }, slug));
     }
 
     fn finish(mut self, events: Option<super::EventList>) -> Document {
@@ -174,11 +171,11 @@ impl Builder<'_> {
         let mut anchors = Anchors::default();
         let mut stack: Vec<(u8, usize)> = Vec::new();
         let mut out: Vec<Section> = Vec::with_capacity(self.headings.len());
-        let starts: Vec<usize> = self.headings.iter().map(|h| h.range.start).collect();
-        let mut lines: Vec<usize> = self.headings.iter().map(|h| h.line).collect();
+        let starts: Vec<usize> = self.headings.iter().map(|(h, _)| h.range.start).collect();
+        let mut lines: Vec<usize> = self.headings.iter().map(|(h, _)| h.line).collect();
         lines.push(self.total_lines() + 1);
         let headings = std::mem::take(&mut self.headings);
-        for (index, h) in headings.into_iter().enumerate() {
+        for (index, (h, slug)) in headings.into_iter().enumerate() {
             let end = starts.get(index + 1).copied().unwrap_or(text.len());
             let line = lines[index];
             let end_line = (lines[index + 1] - 1).max(line);
@@ -193,7 +190,6 @@ impl Builder<'_> {
                 out[p].children.push(index);
             }
             stack.push((h.level, index));
-            let slug = h.id.unwrap_or_default();
             out.push(Section {
                 anchor: anchors.unique(slug.clone()),
                 slug,
@@ -289,20 +285,6 @@ pub(super) fn parse(text: &str, keep: bool) -> Document {
         }
     }
     b.finish(events)
-}
-
-/// `s` with its runs of whitespace made one space, trimmed (without a copy
-/// of its words when there is nothing to collapse, as in most headings).
-fn collapse(s: &str) -> String {
-    let t = s.trim();
-    let b = t.as_bytes();
-    let plain = b.iter().enumerate().all(|(i, &c)| {
-        c != b'\t' && c != b'\n' && c != b'\r' && !(c == b' ' && b.get(i + 1) == Some(&b' '))
-    });
-    if plain && t.is_ascii() {
-        return t.to_string();
-    }
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// 1-based line numbers of byte offsets, counted from the last offset

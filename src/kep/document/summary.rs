@@ -1,18 +1,18 @@
-//! A KEP's Summary section: its Markdown text, and the first sentences of it
-//! as plain text (what the announcement draft quotes; read once per KEP by
-//! the analysis, so it outlives the README text the site build takes away).
+//! A KEP's Summary section: which heading names it, its plain text, and
+//! the first sentences of that (what the announcement draft quotes; read
+//! once per KEP with the README's parse, so it outlives the README text
+//! the site build takes away).
 //!
-//! The section is found among the [`Document`]'s headings (outside code
-//! fences and comments): `Summary`, `Summary and Motivation`, `Abstract`.
-//! The plain text is read from pulldown-cmark's events, so Markdown escapes
+//! The section is found among the parse's headings: `Summary`, `Summary
+//! and Motivation`, `Abstract` ([`is_summary_heading`]); [`PlainText`]
+//! reads its text and its subsections' from the same pass's events
+//! ([`super::Document::summary`]), so Markdown escapes
 //! (`\#`), entities (`&amp;`) and markup are resolved by the parser, never by
 //! string edits of the Markdown.
 
 mod sentences;
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-
-use super::{Document, markdown_options};
+use pulldown_cmark::{Event, Tag, TagEnd};
 
 #[cfg(test)]
 use sentences::MAX_CHARS;
@@ -33,14 +33,6 @@ pub fn is_summary_heading(title: &str) -> bool {
         (words.next(), words.next()),
         (Some("summary" | "abstract"), None) | (Some("summary"), Some("and" | "&" | "/"))
     )
-}
-
-/// The index of the README's Summary section: the first heading that
-/// [`is_summary_heading`].
-pub fn summary_index(doc: &Document) -> Option<usize> {
-    doc.sections
-        .iter()
-        .position(|s| is_summary_heading(&s.title))
 }
 
 /// The plain text of parser events, one at a time: text and code spans
@@ -89,14 +81,15 @@ impl PlainText {
 
     pub(super) fn finish(mut self) -> String {
         push_run(&mut self.text, &mut self.run);
-        self.text.split_whitespace().collect::<Vec<_>>().join(" ")
+        super::collapse(&self.text)
     }
 }
 
-/// The plain text of Markdown (see [`PlainText`]).
-pub fn plain_text(markdown: &str) -> String {
+/// The plain text of Markdown (see [`PlainText`]), for the tests.
+#[cfg(test)]
+pub(super) fn plain_text(markdown: &str) -> String {
     let mut plain = PlainText::default();
-    for ev in Parser::new_ext(markdown, markdown_options()) {
+    for ev in pulldown_cmark::Parser::new_ext(markdown, super::markdown_options()) {
         plain.see(&ev);
     }
     plain.finish()

@@ -122,7 +122,7 @@ impl TocReader {
                 {
                     let anchor = dest.rsplit_once('#').map_or(dest.as_str(), |(_, a)| a);
                     toc.entries.push(TocEntry {
-                        text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+                        text: super::collapse(&text),
                         anchor: anchor.trim().to_string(),
                         line,
                         indent,

@@ -230,8 +230,7 @@ fn raw_tags_kept_as_written_give_the_tree_the_sanitizer_gives() {
                 .map(|_| pieces[(next() >> 33) as usize % pieces.len()])
                 .collect();
             let doc = crate::kep::document::parse_for_pages(&md);
-            let kept_events = (doc.events.0.as_deref().expect("kept"), &doc);
-            let (_, done) = stream(kept_events, from, links, &titles, &hl, RawHtml::KeepSimple);
+            let (_, done) = stream(&doc, from, links, &titles, &hl, RawHtml::KeepSimple);
             let fast = render_checked(&doc, from, links, &titles, &hl, RawHtml::KeepSimple);
             let slow = render_sanitized(&md, from, links, &titles, &hl);
             if done.raw && done.simple {
