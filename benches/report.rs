@@ -57,7 +57,7 @@ fn main() {
     let cache = tmp.path().join("cache");
 
     let start = Instant::now();
-    let md = run(&request(&repo, cache.clone(), ReportFormat::Md, None)).expect("cold report");
+    let (md, _) = run(&request(&repo, cache.clone(), ReportFormat::Md, None)).expect("cold report");
     let cold = start.elapsed();
     assert!(md.contains("Enhancements status: v1.35"));
 

@@ -47,6 +47,8 @@ pub struct Model {
     prr_by_number: BTreeMap<u32, usize>,
     /// Lookups into `keps`, rebuilt whenever a KEP is replaced.
     kep_index: KepIndex,
+    /// The READMEs a revision left unread ([`Model::parse_readmes`] reads them).
+    deferred: Option<repo::Deferred>,
 }
 
 /// Number → first KEP with it, and README path → KEP, so that lookups stay
@@ -102,7 +104,9 @@ pub fn load_for(
     let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
         repo::load_embedded()
     } else {
-        crate::timing::timed("load: read files", || repo::load(root, rev))?
+        // a model whose READMEs are parsed later leaves a revision's unread
+        let defer = (read == Readmes::Deferred).then_some(kep::is_template_dir as repo::ReadNow);
+        crate::timing::timed("load: read files", || repo::load_with(root, rev, defer))?
     };
     let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
@@ -136,6 +140,7 @@ pub fn from_snapshot_for(
 ) -> Model {
     // The READMEs' bytes become the KEPs' texts, not copies of them.
     let readmes = kep::take_readmes(&mut snapshot);
+    let deferred = snapshot.deferred.take();
     // KEPs and prod-readiness files are parsed side by side, each in parallel.
     let (discovered, parsed_prr) = rayon::join(
         || kep::discover(&snapshot, readmes, read),
@@ -169,6 +174,7 @@ pub fn from_snapshot_for(
         prr_index,
         prr_by_number,
         kep_index,
+        deferred,
     }
 }
 
@@ -331,6 +337,64 @@ impl Model {
         old
     }
 
+    /// Parse the READMEs of the KEPs `wanted` marks, in model order (a
+    /// model read with [`Readmes::Deferred`]), reading first those a
+    /// revision left unread (their problems become the KEP's findings). A
+    /// README with the same text as the one at its path in `known` (parsed
+    /// there) takes that parse: the freeze deadline's READMEs are mostly
+    /// those of today (parsing them again was 30 ms of `report`'s CPU).
+    pub fn parse_readmes(&mut self, wanted: &[bool], known: Option<&Model>) {
+        let wanted = |i: usize| wanted.get(i).copied().unwrap_or(false);
+        if let Some(d) = self.deferred.as_mut() {
+            let paths: Vec<String> = self
+                .keps
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| wanted(*i))
+                .filter_map(|(_, k)| k.readme_path.clone())
+                .filter(|p| d.contains(p))
+                .collect();
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            match d.take(&paths) {
+                Ok((files, problems)) => {
+                    for f in files {
+                        let Some(&i) = self.kep_index.by_readme.get(&f.path) else {
+                            continue;
+                        };
+                        let (text, bad) = kep::decode_owned(f);
+                        let kep = &mut self.keps[i];
+                        kep.readme = text;
+                        kep.load_findings.extend(bad);
+                    }
+                    for p in &problems {
+                        if let Some(&i) = self.kep_index.by_readme.get(&p.path) {
+                            self.keps[i].load_findings.push(problem_finding(p));
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(
+                    "reading READMEs at {}: {}",
+                    self.source.commit.as_deref().unwrap_or("the revision"),
+                    crate::errors::one_line(&e)
+                ),
+            }
+        }
+        let same = |k: &Kep| {
+            let path = k.readme_path.as_deref()?;
+            let m = known?;
+            let other = &m.keps[*m.kep_index.by_readme.get(path)?];
+            (other.readme_parsed && other.readme == k.readme).then(|| other.doc.clone())
+        };
+        self.keps
+            .par_iter_mut()
+            .enumerate()
+            .filter(|(i, _)| wanted(*i))
+            .for_each(|(_, k)| match same(k) {
+                Some(doc) => k.set_doc(doc),
+                None => k.parse_readme(),
+            });
+    }
+
     /// Keep only the KEPs `keep` keeps (the lookups follow).
     pub fn retain_keps(&mut self, keep: impl FnMut(&Kep) -> bool) {
         self.keps.retain(keep);
@@ -354,9 +418,11 @@ impl Model {
 
     /// The KEP with this number (the first, if duplicated).
     pub fn kep(&self, number: u32) -> Option<&Kep> {
-        self.kep_index
-            .by_number
-            .get(&number)
-            .map(|&i| &self.keps[i])
+        self.kep_at(number).map(|i| &self.keps[i])
+    }
+
+    /// The index of [`Model::kep`]'s KEP.
+    pub fn kep_at(&self, number: u32) -> Option<usize> {
+        self.kep_index.by_number.get(&number).copied()
     }
 }

@@ -7,8 +7,6 @@
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
-
 use serde::Serialize;
 
 use super::calendar::Current;
@@ -114,16 +112,23 @@ fn met_after(
 
 /// Judge `release`'s checklist on `model`, the repository at the deadline
 /// commit `commit` (taken at `at`, the deadline as text). Only the KEPs in
-/// the release there are analysed.
-pub fn judge(mut model: Model, release: Release, at: String, commit: String) -> Deadline {
+/// the release there are analysed; a README unchanged since then takes its
+/// parse in `today`, the model of the files.
+pub fn judge(
+    mut model: Model,
+    release: Release,
+    at: String,
+    commit: String,
+    today: &Model,
+) -> Deadline {
     let latest = model
         .keps
         .iter()
         .map(|k| (key(k), k.meta.latest_milestone.clone()))
         .collect();
     model.retain_keps(|k| stage_in(k, None, release).is_some());
-    // read with Readmes::Deferred: only these KEPs' READMEs are parsed
-    model.keps.par_iter_mut().for_each(Kep::parse_readme);
+    // read with Readmes::Deferred: only these KEPs' READMEs are read and parsed
+    model.parse_readmes(&vec![true; model.keps.len()], Some(today));
     let analysis = analyze_for(&model, Some(release));
     // The release in progress, before its freeze: Ready / At risk.
     let current = Current {

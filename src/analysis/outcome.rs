@@ -341,6 +341,15 @@ fn out_entry(
     Some((j.stage, j.outcome, Some(step)))
 }
 
+/// Whether `kep` is in `release`'s view ([`release_view`]) in `phase`:
+/// its files or its history name the release. The README plays no part.
+pub fn in_release(kep: &Kep, hist: Option<&KepHistory>, phase: Phase, release: Release) -> bool {
+    match phase {
+        Phase::Out => out_entry(kep, hist, release).is_some(),
+        Phase::Planned | Phase::InProgress => stage_in(kep, hist, release).is_some(),
+    }
+}
+
 /// Every KEP in `release` with what became of it.
 pub fn release_view(
     model: &Model,

@@ -133,8 +133,7 @@ pub fn analyze(model: &Model) -> Analysis {
 /// [`analyze`], with `release` (`--release`) as the release in progress
 /// when given.
 pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
-    let today = model.source.time.and_then(calendar::utc_day);
-    let current = calendar::current_at(&model.keps, today, model.source.time, release);
+    let current = current_of(model, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
@@ -148,6 +147,19 @@ pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
         current,
         deadline: None,
     }
+}
+
+/// The release in progress at the snapshot's date (`release` when given),
+/// as the analysis takes it: from the files and the calendar, no README.
+pub fn current_of(model: &Model, release: Option<Release>) -> Current {
+    let today = model.source.time.and_then(calendar::utc_day);
+    calendar::current_at(&model.keps, today, model.source.time, release)
+}
+
+/// The number of the KEP whose questionnaire `kep`'s README hands over to.
+pub fn delegate_of(model: &Model, kep: &Kep) -> Option<u32> {
+    let template = model.template_readme.as_deref().unwrap_or_default();
+    completeness::delegated_kep(&kep.doc, kep.number(), template)
 }
 
 /// The stage whose requirements apply: the stage, or alpha for an
@@ -173,13 +185,8 @@ pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
 
 /// The README of the KEP whose questionnaire `kep`'s hands over to (read
 /// there, as a PRR reviewer follows the link).
-fn handed_over_to(
-    model: &Model,
-    kep: &Kep,
-    doc: &document::Document,
-) -> Option<std::sync::Arc<document::Document>> {
-    let template = model.template_readme.as_deref().unwrap_or_default();
-    let n = completeness::delegated_kep(doc, kep.number(), template)?;
+fn handed_over_to(model: &Model, kep: &Kep) -> Option<std::sync::Arc<document::Document>> {
+    let n = delegate_of(model, kep)?;
     model.kep(n).map(|other| other.doc.clone())
 }
 
@@ -193,7 +200,7 @@ pub fn analyze_kep(
 ) -> KepAnalysis {
     let doc = &kep.doc;
     let stage = effective_stage(kep);
-    let delegate = handed_over_to(model, kep, doc);
+    let delegate = handed_over_to(model, kep);
     let mut assessment =
         completeness::assess_delegated(doc, template, stage.as_ref(), delegate.as_deref());
     // Lines are relative to the README body; single-file KEPs have front matter before it.

@@ -16,7 +16,9 @@ use crate::kep::Readmes;
 use crate::project::{Input, Project, Walk};
 use crate::query::{self, Filters};
 
-/// Run the parsed command; returns the process exit code.
+/// Run the parsed command; returns the process exit code. The process is
+/// meant to end right after: what a command loaded is left to the kernel
+/// ([`leave`]), not freed.
 pub fn run(cli: &Cli) -> Result<i32> {
     match &cli.command {
         Command::Check(a) => check(a),
@@ -110,7 +112,17 @@ fn check(a: &CheckArgs) -> Result<i32> {
         opts.links.tree = head.clone();
     }
     write_stdout(&check::render(&checked, &opts))?;
-    Ok(check::exit_code(&checked.findings, opts.deny_warnings))
+    let code = check::exit_code(&checked.findings, opts.deny_warnings);
+    leave(checked);
+    Ok(code)
+}
+
+/// Leaves what a command loaded to the kernel, which takes the process's
+/// memory back at exit at once: freeing the corpus model piece by piece
+/// (about 700 documents, each a tree of strings) took 16 ms of one core,
+/// on the path of every `check` (perf, 3% of its samples; 2% of `report`'s).
+fn leave<T>(loaded: T) {
+    std::mem::forget(loaded);
 }
 
 fn query_cmd(a: &QueryArgs) -> Result<i32> {
@@ -326,8 +338,9 @@ fn report(a: &ReportArgs) -> Result<i32> {
         history: a.history.walk()?,
         theme: a.theme.clone(),
     };
-    let text = crate::report::run::run(&req)?;
+    let (text, project) = crate::report::run::run(&req)?;
     write_out(a.out.as_deref(), &text)?;
+    leave(project);
     Ok(0)
 }
 

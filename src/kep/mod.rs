@@ -76,6 +76,10 @@ pub struct Kep {
     /// README markdown ("" when there is none); for single files, the body.
     #[serde(skip)]
     pub readme: String,
+    /// Whether `doc` is the parse of `readme` (not so for a model read with
+    /// [`Readmes::Deferred`] until [`Kep::parse_readme`]).
+    #[serde(skip)]
+    pub readme_parsed: bool,
     /// The README's one parse: what the analysis reads and, when the
     /// command renders pages, what the page is written from.
     #[serde(skip)]
@@ -129,9 +133,15 @@ impl Kep {
 
     /// Parse the README (a model loaded with [`Readmes::Deferred`]).
     pub fn parse_readme(&mut self) {
-        let doc = document::parse(&self.readme);
+        self.set_doc(std::sync::Arc::new(document::parse(&self.readme)));
+    }
+
+    /// Take `doc`, the parse of a README with this one's text (another
+    /// model's parse of the same file, unchanged).
+    pub fn set_doc(&mut self, doc: std::sync::Arc<document::Document>) {
         self.readme_title = readme_title(&self.meta.title, &doc);
-        self.doc = std::sync::Arc::new(doc);
+        self.doc = doc;
+        self.readme_parsed = true;
     }
 
     /// The line of a kep.yaml key, for findings.
@@ -242,7 +252,7 @@ pub fn decode(file: &RepoFile) -> (String, Option<Finding>) {
 }
 
 /// [`decode`], taking the bytes: valid UTF-8 becomes the text without a copy.
-fn decode_owned(file: RepoFile) -> (String, Option<Finding>) {
+pub(crate) fn decode_owned(file: RepoFile) -> (String, Option<Finding>) {
     decode_bytes(&file.path, file.bytes)
 }
 

@@ -28,7 +28,7 @@ pub(crate) fn shallow_hint(repo: &Repository) -> &'static str {
     }
 }
 
-pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
+pub(super) fn load(root: &Path, rev: &str, defer: Option<super::ReadNow>) -> Result<RepoSnapshot> {
     let repo = Repository::discover(root)
         .with_context(|| format!("{} is not inside a git repository", root.display()))?;
     let prefix = subdir_prefix(&repo, root)?;
@@ -64,13 +64,89 @@ pub(super) fn load(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     })
     .context("walking the tree")?;
 
+    let unread = match defer {
+        Some(read_now) => take_kep_readmes(&mut listed, read_now),
+        None => Vec::new(),
+    };
     let out = read_parallel(&repo, tree.id(), listed)?;
     let Read {
-        files,
+        mut files,
         assets,
         problems,
     } = out;
-    Ok(finish(source_at(root, &commit), files, assets, problems))
+    files.extend(unread.iter().map(|(path, _)| RepoFile {
+        path: path.clone(),
+        bytes: Vec::new(),
+    }));
+    let mut snapshot = finish(source_at(root, &commit), files, assets, problems);
+    if defer.is_some() {
+        snapshot.deferred = Some(super::Deferred(Unread {
+            git_dir: repo.path().to_path_buf(),
+            tree: tree.id(),
+            entries: unread.into_iter().collect(),
+        }));
+    }
+    Ok(snapshot)
+}
+
+/// The README blobs of KEP directories (a `kep.yaml` beside them; not those
+/// `read_now` keeps, the templates'), taken out of `listed`: (path, blob).
+/// Symbolic links stay listed, to be followed as the snapshot follows them.
+fn take_kep_readmes(
+    listed: &mut Vec<(String, Oid, i32)>,
+    read_now: super::ReadNow,
+) -> Vec<(String, Oid)> {
+    let parent = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let kep_dirs: std::collections::BTreeSet<String> = listed
+        .iter()
+        .filter(|(p, _, _)| name(p) == "kep.yaml" && !p.starts_with("keps/prod-readiness/"))
+        .map(|(p, _, _)| parent(p))
+        .filter(|d| !read_now(d))
+        .collect();
+    let mut unread = Vec::new();
+    listed.retain(|(p, oid, mode)| {
+        let defer = *mode != MODE_LINK
+            && name(p).eq_ignore_ascii_case("readme.md")
+            && kep_dirs.contains(&parent(p));
+        if defer {
+            unread.push((p.clone(), *oid));
+        }
+        !defer
+    });
+    unread
+}
+
+/// Blobs of a tree left unread ([`super::Deferred`]).
+#[derive(Debug, Clone)]
+pub(super) struct Unread {
+    git_dir: std::path::PathBuf,
+    tree: Oid,
+    entries: std::collections::BTreeMap<String, Oid>,
+}
+
+impl Unread {
+    pub(super) fn contains(&self, path: &str) -> bool {
+        self.entries.contains_key(path)
+    }
+
+    pub(super) fn take(&mut self, paths: &[&str]) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
+        const MODE_BLOB: i32 = 0o100644;
+        let listed: Vec<(String, Oid, i32)> = paths
+            .iter()
+            .filter_map(|p| {
+                self.entries
+                    .remove(*p)
+                    .map(|oid| (p.to_string(), oid, MODE_BLOB))
+            })
+            .collect();
+        if listed.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let repo = Repository::open(&self.git_dir).context("opening the repository")?;
+        let read = read_parallel(&repo, self.tree, listed)?;
+        Ok((read.files, read.problems))
+    }
 }
 
 /// Read the `listed` entries of tree `tree` in parallel: each thread opens

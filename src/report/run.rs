@@ -10,6 +10,7 @@ use anyhow::{Context, Result, bail};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release, issues};
+use crate::analysis::{outcome, tracking};
 use crate::project::{Input, Project, Walk};
 
 /// Everything `kepsite report` was asked for.
@@ -51,8 +52,25 @@ fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
         .transpose()
 }
 
-/// Build and render the report.
-pub fn run(req: &Request) -> Result<String> {
+/// The project of the report's input, with only the release's KEPs'
+/// READMEs parsed (the report reads no other), and the release.
+fn load(req: &Request) -> Result<(Project, crate::kep::domain::Release)> {
+    Project::load_picked(&req.input, &req.history, |model, history| {
+        let current = tracking::current_of(model, model.current_release);
+        let release = check_release(model, &current, &req.release)?;
+        let phase = outcome::phase(&current, release);
+        let picked = model
+            .keps
+            .iter()
+            .map(|k| outcome::in_release(k, outcome::history_of(history, k), phase, release))
+            .collect();
+        Ok((release, picked))
+    })
+}
+
+/// Build and render the report; the project it was built from is handed
+/// back with the text, for the caller to free or leave to the exit.
+pub fn run(req: &Request) -> Result<(String, Project)> {
     let freeze = date("--freeze", &req.freeze)?;
     let today = date("--today", &req.today)?;
     let issue_list = match &req.issues {
@@ -70,9 +88,8 @@ pub fn run(req: &Request) -> Result<String> {
     if req.since.is_some() && input.is_embedded() {
         bail!("--since needs --repo DIR, a git repository");
     }
-    let project = Project::load(input, &req.history)?;
+    let (project, release) = load(req)?;
     let current = project.analysis.current;
-    let release = check_release(&project.model, &current, &req.release)?;
     let range = req
         .since
         .as_deref()
@@ -129,5 +146,6 @@ pub fn run(req: &Request) -> Result<String> {
         today,
     };
     let report = build(&inputs, &opts);
-    render::render(&report, req.format, req.theme.as_deref())
+    let text = render::render(&report, req.format, req.theme.as_deref())?;
+    Ok((text, project))
 }

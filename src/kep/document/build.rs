@@ -168,7 +168,7 @@ impl Builder<'_> {
     /// The sections of the headings read, with their bodies and tree.
     fn sections(&mut self) -> Vec<Section> {
         let text = self.text;
-        let mut anchors = Anchors::default();
+        let mut anchors = Anchors::with_capacity(self.headings.len());
         let mut stack: Vec<(u8, usize)> = Vec::new();
         let mut out: Vec<Section> = Vec::with_capacity(self.headings.len());
         let starts: Vec<usize> = self.headings.iter().map(|(h, _)| h.range.start).collect();
