@@ -346,6 +346,31 @@ impl Project {
         Project::new(model).with_code(input)
     }
 
+    /// [`Project::load_files`] for the findings alone (`check` of the whole
+    /// repository): only the READMEs the rules read the questionnaire of
+    /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
+    /// analyses hold their table of contents' mismatches alone.
+    pub fn load_for_findings(input: &Input) -> Result<Project> {
+        let model = timed("load", || input.model())?;
+        let analysis = timed("analyze", || {
+            crate::analysis::tracking::analyze_some(
+                &model,
+                model.current_release,
+                findings::reads_questionnaire,
+            )
+        });
+        let found = timed("check", || findings::check_with(&model, &analysis));
+        Project {
+            model,
+            analysis,
+            findings: found,
+            history: None,
+            now: 0,
+            code: None,
+        }
+        .with_code(input)
+    }
+
     /// Past the Enhancements Freeze of the release in progress, take the
     /// checklist at its deadline: the repository at the last first-parent
     /// commit before it (committer time, as git's `--before`). Without git,

@@ -111,7 +111,7 @@ pub struct Unanswered {
 }
 
 /// Answered versus required for one set of sections.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Completeness {
     /// Number of required sections or questions.
     pub required: usize,
@@ -128,7 +128,7 @@ pub struct Completeness {
 }
 
 /// PRR questionnaire completeness for each target stage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PrrQuestionnaire {
     /// Questions required for alpha.
     pub alpha: Completeness,
@@ -151,7 +151,7 @@ impl PrrQuestionnaire {
 }
 
 /// A README assessed against the template.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Assessment {
     /// The target read from the stage passed to [`assess`].
     pub target: Option<PrrTarget>,

@@ -22,6 +22,7 @@ mod prr;
 mod rules;
 
 pub use dates::is_valid_date;
+pub use document::reads_questionnaire;
 pub use rules::{RULES, Rule, rule_by_id};
 
 /// Valid `status` values, as written.

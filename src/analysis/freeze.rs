@@ -133,7 +133,7 @@ pub fn check(id: &str) -> Option<&'static Check> {
 }
 
 /// The Test Plan's "I/we understand the owners ..." checkbox.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "state", content = "line")]
 pub enum Checkbox {
     /// `[x]`, `[X]` or `[ x ]`, at this 1-based line.
@@ -141,11 +141,12 @@ pub enum Checkbox {
     /// `[ ]`, at this line.
     Unchecked(usize),
     /// Not in the README.
+    #[default]
     Absent,
 }
 
 /// What the freeze reads from one README.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Facts {
     /// The Test Plan checkbox.

@@ -133,12 +133,29 @@ pub fn analyze(model: &Model) -> Analysis {
 /// [`analyze`], with `release` (`--release`) as the release in progress
 /// when given.
 pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
+    analyze_some(model, release, |_| true)
+}
+
+/// [`analyze_for`], reading the README against the template (the
+/// questionnaire, completeness, the freeze's facts, the Summary) only for
+/// the KEPs `assess` picks: the others get their table of contents
+/// compared and an empty assessment. For `check`, whose rules read the
+/// questionnaire of implementable KEPs only (reading every README's was
+/// 42 ms of its 130 ms of analysis on the corpus).
+pub fn analyze_some(
+    model: &Model,
+    release: Option<Release>,
+    assess: impl Fn(&Kep) -> bool + Sync,
+) -> Analysis {
     let current = current_of(model, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
         .par_iter()
-        .map(|k| analyze_kep(model, &template, k, &current))
+        .map(|k| match assess(k) {
+            true => analyze_kep(model, &template, k, &current),
+            false => toc_only(k),
+        })
         .collect();
     Analysis {
         template_source: source,
@@ -188,6 +205,24 @@ pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
 fn handed_over_to(model: &Model, kep: &Kep) -> Option<std::sync::Arc<document::Document>> {
     let n = delegate_of(model, kep)?;
     model.kep(n).map(|other| other.doc.clone())
+}
+
+/// The analysis of a KEP whose README is not assessed ([`analyze_some`]):
+/// its table of contents compared, nothing else read.
+fn toc_only(kep: &Kep) -> KepAnalysis {
+    KepAnalysis {
+        assessment: Assessment::default(),
+        prr_approved: StageFlags::default(),
+        prr_complete: StageFlags::default(),
+        prr_complete_current: None,
+        target_release: None,
+        target_stage: None,
+        readiness: None,
+        target_phase: None,
+        summary: String::new(),
+        toc_mismatches: document::toc_mismatches(&kep.doc),
+        freeze: Default::default(),
+    }
 }
 
 /// Analyse one KEP of `model` against `template` (from [`template_for`]);

@@ -87,13 +87,18 @@ pub fn collect(opts: &Options) -> Result<Checked> {
     let (model, analysis, found, keps, changes) = match &opts.range {
         None => {
             // The one Project every subcommand loads (check needs no history
-            // and judges no freeze at its deadline).
+            // and judges no freeze at its deadline); only the Markdown
+            // summary reads more of the analysis than the findings do.
+            let load = match opts.format {
+                CheckFormat::Md => Project::load_files,
+                _ => Project::load_for_findings,
+            };
             let Project {
                 model,
                 analysis,
                 findings: found,
                 ..
-            } = Project::load_files(&opts.input)?;
+            } = load(&opts.input)?;
             let all = (0..model.keps.len()).collect();
             (model, analysis, found, all, None)
         }

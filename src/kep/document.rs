@@ -208,10 +208,12 @@ fn collapse(s: &str) -> String {
 /// no line moves.
 pub fn fence_tabs(markdown: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
-    // a tab search (memchr) first: two substring searches cost more
-    let fence_tab =
-        |(i, _): (usize, &str)| i >= 3 && matches!(markdown.get(i - 3..i), Some("```" | "~~~"));
-    if !markdown.match_indices('\t').any(fence_tab) {
+    // two vector searches for a fence's last mark before a tab: code
+    // blocks are full of tabs, and a search that stopped at each was 2% of
+    // the document pass
+    let bytes = markdown.as_bytes();
+    if memchr::memmem::find(bytes, b"`\t").is_none() && memchr::memmem::find(bytes, b"~\t").is_none()
+    {
         return Cow::Borrowed(markdown);
     }
     let fence_only = |line: &str| {

@@ -7,6 +7,13 @@ use crate::kep::Kep;
 use crate::kep::document::TocMismatch;
 use crate::kep::metadata::Status;
 
+/// Whether the rules read `kep`'s PRR questionnaire (`prr-unanswered`):
+/// for implementable KEPs. Every other README rule reads the table of
+/// contents alone, so `check` assesses only these READMEs.
+pub fn reads_questionnaire(kep: &Kep) -> bool {
+    kep.meta.status == Status::Implementable
+}
+
 /// Findings from the README analysis: a stale table of contents, and PRR
 /// questions an implementable KEP has not answered for its stage.
 pub(super) fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
@@ -35,7 +42,7 @@ pub(super) fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
                 .hint("regenerate the table of contents (hack/update-toc.sh in kubernetes/enhancements)"),
         );
     }
-    if kep.meta.status == Status::Implementable {
+    if reads_questionnaire(kep) {
         let q = &a.assessment.prr;
         let c = match a.assessment.target {
             Some(crate::analysis::completeness::PrrTarget::Alpha) => Some(&q.alpha),
