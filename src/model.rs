@@ -322,7 +322,7 @@ impl Model {
             return Some((t.as_str(), 0));
         }
         let kep = &self.keps[*self.kep_index.by_readme.get(path)?];
-        Some((kep.readme.as_str(), kep.readme_offset))
+        Some((kep.readme(), kep.readme_offset))
     }
 
     /// Replace the KEP at `index` with a re-parsed version of the same KEP
@@ -363,7 +363,7 @@ impl Model {
                         };
                         let (text, bad) = kep::decode_owned(f);
                         let kep = &mut self.keps[i];
-                        kep.readme = text;
+                        kep.doc = std::sync::Arc::new(kep::document::Document::unparsed(text));
                         kep.load_findings.extend(bad);
                     }
                     for p in &problems {
@@ -383,7 +383,7 @@ impl Model {
             let path = k.readme_path.as_deref()?;
             let m = known?;
             let other = &m.keps[*m.kep_index.by_readme.get(path)?];
-            (other.readme_parsed && other.readme == k.readme).then(|| other.doc.clone())
+            (other.readme_parsed && other.readme() == k.readme()).then(|| other.doc.clone())
         };
         self.keps
             .par_iter_mut()

@@ -6,7 +6,6 @@
 //! the site, the report, `check`, `export`/`query` and `serve` all render
 //! from it.
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -97,13 +96,18 @@ pub enum Walk {
     Uncached,
 }
 
-/// A KEP's README for the renderer: its text and its one parse.
+/// A KEP's README for the renderer: its one parse, which holds its text.
 #[derive(Debug, Clone)]
-pub struct Readme<'a> {
-    /// The README as written.
-    pub text: Cow<'a, str>,
+pub struct Readme {
     /// Its one parse.
     pub doc: Arc<Document>,
+}
+
+impl Readme {
+    /// The README as written.
+    pub fn text(&self) -> &str {
+        &self.doc.text
+    }
 }
 
 /// The model, its analysis and findings, and (when the input is a git
@@ -140,30 +144,26 @@ impl Project {
         }
     }
 
-    /// Take every KEP's README text out of the model (in model order),
-    /// leaving empty strings: a build hands each one to its renderer and
-    /// frees it once rendered, so the READMEs (207 MB on the 10x corpus) are
-    /// not all held while the listings are built and written.
-    pub fn take_readmes(&mut self) -> Vec<Readme<'static>> {
+    /// Take every KEP's README out of the model (in model order), leaving
+    /// empty ones: a build hands each one to its renderer and frees it once
+    /// rendered, so the READMEs (207 MB on the 10x corpus) are not all held
+    /// while the listings are built and written.
+    pub fn take_readmes(&mut self) -> Vec<Readme> {
         self.model
             .keps
             .iter_mut()
             .map(|k| Readme {
-                text: Cow::Owned(std::mem::take(&mut k.readme)),
                 doc: std::mem::take(&mut k.doc),
             })
             .collect()
     }
 
-    /// Every KEP's README text and parse, borrowed (model order).
-    pub fn readmes(&self) -> Vec<Readme<'_>> {
+    /// Every KEP's README, shared (model order).
+    pub fn readmes(&self) -> Vec<Readme> {
         self.model
             .keps
             .iter()
-            .map(|k| Readme {
-                text: Cow::Borrowed(k.readme.as_str()),
-                doc: k.doc.clone(),
-            })
+            .map(|k| Readme { doc: k.doc.clone() })
             .collect()
     }
 

@@ -333,7 +333,7 @@ fn section_statuses(
                         || own.get_as(*di, question_reading(ts))
                         || custom_subsection_answered(doc, *di, &is_template, own),
                     Some(doc.sections[*di].line),
-                    ts.in_prr && no_reason_given(&doc.sections[*di].body),
+                    ts.in_prr && no_reason_given(&doc.body(*di).text),
                 ),
                 (None, Some((answered, line, bare))) => (true, *answered, Some(*line), *bare),
                 (None, None) => (false, false, None, false),
@@ -431,16 +431,16 @@ impl<'a> OwnAnswers<'a> {
     /// [`OwnAnswers::get`] for a template section read as `reading`: PRR
     /// questions are read on their own, not cached.
     fn get_as(&self, i: usize, reading: Option<Reading>) -> bool {
-        match (reading, self.doc.sections.get(i)) {
-            (Some(r), Some(s)) => answers(&s.body, r),
+        match (reading, i < self.doc.sections.len()) {
+            (Some(r), true) => answers(&self.doc.body(i).text, r),
             _ => self.get(i),
         }
     }
 
     fn get(&self, i: usize) -> bool {
-        match (self.cache.get(i), self.doc.sections.get(i)) {
-            (Some(cell), Some(s)) => *cell.get_or_init(|| is_answered(&s.body)),
-            _ => false,
+        match self.cache.get(i) {
+            Some(cell) => *cell.get_or_init(|| is_answered(&self.doc.body(i).text)),
+            None => false,
         }
     }
 }

@@ -257,7 +257,7 @@ fn text_under(doc: &Document, i: usize) -> String {
         let s = &doc.sections[j];
         out.push_str(&s.title);
         out.push('\n');
-        out.push_str(&s.body);
+        out.push_str(&doc.body(j).text);
         out.push('\n');
     }
     out.to_lowercase()
@@ -289,10 +289,8 @@ pub fn facts(doc: &Document) -> Facts {
         missing.push(GRADUATION.name);
     }
     let questionnaire = find(doc, &heads, &QUESTIONNAIRE);
-    let handed_over = questionnaire.is_some_and(|i| {
-        let s = &doc.sections[i];
-        s.children.is_empty() && delegated(&s.body)
-    });
+    let handed_over = questionnaire
+        .is_some_and(|i| doc.sections[i].children.is_empty() && delegated(&doc.body(i).text));
     let absent = |set: &[Wanted]| -> Vec<&'static str> {
         if handed_over {
             return Vec::new();

@@ -52,13 +52,13 @@ pub struct Section {
     /// Bytes of the text from the heading to the next heading.
     #[serde(skip)]
     pub range: Range<usize>,
-    /// The section's own text, HTML comments removed (their lines kept
-    /// empty), `\n` line endings, without leading blank lines and trailing
-    /// whitespace.
-    pub body: String,
-    /// 1-based line of the first line of `body`.
+    /// Bytes of the section's own text: from the line after the heading to
+    /// the next heading ([`Document::body`] reads it).
     #[serde(skip)]
-    pub body_line: usize,
+    pub body_range: Range<usize>,
+    /// 1-based line `body_range` starts on.
+    #[serde(skip)]
+    pub body_start_line: usize,
     /// Index in [`Document::sections`] of the nearest preceding shallower heading.
     pub parent: Option<usize>,
     /// Indices of the sections whose parent this is, in document order.
@@ -124,9 +124,25 @@ impl std::fmt::Debug for Events {
     }
 }
 
+/// A section's own text ([`Document::body`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body<'a> {
+    /// HTML comments removed (their lines kept empty), `\n` line endings,
+    /// without leading blank lines and trailing whitespace.
+    pub text: std::borrow::Cow<'a, str>,
+    /// 1-based line of its first line.
+    pub line: usize,
+}
+
 /// A parsed README.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Document {
+    /// The README as written, which every range here is of. Section
+    /// bodies are read from it when asked ([`Document::body`]), not kept:
+    /// copies of every body were 20 MB of the corpus and 10% of `check`'s
+    /// time.
+    #[serde(skip)]
+    pub text: String,
     /// Every heading, in document order.
     pub sections: Vec<Section>,
     /// The `<!-- toc -->` … `<!-- /toc -->` list, when the markers are present.
@@ -153,6 +169,76 @@ pub struct Document {
 }
 
 impl Document {
+    /// A document of `text` not parsed yet (a model read with
+    /// `Readmes::Deferred`).
+    pub fn unparsed(text: String) -> Document {
+        Document {
+            text,
+            ..Document::default()
+        }
+    }
+
+    /// The own text of section `index` (empty when there is none): without
+    /// its comments, `\r`, leading blank lines and trailing whitespace. A
+    /// body without comments or `\r` is borrowed.
+    pub fn body(&self, index: usize) -> Body<'_> {
+        use std::borrow::Cow;
+        let Some(s) = self.sections.get(index) else {
+            return Body {
+                text: Cow::Borrowed(""),
+                line: 0,
+            };
+        };
+        let range = s.body_range.clone();
+        let raw = self.text.get(range.clone()).unwrap_or_default();
+        let first = self.comments.partition_point(|c| c.end <= range.start);
+        let commented = self.comments[first..]
+            .first()
+            .is_some_and(|c| c.start < range.end);
+        let text: Cow<str> = match commented || raw.contains('\r') {
+            false => Cow::Borrowed(raw),
+            true => Cow::Owned(self.without_comments(range, first)),
+        };
+        let skipped = text.len() - text.trim_start_matches('\n').len();
+        let kept = text.trim_end().len();
+        let line = s.body_start_line + skipped;
+        let text = match text {
+            Cow::Borrowed(t) => Cow::Borrowed(&t[skipped.min(kept)..kept]),
+            Cow::Owned(mut t) => {
+                t.truncate(kept);
+                t.drain(..skipped.min(kept));
+                Cow::Owned(t)
+            }
+        };
+        Body { text, line }
+    }
+
+    /// The text of `range` with its comments (the first at `first`) cut out,
+    /// their newlines kept, and `\r` removed.
+    fn without_comments(&self, range: Range<usize>, first: usize) -> String {
+        let text = &self.text;
+        let mut out = String::with_capacity(range.len());
+        let mut at = range.start;
+        for c in &self.comments[first..] {
+            if c.start >= range.end {
+                break;
+            }
+            let (from, to) = (c.start.max(range.start), c.end.min(range.end));
+            if from > at {
+                out.push_str(&text[at..from]);
+            }
+            out.extend(text[from..to].matches('\n'));
+            at = to.max(at);
+        }
+        if range.end > at {
+            out.push_str(&text[at..range.end]);
+        }
+        if out.as_bytes().contains(&b'\r') {
+            out = out.replace("\r\n", "\n").replace('\r', "");
+        }
+        out
+    }
+
     /// Indices of every section below `index` in the heading tree, in order.
     pub fn descendants(&self, index: usize) -> Vec<usize> {
         let mut out = Vec::new();
@@ -177,12 +263,18 @@ impl Document {
 
 /// Parse README markdown (the analysis' reading; no events kept).
 pub fn parse(text: &str) -> Document {
-    build::parse(text, false)
+    build::parse(text.to_string(), false)
 }
 
 /// [`parse`], keeping the events for the renderer.
 pub fn parse_for_pages(text: &str) -> Document {
-    build::parse(text, true)
+    build::parse(text.to_string(), true)
+}
+
+/// [`parse`] of a README's text, which the document keeps; `keep` keeps
+/// the events ([`parse_for_pages`]).
+pub fn parse_text(text: String, keep: bool) -> Document {
+    build::parse(text, keep)
 }
 
 /// `s` with its runs of whitespace made one space, trimmed (without a copy
@@ -201,18 +293,20 @@ fn collapse(s: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `markdown` with the trailing spaces and tabs of its fence-only lines
-/// removed. CommonMark (since 0.30) and GitHub close a code block at a fence
+/// `markdown` with the tabs after the fence of its fence-only lines made
+/// spaces. CommonMark (since 0.30) and GitHub close a code block at a fence
 /// followed by a tab; pulldown-cmark does not, and reads the rest of the
-/// README as code. The whitespace after a fence means nothing otherwise, and
-/// no line moves.
+/// README as code. The whitespace after a fence means nothing otherwise,
+/// and every byte stays where it is, so ranges of the result are ranges of
+/// `markdown`.
 pub fn fence_tabs(markdown: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     // two vector searches for a fence's last mark before a tab: code
     // blocks are full of tabs, and a search that stopped at each was 2% of
     // the document pass
     let bytes = markdown.as_bytes();
-    if memchr::memmem::find(bytes, b"`\t").is_none() && memchr::memmem::find(bytes, b"~\t").is_none()
+    if memchr::memmem::find(bytes, b"`\t").is_none()
+        && memchr::memmem::find(bytes, b"~\t").is_none()
     {
         return Cow::Borrowed(markdown);
     }
@@ -228,7 +322,9 @@ pub fn fence_tabs(markdown: &str) -> std::borrow::Cow<'_, str> {
     for line in markdown.split_inclusive('\n') {
         let body = line.trim_end_matches(['\n', '\r']);
         if fence_only(body) {
-            out.push_str(body.trim_end_matches([' ', '\t']));
+            let fence = body.trim_end_matches([' ', '\t']);
+            out.push_str(fence);
+            out.extend(std::iter::repeat_n(' ', body.len() - fence.len()));
             out.push_str(&line[body.len()..]);
         } else {
             out.push_str(line);

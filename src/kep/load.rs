@@ -55,7 +55,7 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: R
             (String::new(), None)
         }
     };
-    let doc = read.parse(&readme_text);
+    let doc = read.parse(readme_text);
     let kep = Kep {
         path: dir.to_string(),
         format: KepFormat::Directory,
@@ -65,7 +65,6 @@ fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: R
         readme_path,
         readme_title: super::readme_title(&meta.title, &doc),
         doc: Arc::new(doc),
-        readme: readme_text,
         readme_parsed: read != Readmes::Deferred,
         readme_offset: 0,
         meta,
@@ -121,7 +120,7 @@ fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
         }
         Found::Nothing => (Metadata::default(), false, FieldLines::default(), text, 0),
     };
-    let doc = read.parse(&body);
+    let doc = read.parse(body);
     let kep = Kep {
         path,
         format: KepFormat::SingleFile,
@@ -131,7 +130,6 @@ fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
         readme_path: Some(file.path.clone()),
         readme_title: super::readme_title(&meta.title, &doc),
         doc: Arc::new(doc),
-        readme: body,
         readme_parsed: read != Readmes::Deferred,
         readme_offset: offset,
         meta,

@@ -39,11 +39,11 @@ pub enum Readmes {
 
 impl Readmes {
     /// Parse a README for this use.
-    pub fn parse(self, text: &str) -> document::Document {
+    pub fn parse(self, text: String) -> document::Document {
         match self {
-            Readmes::Analysis => document::parse(text),
-            Readmes::Pages => document::parse_for_pages(text),
-            Readmes::Deferred => document::Document::default(),
+            Readmes::Analysis => document::parse_text(text, false),
+            Readmes::Pages => document::parse_text(text, true),
+            Readmes::Deferred => document::Document::unparsed(text),
         }
     }
 }
@@ -73,15 +73,13 @@ pub struct Kep {
     pub metadata_path: String,
     /// Path of the README (or single file), if any.
     pub readme_path: Option<String>,
-    /// README markdown ("" when there is none); for single files, the body.
-    #[serde(skip)]
-    pub readme: String,
-    /// Whether `doc` is the parse of `readme` (not so for a model read with
-    /// [`Readmes::Deferred`] until [`Kep::parse_readme`]).
+    /// Whether `doc` is the parse of the README (not so for a model read
+    /// with [`Readmes::Deferred`] until [`Kep::parse_readme`]).
     #[serde(skip)]
     pub readme_parsed: bool,
-    /// The README's one parse: what the analysis reads and, when the
-    /// command renders pages, what the page is written from.
+    /// The README's text ([`Kep::readme`]) and its one parse: what the
+    /// analysis reads and, when the command renders pages, what the page is
+    /// written from.
     #[serde(skip)]
     pub doc: std::sync::Arc<document::Document>,
     /// Lines before `readme` in its file (the front matter of single files).
@@ -133,7 +131,16 @@ impl Kep {
 
     /// Parse the README (a model loaded with [`Readmes::Deferred`]).
     pub fn parse_readme(&mut self) {
-        self.set_doc(std::sync::Arc::new(document::parse(&self.readme)));
+        let text = match std::sync::Arc::get_mut(&mut self.doc) {
+            Some(doc) => std::mem::take(&mut doc.text),
+            None => self.doc.text.clone(),
+        };
+        self.set_doc(std::sync::Arc::new(document::parse_text(text, false)));
+    }
+
+    /// README markdown ("" when there is none); for single files, the body.
+    pub fn readme(&self) -> &str {
+        &self.doc.text
     }
 
     /// Take `doc`, the parse of a README with this one's text (another

@@ -62,7 +62,7 @@ pub struct SiteOptions {
 /// with a message before it fills the disk.
 pub fn default_max_output(model: &crate::model::Model) -> u64 {
     let text: usize =
-        model.keps.iter().map(|k| k.readme.len()).sum::<usize>() + model.yaml_text_bytes();
+        model.keps.iter().map(|k| k.readme().len()).sum::<usize>() + model.yaml_text_bytes();
     (512 << 20) + 64 * text as u64
 }
 

@@ -188,7 +188,6 @@ pub fn kep_pages(data: &Project, i: usize, opts: &SiteOptions, hl: &Highlighter)
     let kit = Kit::new(data, opts, hl);
     let kf = crate::view::findings_by_kep(&data.model, &data.findings).swap_remove(i);
     let readme = Readme {
-        text: std::borrow::Cow::Borrowed(&kep.readme),
         doc: kep.doc.clone(),
     };
     let (r, _) = kit.markdown_of(&PlanCache::default(), kep, &readme, &kit.local_assets[i]);

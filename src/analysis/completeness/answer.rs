@@ -437,7 +437,7 @@ mod tests {
         ] {
             // as a section's own text: the parse takes its comments out
             let doc = crate::kep::document::parse(&format!("# S\n{text}"));
-            assert!(no_reason_given(&doc.sections[0].body), "{text:?}");
+            assert!(no_reason_given(&doc.body(0).text), "{text:?}");
         }
         for text in ["N/A, client-side only.", "No.", "", "None"] {
             assert!(!no_reason_given(text), "{text:?}");

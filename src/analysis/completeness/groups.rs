@@ -61,7 +61,7 @@ pub(super) fn answered_as_a_group(
             let s = &mut sections[ti];
             s.present = true;
             s.answered = true;
-            s.no_reason = no_reason_given(&doc.sections[di].body);
+            s.no_reason = no_reason_given(&doc.body(di).text);
             s.line = Some(doc.sections[di].line);
         }
     }
@@ -113,7 +113,7 @@ pub fn delegated_kep(doc: &Document, own: Option<u32>, template_text: &str) -> O
         return None;
     }
     let guidance = kep_links(template_text);
-    kep_links(&doc.sections[i].body)
+    kep_links(&doc.body(i).text)
         .into_iter()
         .find(|&n| Some(n) != own && !guidance.contains(&n))
 }

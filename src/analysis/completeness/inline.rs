@@ -6,7 +6,7 @@
 use super::matching::overlap_with_question;
 use super::normalize_heading;
 use crate::analysis::template::TemplateSection;
-use crate::kep::document::{Document, Section};
+use crate::kep::document::Document;
 
 /// A bold question, the text that answers it, and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,17 +19,18 @@ pub(super) struct InlineQuestion {
 /// The bold questions in the own text of section `index` and of every
 /// section below it, in order.
 pub(super) fn in_subtree(doc: &Document, index: usize) -> Vec<InlineQuestion> {
-    let mut out = in_section(&doc.sections[index]);
+    let mut out = in_section(doc, index);
     for i in doc.descendants(index) {
-        out.extend(in_section(&doc.sections[i]));
+        out.extend(in_section(doc, i));
     }
     out
 }
 
 /// The bold questions in `s`'s own text, each answered by the text after it
 /// up to the next one.
-fn in_section(s: &Section) -> Vec<InlineQuestion> {
-    let lines: Vec<&str> = s.body.lines().collect();
+fn in_section(doc: &Document, index: usize) -> Vec<InlineQuestion> {
+    let body = doc.body(index);
+    let lines: Vec<&str> = body.text.lines().collect();
     // (question, line index it starts on, line index it ends on, text after it)
     let mut found: Vec<(String, usize, usize, &str)> = Vec::new();
     let mut i = 0;
@@ -61,7 +62,7 @@ fn in_section(s: &Section) -> Vec<InlineQuestion> {
             InlineQuestion {
                 norm: normalize_heading(q),
                 answer,
-                line: s.body_line + start,
+                line: body.line + start,
             }
         })
         .collect()

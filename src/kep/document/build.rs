@@ -181,7 +181,7 @@ impl Builder<'_> {
             let end_line = (lines[index + 1] - 1).max(line);
             let body_start = self.after_line(h.range.end).min(end);
             let heading_lines = newlines(&text.as_bytes()[h.range.start..body_start]);
-            let (body, body_line) = self.body(body_start..end, line + heading_lines.max(1));
+            let body_start_line = line + heading_lines.max(1);
             while stack.last().is_some_and(|&(l, _)| l >= h.level) {
                 stack.pop();
             }
@@ -198,8 +198,8 @@ impl Builder<'_> {
                 line,
                 end_line,
                 range: h.range.start..end,
-                body,
-                body_line,
+                body_range: body_start..end,
+                body_start_line,
                 parent,
                 children: Vec::new(),
             });
@@ -228,44 +228,20 @@ impl Builder<'_> {
             false => last,
         }
     }
-
-    /// The text of `range` without its comments (their newlines kept) and
-    /// `\r`, leading blank lines and trailing whitespace, and the line its
-    /// first line is on.
-    fn body(&self, range: Range<usize>, first_line: usize) -> (String, usize) {
-        let mut out = String::with_capacity(range.len());
-        let mut at = range.start;
-        // the comments are in order; those inside the range are cut out
-        let first = self.doc.comments.partition_point(|c| c.end <= range.start);
-        for c in &self.doc.comments[first..] {
-            if c.start >= range.end {
-                break;
-            }
-            let (from, to) = (c.start.max(range.start), c.end.min(range.end));
-            if from > at {
-                out.push_str(&self.text[at..from]);
-            }
-            out.extend(self.text[from..to].matches('\n'));
-            at = to.max(at);
-        }
-        if range.end > at {
-            out.push_str(&self.text[at..range.end]);
-        }
-        if out.as_bytes().contains(&b'\r') {
-            out = out.replace("\r\n", "\n").replace('\r', "");
-        }
-        let skipped = out.len() - out.trim_start_matches('\n').len();
-        let kept = out.trim_end().len();
-        out.truncate(kept);
-        out.drain(..skipped.min(kept));
-        (out, first_line + skipped)
-    }
 }
 
 /// Parse `text`; `keep` keeps the events.
-pub(super) fn parse(text: &str, keep: bool) -> Document {
-    let text = fence_tabs(text);
-    let text = text.as_ref();
+pub(super) fn parse(original: String, keep: bool) -> Document {
+    // the fix keeps every byte where it is, so the ranges read `original`
+    let fixed = fence_tabs(&original);
+    let mut doc = read(fixed.as_ref(), keep);
+    drop(fixed);
+    doc.text = original;
+    doc
+}
+
+/// The document of `text` (its ranges, not the text itself).
+fn read(text: &str, keep: bool) -> Document {
     let mut b = Builder {
         text,
         lines: LineCursor::default(),

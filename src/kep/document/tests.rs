@@ -18,9 +18,9 @@ fn sections_lines_bodies_and_tree() {
     );
     let lines: Vec<(usize, usize)> = doc.sections.iter().map(|s| (s.line, s.end_line)).collect();
     assert_eq!(lines, vec![(2, 4), (5, 6), (7, 8), (9, 9)]);
-    assert_eq!(doc.sections[0].body, "some *text*");
-    assert_eq!(doc.sections[1].body, "body a  end");
-    assert_eq!(doc.sections[3].body, "");
+    assert_eq!(doc.body(0).text, "some *text*");
+    assert_eq!(doc.body(1).text, "body a  end");
+    assert_eq!(doc.body(3).text, "");
     assert_eq!(doc.sections[0].children, vec![1, 3]);
     assert_eq!(doc.sections[2].parent, Some(1));
     assert_eq!(doc.descendants(0), vec![1, 2, 3]);
@@ -63,10 +63,10 @@ fn headings_in_fences_and_comments_are_ignored() {
     let doc = parse(text);
     assert_eq!(titles(&doc), vec![(1, "T"), (2, "Real")]);
     assert!(
-        doc.sections[0].body.contains("# not"),
+        doc.body(0).text.contains("# not"),
         "code is kept in the body"
     );
-    assert!(!doc.sections[0].body.contains("hidden"));
+    assert!(!doc.body(0).text.contains("hidden"));
 }
 
 #[test]
@@ -75,14 +75,14 @@ fn an_unclosed_comment_hides_headings_as_commonmark_says() {
     let text = "### Stories\n<!--DIRECTIVE: required: false>\n\n#### Story 1\n<!--DIRECTIVE: required: false-->\nbody\n";
     let doc = parse(text);
     assert_eq!(titles(&doc), vec![(3, "Stories")]);
-    assert_eq!(doc.sections[0].body, "\n\n\n\nbody".trim_start());
+    assert_eq!(doc.body(0).text, "\n\n\n\nbody".trim_start());
     // a `#` line in an HTML block is no heading either
     let doc = parse("# T\n<details>\n# not a heading\n</details>\n\n## Real\n");
     assert_eq!(titles(&doc), vec![(1, "T"), (2, "Real")]);
     // setext headings are headings
     let doc = parse("Title\n=====\n\nSub\n---\ntext\n");
     assert_eq!(titles(&doc), vec![(1, "Title"), (2, "Sub")]);
-    assert_eq!((doc.sections[1].line, doc.sections[1].body_line), (4, 6));
+    assert_eq!((doc.sections[1].line, doc.body(1).line), (4, 6));
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn duplicate_headings_and_skipped_levels() {
 fn unterminated_comment_drops_the_rest() {
     let doc = parse("# T\nkept\n<!-- open\n## hidden\nlost\n");
     assert_eq!(titles(&doc), vec![(1, "T")]);
-    assert_eq!(doc.sections[0].body, "kept");
+    assert_eq!(doc.body(0).text, "kept");
     assert_eq!(doc.sections[0].end_line, 5);
 }
 
@@ -128,21 +128,23 @@ fn long_section_and_crlf() {
     text.push_str("## After\r\n");
     let doc = parse(&text);
     assert_eq!(titles(&doc), vec![(1, "T"), (2, "Big"), (2, "After")]);
-    assert_eq!(doc.sections[1].body.lines().count(), 50_000);
-    assert!(!doc.sections[1].body.contains('\r'));
+    assert_eq!(doc.body(1).text.lines().count(), 50_000);
+    assert!(!doc.body(1).text.contains('\r'));
     assert_eq!(doc.sections[1].end_line, 50_002);
     assert_eq!(doc.sections[2].line, 50_003);
     let lf = parse(&text.replace("\r\n", "\n"));
     let shape = |d: &Document| -> Vec<(String, usize, usize, String, usize)> {
         d.sections
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
+                let body = d.body(i);
                 (
                     s.title.clone(),
                     s.line,
                     s.end_line,
-                    s.body.clone(),
-                    s.body_line,
+                    body.text.to_string(),
+                    body.line,
                 )
             })
             .collect()
@@ -258,3 +260,17 @@ const TEMPLATE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/content/keps/NNNN-kep-template/README.md"
 ));
+
+#[test]
+fn a_fence_closed_by_a_tab_keeps_the_text_and_its_ranges() {
+    let text = "# T\n```\ncode\n```\t\nprose\n## After\nx <!-- c -->\n";
+    let doc = parse(text);
+    // GitHub closes the block at the tabbed fence: the heading after it is one
+    assert_eq!(titles(&doc), vec![(1, "T"), (2, "After")]);
+    // the document holds the README as written, and its bodies are of it
+    assert_eq!(doc.text, text);
+    assert_eq!(doc.body(0).text, "```\ncode\n```\t\nprose");
+    assert_eq!((doc.body(1).text.as_ref(), doc.body(1).line), ("x", 7));
+    // a body without comments is not copied
+    assert!(matches!(doc.body(0).text, std::borrow::Cow::Borrowed(_)));
+}

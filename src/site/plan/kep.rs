@@ -84,7 +84,7 @@ impl<'a> Kit<'a> {
         readme: &Readme,
         local: &BTreeSet<String>,
     ) -> (Arc<Rendered>, bool) {
-        let (text, doc) = (readme.text.as_ref(), &readme.doc);
+        let (text, doc) = (readme.text(), &readme.doc);
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = cache.markdown.get(&kep.path)
             && inputs.links == self.links_key
@@ -263,7 +263,7 @@ impl<'a> Kit<'a> {
             if let Some(r) = fresh {
                 let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
                 let inputs = MarkdownInputs {
-                    readme: kep.readme.clone(),
+                    readme: kep.readme().to_string(),
                     from: from.to_string(),
                     local_assets: local.clone(),
                     links: self.links_key,
