@@ -351,9 +351,13 @@ impl Project {
     /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
     /// analyses hold their table of contents' mismatches alone.
     pub fn load_for_findings(input: &Input) -> Result<Project> {
-        let model = timed("load", || input.model())?;
+        let rules = Input {
+            readmes: Readmes::Rules,
+            ..input.clone()
+        };
+        let model = timed("load", || rules.model())?;
         let analysis = timed("analyze", || {
-            crate::analysis::tracking::analyze_some(
+            crate::analysis::tracking::analyze_for_rules(
                 &model,
                 model.current_release,
                 findings::reads_questionnaire,

@@ -133,16 +133,29 @@ pub fn analyze(model: &Model) -> Analysis {
 /// [`analyze`], with `release` (`--release`) as the release in progress
 /// when given.
 pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
-    analyze_some(model, release, |_| true)
+    let current = current_of(model, release);
+    let (template, source) = template_for(model);
+    let keps = model
+        .keps
+        .par_iter()
+        .map(|k| analyze_kep(model, &template, k, &current))
+        .collect();
+    Analysis {
+        template_source: source,
+        template,
+        keps,
+        current,
+        deadline: None,
+    }
 }
 
-/// [`analyze_for`], reading the README against the template (the
-/// questionnaire, completeness, the freeze's facts, the Summary) only for
-/// the KEPs `assess` picks: the others get their table of contents
-/// compared and an empty assessment. For `check`, whose rules read the
-/// questionnaire of implementable KEPs only (reading every README's was
-/// 42 ms of its 130 ms of analysis on the corpus).
-pub fn analyze_some(
+/// What `check`'s README rules read of [`analyze_for`]: every KEP's table
+/// of contents compared, and the README assessed against the template
+/// (the questionnaire) for the KEPs `assess` picks; nothing else (no
+/// readiness, freeze facts or Summary). Assessing every README was 42 ms of
+/// the analysis' 130 ms of CPU on the corpus. The model may be read with
+/// `Readmes::Rules`.
+pub fn analyze_for_rules(
     model: &Model,
     release: Option<Release>,
     assess: impl Fn(&Kep) -> bool + Sync,
@@ -152,9 +165,12 @@ pub fn analyze_some(
     let keps = model
         .keps
         .par_iter()
-        .map(|k| match assess(k) {
-            true => analyze_kep(model, &template, k, &current),
-            false => toc_only(k),
+        .map(|k| {
+            let mut a = toc_only(k);
+            if assess(k) {
+                a.assessment = assessment_of(model, &template, k);
+            }
+            a
         })
         .collect();
     Analysis {
@@ -207,8 +223,31 @@ fn handed_over_to(model: &Model, kep: &Kep) -> Option<std::sync::Arc<document::D
     model.kep(n).map(|other| other.doc.clone())
 }
 
-/// The analysis of a KEP whose README is not assessed ([`analyze_some`]):
-/// its table of contents compared, nothing else read.
+/// `kep`'s README assessed against `template` at its stage, its
+/// questionnaire read where it hands it over, lines in the README's file.
+fn assessment_of(model: &Model, template: &Template, kep: &Kep) -> Assessment {
+    let stage = effective_stage(kep);
+    let delegate = handed_over_to(model, kep);
+    let mut assessment =
+        completeness::assess_delegated(&kep.doc, template, stage.as_ref(), delegate.as_deref());
+    // Lines are relative to the README body; single-file KEPs have front matter before it.
+    if kep.readme_offset > 0 {
+        for c in [
+            &mut assessment.prr.alpha,
+            &mut assessment.prr.beta,
+            &mut assessment.prr.stable,
+            &mut assessment.template_completeness,
+        ] {
+            for u in &mut c.unanswered {
+                u.line = u.line.map(|l| l + kep.readme_offset);
+            }
+        }
+    }
+    assessment
+}
+
+/// The analysis of a KEP whose README is not assessed
+/// ([`analyze_for_rules`]): its table of contents compared, nothing else.
 fn toc_only(kep: &Kep) -> KepAnalysis {
     KepAnalysis {
         assessment: Assessment::default(),
@@ -235,22 +274,7 @@ pub fn analyze_kep(
 ) -> KepAnalysis {
     let doc = &kep.doc;
     let stage = effective_stage(kep);
-    let delegate = handed_over_to(model, kep);
-    let mut assessment =
-        completeness::assess_delegated(doc, template, stage.as_ref(), delegate.as_deref());
-    // Lines are relative to the README body; single-file KEPs have front matter before it.
-    if kep.readme_offset > 0 {
-        for c in [
-            &mut assessment.prr.alpha,
-            &mut assessment.prr.beta,
-            &mut assessment.prr.stable,
-            &mut assessment.template_completeness,
-        ] {
-            for u in &mut c.unanswered {
-                u.line = u.line.map(|l| l + kep.readme_offset);
-            }
-        }
-    }
+    let assessment = assessment_of(model, template, kep);
     let prr_approved = StageFlags {
         alpha: approved(model, kep, &Stage::Alpha),
         beta: approved(model, kep, &Stage::Beta),

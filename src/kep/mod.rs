@@ -26,9 +26,11 @@ use metadata::{FieldLines, Metadata};
 /// parse's events are kept for the renderer, so a README is parsed once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Readmes {
-    /// `check`, `report`, `query`, `export`: no page is rendered.
+    /// `report`, `query`, `export`: no page is rendered.
     #[default]
     Analysis,
+    /// `check`: only what its README rules read ([`document::Parts::Rules`]).
+    Rules,
     /// `build` and `serve`.
     Pages,
     /// The text is kept and not parsed: the caller parses the READMEs it
@@ -41,8 +43,9 @@ impl Readmes {
     /// Parse a README for this use.
     pub fn parse(self, text: String) -> document::Document {
         match self {
-            Readmes::Analysis => document::parse_text(text, false),
-            Readmes::Pages => document::parse_text(text, true),
+            Readmes::Analysis => document::parse_text(text, document::Parts::Analysis),
+            Readmes::Rules => document::parse_text(text, document::Parts::Rules),
+            Readmes::Pages => document::parse_text(text, document::Parts::Pages),
             Readmes::Deferred => document::Document::unparsed(text),
         }
     }
@@ -135,7 +138,8 @@ impl Kep {
             Some(doc) => std::mem::take(&mut doc.text),
             None => self.doc.text.clone(),
         };
-        self.set_doc(std::sync::Arc::new(document::parse_text(text, false)));
+        let doc = document::parse_text(text, document::Parts::Analysis);
+        self.set_doc(std::sync::Arc::new(doc));
     }
 
     /// README markdown ("" when there is none); for single files, the body.

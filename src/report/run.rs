@@ -10,7 +10,10 @@ use anyhow::{Context, Result, bail};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release, issues};
+use crate::analysis::history::History;
 use crate::analysis::{outcome, tracking};
+use crate::kep::domain::Release;
+use crate::model::Model;
 use crate::project::{Input, Project, Walk};
 
 /// Everything `kepsite report` was asked for.
@@ -54,18 +57,28 @@ fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
 
 /// The project of the report's input, with only the release's KEPs'
 /// READMEs parsed (the report reads no other), and the release.
-fn load(req: &Request) -> Result<(Project, crate::kep::domain::Release)> {
+fn load(req: &Request) -> Result<(Project, Release)> {
     Project::load_picked(&req.input, &req.history, |model, history| {
-        let current = tracking::current_of(model, model.current_release);
-        let release = check_release(model, &current, &req.release)?;
-        let phase = outcome::phase(&current, release);
-        let picked = model
-            .keps
-            .iter()
-            .map(|k| outcome::in_release(k, outcome::history_of(history, k), phase, release))
-            .collect();
-        Ok((release, picked))
+        release_keps(model, history, &req.release)
     })
+}
+
+/// `--release` checked against `model` (see [`check_release`]), and which
+/// KEPs are in it, in model order: those its report reads the READMEs of.
+pub fn release_keps(
+    model: &Model,
+    history: Option<&History>,
+    release: &str,
+) -> Result<(Release, Vec<bool>)> {
+    let current = tracking::current_of(model, model.current_release);
+    let release = check_release(model, &current, release)?;
+    let phase = outcome::phase(&current, release);
+    let picked = model
+        .keps
+        .iter()
+        .map(|k| outcome::in_release(k, outcome::history_of(history, k), phase, release))
+        .collect();
+    Ok((release, picked))
 }
 
 /// Build and render the report; the project it was built from is handed

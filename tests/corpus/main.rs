@@ -22,6 +22,7 @@ mod prr_reading;
 mod release;
 mod report;
 mod rules;
+mod scoped;
 mod seeds;
 mod shared;
 mod site_corpus;

@@ -332,6 +332,16 @@ fn is_link_definition(text: &str) -> bool {
 /// Whether an answer is only `N/A` (or `Not applicable.`, `` `N/A` ``...),
 /// with no reason: it answers, and a reviewer may still ask why.
 pub fn no_reason_given(body: &str) -> bool {
+    // the longest bare answer (`*Doesn't apply.*` in a list item) has far
+    // fewer letters than this: a longer text gives a reason
+    if body
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .nth(40)
+        .is_some()
+    {
+        return false;
+    }
     let text: Vec<String> = body
         .lines()
         .map(|l| l.trim().to_lowercase())

@@ -10,8 +10,8 @@ use super::boxes::Boxes;
 use super::summary::{PlainText, is_summary_heading};
 use super::toc::TocReader;
 use super::{
-    Anchors, CodeBlock, Document, Events, Link, Section, collapse, fence_tabs, markdown_options,
-    slug_text,
+    Anchors, CodeBlock, Document, Events, Link, Parts, Section, collapse, fence_tabs,
+    markdown_options, slug_text,
 };
 
 /// A heading being read.
@@ -36,6 +36,7 @@ enum Summary {
 }
 
 struct Builder<'t> {
+    parts: Parts,
     text: &'t str,
     /// Where the last line was looked up (lookups go forward, mostly).
     lines: LineCursor,
@@ -65,6 +66,9 @@ impl Builder<'_> {
             }
             return;
         }
+        if self.parts == Parts::Rules {
+            return self.see_for_rules(ev, range);
+        }
         if matches!(self.summary, Summary::In(_))
             && !matches!(ev, Event::Start(Tag::Heading { .. }))
         {
@@ -86,14 +90,7 @@ impl Builder<'_> {
         self.boxes.see(ev, range, &|at| lines.line(text, at));
         match ev {
             Event::Start(Tag::Heading { level, id, .. }) => {
-                self.toc.heading_seen();
-                self.heading = Some(Heading {
-                    line,
-                    level: *level as u8,
-                    id: id.as_ref().map(|i| i.to_string()),
-                    range: range.clone(),
-                    text: String::new(),
-                });
+                self.open_heading(*level as u8, id.as_deref(), range, line)
             }
             Event::Start(Tag::HtmlBlock) => self.html(range.clone()),
             Event::InlineHtml(_) => self.html(range.clone()),
@@ -118,6 +115,36 @@ impl Builder<'_> {
             }
             _ => {}
         }
+    }
+
+    /// [`Builder::see`] for [`Parts::Rules`]: the headings, the table of
+    /// contents and the comments.
+    fn see_for_rules(&mut self, ev: &Event<'_>, range: &Range<usize>) {
+        let line = match ev {
+            Event::Start(Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. }) => {
+                self.line(range.start)
+            }
+            _ => 0,
+        };
+        self.toc.see(ev, range, line, self.text);
+        match ev {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                self.open_heading(*level as u8, id.as_deref(), range, line)
+            }
+            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.html(range.clone()),
+            _ => {}
+        }
+    }
+
+    fn open_heading(&mut self, level: u8, id: Option<&str>, range: &Range<usize>, line: usize) {
+        self.toc.heading_seen();
+        self.heading = Some(Heading {
+            line,
+            level,
+            id: id.map(str::to_string),
+            range: range.clone(),
+            text: String::new(),
+        });
     }
 
     /// Raw HTML at `range`: its comments, and the rest as HTML.
@@ -231,18 +258,20 @@ impl Builder<'_> {
 }
 
 /// Parse `text`; `keep` keeps the events.
-pub(super) fn parse(original: String, keep: bool) -> Document {
+pub(super) fn parse(original: String, parts: Parts) -> Document {
     // the fix keeps every byte where it is, so the ranges read `original`
     let fixed = fence_tabs(&original);
-    let mut doc = read(fixed.as_ref(), keep);
+    let mut doc = read(fixed.as_ref(), parts);
     drop(fixed);
     doc.text = original;
     doc
 }
 
 /// The document of `text` (its ranges, not the text itself).
-fn read(text: &str, keep: bool) -> Document {
+fn read(text: &str, parts: Parts) -> Document {
+    let keep = parts == Parts::Pages;
     let mut b = Builder {
+        parts,
         text,
         lines: LineCursor::default(),
         headings: Vec::new(),
