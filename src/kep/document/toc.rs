@@ -164,16 +164,20 @@ impl TocReader {
     }
 }
 
-fn loose(anchor: &str) -> String {
+/// `anchor` compared loosely (lowercase, letters and digits only), pushed
+/// onto `out`.
+fn push_loose(out: &mut String, anchor: &str) {
     if anchor.is_ascii() {
-        // one pass, one allocation (most anchors)
-        let kept = anchor.bytes().filter(u8::is_ascii_alphanumeric);
-        return kept.map(|b| char::from(b.to_ascii_lowercase())).collect();
+        for b in anchor.bytes().filter(u8::is_ascii_alphanumeric) {
+            out.push(char::from(b.to_ascii_lowercase()));
+        }
+        return;
     }
-    let mut l = lower(anchor);
-    l.retain(char::is_alphanumeric);
-    l
+    out.extend(lower(anchor).chars().filter(|c| c.is_alphanumeric()));
 }
+
+type Hasher = foldhash::fast::RandomState;
+type Map<K, V> = std::collections::HashMap<K, V, Hasher>;
 
 /// Deepest heading level `hack/update-toc.sh` lists.
 const MAX_TOC_LEVEL: u8 = 5;
@@ -186,39 +190,46 @@ pub fn toc_mismatches(doc: &Document) -> Vec<TocMismatch> {
     let Some(toc) = doc.toc.as_ref().filter(|t| !t.entries.is_empty()) else {
         return Vec::new();
     };
-    // Loose heading anchors, numbered as GitHub numbers repeated headings.
-    let keys: Vec<String> = doc.sections.iter().map(|s| loose(&s.anchor)).collect();
-    let mut by_key: Vec<(&str, usize)> = keys.iter().map(String::as_str).zip(0..).collect();
-    by_key.sort_unstable();
-    let find = |k: &str| {
-        let i = by_key.partition_point(|(key, _)| *key < k);
-        by_key.get(i).filter(|(key, _)| *key == k).map(|&(_, s)| s)
+    // Loose anchors of the headings (numbered as GitHub numbers repeated
+    // headings) and of the entries, in one buffer; the first heading of
+    // each key in a hash map (a string per key, sorted and searched, was
+    // the rule's time: 6% of `check`'s)
+    let mut arena = String::new();
+    let mut key_of = |anchor: &str| {
+        let start = arena.len();
+        push_loose(&mut arena, anchor);
+        start..arena.len()
     };
+    let heads: Vec<Range<usize>> = doc.sections.iter().map(|s| key_of(&s.anchor)).collect();
+    let entries: Vec<Range<usize>> = toc.entries.iter().map(|e| key_of(&e.anchor)).collect();
+    let key = |r: &Range<usize>| &arena[r.clone()];
+    let mut by_key: Map<&str, usize> =
+        Map::with_capacity_and_hasher(heads.len(), Hasher::default());
+    for (i, r) in heads.iter().enumerate() {
+        by_key.entry(key(r)).or_insert(i);
+    }
 
     let mut out = Vec::new();
-    let mut listed: Vec<String> = Vec::with_capacity(toc.entries.len());
+    let mut listed: Map<&str, ()> = Map::with_capacity_and_hasher(entries.len(), Hasher::default());
     let mut deepest = 0u8;
-    for e in &toc.entries {
-        let key = loose(&e.anchor);
-        match find(&key) {
-            Some(i) => deepest = deepest.max(doc.sections[i].level),
+    for (e, r) in toc.entries.iter().zip(&entries) {
+        match by_key.get(key(r)) {
+            Some(&i) => deepest = deepest.max(doc.sections[i].level),
             None => out.push(TocMismatch::UnknownAnchor {
                 text: e.text.clone(),
                 anchor: e.anchor.clone(),
                 line: e.line,
             }),
         }
-        listed.push(key);
+        listed.insert(key(r), ());
     }
-    listed.sort_unstable();
     let deepest = deepest.min(MAX_TOC_LEVEL);
-    for (s, key) in doc.sections.iter().zip(&keys) {
+    for (s, r) in doc.sections.iter().zip(&heads) {
         // The heading above the TOC itself is never listed in it.
         let is_toc_heading = ["table of contents", "contents", "toc"]
             .iter()
             .any(|t| s.title.trim().eq_ignore_ascii_case(t));
-        if (2..=deepest).contains(&s.level) && !is_toc_heading && listed.binary_search(key).is_err()
-        {
+        if (2..=deepest).contains(&s.level) && !is_toc_heading && !listed.contains_key(key(r)) {
             out.push(TocMismatch::MissingEntry {
                 title: s.title.clone(),
                 level: s.level,
