@@ -134,6 +134,12 @@ impl Project {
     pub fn new(model: Model) -> Self {
         let analysis = timed("analyze", || analyze(&model));
         let findings = timed("check", || findings::check_with(&model, &analysis));
+        Project::of(model, analysis, findings)
+    }
+
+    /// The project of a model, its analysis and findings: no history, no
+    /// code read yet.
+    fn of(model: Model, analysis: Analysis, findings: Vec<Finding>) -> Self {
         Project {
             model,
             analysis,
@@ -199,14 +205,7 @@ impl Project {
             },
             || timed("deadline", || deadline_of(input, &current, None, &model)),
         );
-        let mut project = Project {
-            model,
-            analysis,
-            findings,
-            history: None,
-            now: 0,
-            code: None,
-        };
+        let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
             project = project.with_history(h);
         }
@@ -364,15 +363,7 @@ impl Project {
             )
         });
         let found = timed("check", || findings::check_with(&model, &analysis));
-        Project {
-            model,
-            analysis,
-            findings: found,
-            history: None,
-            now: 0,
-            code: None,
-        }
-        .with_code(input)
+        Project::of(model, analysis, found).with_code(input)
     }
 
     /// Past the Enhancements Freeze of the release in progress, take the

@@ -133,12 +133,23 @@ pub fn analyze(model: &Model) -> Analysis {
 /// [`analyze`], with `release` (`--release`) as the release in progress
 /// when given.
 pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
+    analyze_each(model, release, |template, current, k| {
+        analyze_kep(model, template, k, current)
+    })
+}
+
+/// The analysis of `model` with each KEP's made by `each` (in parallel).
+fn analyze_each(
+    model: &Model,
+    release: Option<Release>,
+    each: impl Fn(&Template, &Current, &Kep) -> KepAnalysis + Sync,
+) -> Analysis {
     let current = current_of(model, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
         .par_iter()
-        .map(|k| analyze_kep(model, &template, k, &current))
+        .map(|k| each(&template, &current, k))
         .collect();
     Analysis {
         template_source: source,
@@ -160,26 +171,13 @@ pub fn analyze_for_rules(
     release: Option<Release>,
     assess: impl Fn(&Kep) -> bool + Sync,
 ) -> Analysis {
-    let current = current_of(model, release);
-    let (template, source) = template_for(model);
-    let keps = model
-        .keps
-        .par_iter()
-        .map(|k| {
-            let mut a = toc_only(k);
-            if assess(k) {
-                a.assessment = assessment_of(model, &template, k);
-            }
-            a
-        })
-        .collect();
-    Analysis {
-        template_source: source,
-        template,
-        keps,
-        current,
-        deadline: None,
-    }
+    analyze_each(model, release, |template, _, k| {
+        let mut a = toc_only(k);
+        if assess(k) {
+            a.assessment = assessment_of(model, template, k);
+        }
+        a
+    })
 }
 
 /// The release in progress at the snapshot's date (`release` when given),
