@@ -278,7 +278,7 @@ fn stream(
 /// is collected on the way.
 struct Stream<'a, 'l> {
     /// The README's parse, and where its events are read.
-    parser: std::slice::Iter<'a, (Event<'static>, std::ops::Range<usize>)>,
+    parser: std::slice::Iter<'a, Event<'static>>,
     doc: &'a Document,
     /// The number of headings read so far (the next one's index in
     /// `doc.sections`).

@@ -286,7 +286,7 @@ fn read(text: &str, parts: Parts) -> Document {
     for (ev, range) in Parser::new_ext(text, markdown_options()).into_offset_iter() {
         b.see(&ev, &range);
         if let Some(list) = events.as_mut() {
-            list.push((ev.into_static(), range));
+            list.push(ev.into_static());
         }
     }
     b.finish(events)

@@ -81,7 +81,7 @@ impl<'a> Stream<'a, '_> {
         loop {
             let ev = match self.pending.take() {
                 Some(ev) => ev,
-                None => self.parser.next().map(|(ev, _)| borrowed(ev))?,
+                None => self.parser.next().map(borrowed)?,
             };
             let ev = match ev {
                 Event::Html(first) => Event::Html(self.join_html(first)),
@@ -99,7 +99,7 @@ impl<'a> Stream<'a, '_> {
     fn join_html(&mut self, first: CowStr<'a>) -> CowStr<'a> {
         let mut joined: Option<String> = None;
         loop {
-            match self.parser.next().map(|(ev, _)| borrowed(ev)) {
+            match self.parser.next().map(borrowed) {
                 Some(Event::Html(more)) => joined
                     .get_or_insert_with(|| first.to_string())
                     .push_str(&more),
