@@ -105,7 +105,7 @@ pub fn load_for(
         repo::load_embedded()
     } else {
         // a model whose READMEs are parsed later leaves a revision's unread
-        let defer = (read == Readmes::Deferred).then_some(kep::is_template_dir as repo::ReadNow);
+        let defer = (read == Readmes::Deferred).then_some(kep::kep_readmes as repo::Defer);
         crate::timing::timed("load: read files", || repo::load_with(root, rev, defer))?
     };
     let sigs = sigs.map(load_sigs).transpose()?;

@@ -132,8 +132,7 @@ pub struct Project {
 impl Project {
     /// Analyse `model` and run every check.
     pub fn new(model: Model) -> Self {
-        let analysis = timed("analyze", || analyze(&model));
-        let findings = timed("check", || findings::check_with(&model, &analysis));
+        let (analysis, findings) = analysed(&model);
         Project::of(model, analysis, findings)
     }
 
@@ -198,11 +197,7 @@ impl Project {
     fn judged(model: Model, history: Option<History>, input: &Input) -> Result<Project> {
         let current = crate::analysis::tracking::current_of(&model, model.current_release);
         let ((analysis, findings), deadline) = rayon::join(
-            || {
-                let analysis = timed("analyze", || analyze(&model));
-                let found = timed("check", || findings::check_with(&model, &analysis));
-                (analysis, found)
-            },
+            || analysed(&model),
             || timed("deadline", || deadline_of(input, &current, None, &model)),
         );
         let mut project = Project::of(model, analysis, findings);
@@ -385,6 +380,13 @@ impl Project {
         }
         self
     }
+}
+
+/// The analysis of `model` and every finding of the rules.
+fn analysed(model: &Model) -> (Analysis, Vec<Finding>) {
+    let analysis = timed("analyze", || analyze(model));
+    let found = timed("check", || findings::check_with(model, &analysis));
+    (analysis, found)
 }
 
 /// The history `walk` asks for.

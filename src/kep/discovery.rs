@@ -23,29 +23,40 @@ pub struct Discovered {
     pub findings: Vec<Finding>,
 }
 
-/// The directories holding a kep.yaml (templates too).
-fn kep_dirs(files: &[RepoFile]) -> BTreeSet<&str> {
-    files
-        .iter()
-        .filter(|f| file_name(&f.path) == "kep.yaml" && !f.path.starts_with("keps/prod-readiness/"))
-        .map(|f| parent(&f.path))
+/// The directories holding a kep.yaml (templates too), of `paths`.
+fn kep_dirs<'p>(paths: impl Iterator<Item = &'p str>) -> BTreeSet<&'p str> {
+    paths
+        .filter(|p| file_name(p) == "kep.yaml" && !p.starts_with("keps/prod-readiness/"))
+        .map(parent)
         .collect()
 }
 
-/// The README of every KEP directory (not the templates'), by directory,
+/// Which of `paths` are the READMEs of KEP directories (a kep.yaml beside
+/// them; not the templates'): the KEPs' texts, which a revision's load may
+/// leave unread ([`crate::repo::load_with`]).
+pub fn kep_readmes(paths: &[&str]) -> BTreeSet<String> {
+    let dirs: BTreeSet<&str> = kep_dirs(paths.iter().copied())
+        .into_iter()
+        .filter(|d| !is_template_dir(d))
+        .collect();
+    paths
+        .iter()
+        .filter(|p| file_name(p).eq_ignore_ascii_case("readme.md"))
+        .filter(|p| dirs.contains(parent(p)))
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// The README of every KEP directory ([`kep_readmes`]), by directory,
 /// taken out of `snapshot` (its entries stay, empty) so that [`discover`]
 /// makes each one the KEP's text without copying it.
 pub fn take_readmes(snapshot: &mut RepoSnapshot) -> BTreeMap<String, RepoFile> {
-    let dirs: BTreeSet<String> = kep_dirs(&snapshot.files)
-        .into_iter()
-        .filter(|d| !is_template_dir(d))
-        .map(str::to_string)
-        .collect();
+    let paths: Vec<&str> = snapshot.files.iter().map(|f| f.path.as_str()).collect();
+    let readmes = kep_readmes(&paths);
     snapshot
         .files
         .iter_mut()
-        .filter(|f| file_name(&f.path).eq_ignore_ascii_case("readme.md"))
-        .filter(|f| dirs.contains(parent(&f.path)))
+        .filter(|f| readmes.contains(&f.path))
         .map(|f| {
             let file = RepoFile {
                 path: f.path.clone(),
@@ -64,7 +75,7 @@ pub fn discover(
     read: super::Readmes,
 ) -> Discovered {
     let files = &snapshot.files;
-    let kep_dirs = kep_dirs(files);
+    let kep_dirs = kep_dirs(files.iter().map(|f| f.path.as_str()));
     let inside_kep_dir = |path: &str| {
         let mut dir = parent(path);
         while !dir.is_empty() {

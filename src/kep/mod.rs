@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::finding::Finding;
 use crate::repo::RepoFile;
-pub use discovery::{Discovered, discover, take_readmes};
+pub use discovery::{Discovered, discover, kep_readmes, take_readmes};
 use metadata::{FieldLines, Metadata};
 
 /// What the READMEs are read for: the analysis only, or pages too (the

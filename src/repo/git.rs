@@ -28,7 +28,7 @@ pub(crate) fn shallow_hint(repo: &Repository) -> &'static str {
     }
 }
 
-pub(super) fn load(root: &Path, rev: &str, defer: Option<super::ReadNow>) -> Result<RepoSnapshot> {
+pub(super) fn load(root: &Path, rev: &str, defer: Option<super::Defer>) -> Result<RepoSnapshot> {
     let repo = Repository::discover(root)
         .with_context(|| format!("{} is not inside a git repository", root.display()))?;
     let prefix = subdir_prefix(&repo, root)?;
@@ -65,7 +65,7 @@ pub(super) fn load(root: &Path, rev: &str, defer: Option<super::ReadNow>) -> Res
     .context("walking the tree")?;
 
     let unread = match defer {
-        Some(read_now) => take_kep_readmes(&mut listed, read_now),
+        Some(pick) => take_deferred(&mut listed, pick),
         None => Vec::new(),
     };
     let out = read_parallel(&repo, tree.id(), listed)?;
@@ -89,26 +89,14 @@ pub(super) fn load(root: &Path, rev: &str, defer: Option<super::ReadNow>) -> Res
     Ok(snapshot)
 }
 
-/// The README blobs of KEP directories (a `kep.yaml` beside them; not those
-/// `read_now` keeps, the templates'), taken out of `listed`: (path, blob).
-/// Symbolic links stay listed, to be followed as the snapshot follows them.
-fn take_kep_readmes(
-    listed: &mut Vec<(String, Oid, i32)>,
-    read_now: super::ReadNow,
-) -> Vec<(String, Oid)> {
-    let parent = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    let kep_dirs: std::collections::BTreeSet<String> = listed
-        .iter()
-        .filter(|(p, _, _)| name(p) == "kep.yaml" && !p.starts_with("keps/prod-readiness/"))
-        .map(|(p, _, _)| parent(p))
-        .filter(|d| !read_now(d))
-        .collect();
+/// The blobs `pick` defers, taken out of `listed`: (path, blob). Symbolic
+/// links stay listed, to be followed as the snapshot follows them.
+fn take_deferred(listed: &mut Vec<(String, Oid, i32)>, pick: super::Defer) -> Vec<(String, Oid)> {
+    let paths: Vec<&str> = listed.iter().map(|(p, _, _)| p.as_str()).collect();
+    let deferred = pick(&paths);
     let mut unread = Vec::new();
     listed.retain(|(p, oid, mode)| {
-        let defer = *mode != MODE_LINK
-            && name(p).eq_ignore_ascii_case("readme.md")
-            && kep_dirs.contains(&parent(p));
+        let defer = *mode != MODE_LINK && deferred.contains(p);
         if defer {
             unread.push((p.clone(), *oid));
         }

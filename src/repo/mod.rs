@@ -71,7 +71,7 @@ pub struct RepoSnapshot {
     pub problems: Vec<LoadProblem>,
     /// KEP READMEs listed and not read yet (a revision loaded with
     /// [`load_with`] deferring them): each is in `files` with no bytes until
-    /// [`Deferred::read`] reads it.
+    /// [`Deferred::take`] reads it.
     pub deferred: Option<Deferred>,
 }
 
@@ -163,9 +163,9 @@ pub fn load_git(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     git::load(root, rev, None)
 }
 
-/// Which KEP directories' READMEs a deferring load reads at once anyway
-/// (the templates', which the loader reads as templates).
-pub type ReadNow = fn(&str) -> bool;
+/// Which of a revision's listed paths a deferring load leaves unread (the
+/// KEPs' READMEs: `kep::kep_readmes`, where the loader's rule is).
+pub type Defer = fn(&[&str]) -> std::collections::BTreeSet<String>;
 
 /// Load `root` as a working tree, or revision `rev` of it when given. Input
 /// that is not an enhancements checkout is an error (see [`not_a_checkout`]),
@@ -174,10 +174,10 @@ pub fn load(root: &Path, rev: Option<&str>) -> Result<RepoSnapshot> {
     load_with(root, rev, None)
 }
 
-/// [`load`]; `defer` leaves a revision's KEP READMEs unread but those of
-/// the directories it names ([`RepoSnapshot::deferred`]; a working tree's
-/// are read, which is cheap).
-pub fn load_with(root: &Path, rev: Option<&str>, defer: Option<ReadNow>) -> Result<RepoSnapshot> {
+/// [`load`]; `defer` picks the files of a revision left unread
+/// ([`RepoSnapshot::deferred`]; a working tree's are all read, which is
+/// cheap).
+pub fn load_with(root: &Path, rev: Option<&str>, defer: Option<Defer>) -> Result<RepoSnapshot> {
     if rev.is_none()
         && let Some(why) = not_a_checkout(root)
     {
@@ -351,13 +351,13 @@ pub fn inert_svg(bytes: &[u8]) -> bool {
 fn finish(
     source: Source,
     mut files: Vec<RepoFile>,
-    mut assets: Vec<String>,
+    assets: Vec<String>,
     mut problems: Vec<LoadProblem>,
 ) -> RepoSnapshot {
     files.sort_by(|a, b| a.path.cmp(&b.path));
     // an SVG is read to be judged: on every core (on one, 6 ms of `check`)
     use rayon::prelude::*;
-    let mut assets: Vec<String> = std::mem::take(&mut assets)
+    let mut assets: Vec<String> = assets
         .into_par_iter()
         .filter(|a| publishable(&source, a))
         .collect();

@@ -66,43 +66,44 @@ impl Builder<'_> {
             }
             return;
         }
-        if self.parts == Parts::Rules {
-            return self.see_for_rules(ev, range);
-        }
-        if matches!(self.summary, Summary::In(_))
+        // `check` (Parts::Rules) reads the headings, the TOC and the
+        // comments; everything else only with the other parts
+        let all = self.parts != Parts::Rules;
+        if all
+            && matches!(self.summary, Summary::In(_))
             && !matches!(ev, Event::Start(Tag::Heading { .. }))
         {
             self.plain.see(ev);
         }
         // a line is looked up only for the events that keep one
         let line = match ev {
-            Event::Start(
-                Tag::Heading { .. }
-                | Tag::HtmlBlock
-                | Tag::Link { .. }
-                | Tag::Image { .. }
-                | Tag::CodeBlock(_),
-            ) => self.line(range.start),
+            Event::Start(Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. }) => {
+                self.line(range.start)
+            }
+            Event::Start(Tag::Image { .. } | Tag::CodeBlock(_)) if all => self.line(range.start),
             _ => 0,
         };
         self.toc.see(ev, range, line, self.text);
-        let (text, lines) = (self.text, &self.lines);
-        self.boxes.see(ev, range, &|at| lines.line(text, at));
+        if all {
+            let (text, lines) = (self.text, &self.lines);
+            self.boxes.see(ev, range, &|at| lines.line(text, at));
+        }
         match ev {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 self.open_heading(*level as u8, id.as_deref(), range, line)
             }
-            Event::Start(Tag::HtmlBlock) => self.html(range.clone()),
-            Event::InlineHtml(_) => self.html(range.clone()),
+            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.html(range.clone()),
             Event::Start(Tag::Link { dest_url, .. })
-            | Event::Start(Tag::Image { dest_url, .. }) => {
+            | Event::Start(Tag::Image { dest_url, .. })
+                if all =>
+            {
                 self.doc.links.push(Link {
                     dest: dest_url.to_string(),
                     line,
                     image: matches!(ev, Event::Start(Tag::Image { .. })),
                 });
             }
-            Event::Start(Tag::CodeBlock(kind)) => {
+            Event::Start(Tag::CodeBlock(kind)) if all => {
                 let lang = match kind {
                     CodeBlockKind::Fenced(info) => info
                         .split([' ', ',', '{', '\t'])
@@ -113,25 +114,6 @@ impl Builder<'_> {
                 };
                 self.doc.code_blocks.push(CodeBlock { lang, line });
             }
-            _ => {}
-        }
-    }
-
-    /// [`Builder::see`] for [`Parts::Rules`]: the headings, the table of
-    /// contents and the comments.
-    fn see_for_rules(&mut self, ev: &Event<'_>, range: &Range<usize>) {
-        let line = match ev {
-            Event::Start(Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. }) => {
-                self.line(range.start)
-            }
-            _ => 0,
-        };
-        self.toc.see(ev, range, line, self.text);
-        match ev {
-            Event::Start(Tag::Heading { level, id, .. }) => {
-                self.open_heading(*level as u8, id.as_deref(), range, line)
-            }
-            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.html(range.clone()),
             _ => {}
         }
     }
