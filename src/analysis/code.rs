@@ -18,6 +18,7 @@
 
 mod agreement;
 mod compare;
+mod coverage;
 mod milestones;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -110,6 +111,9 @@ pub struct Code {
     /// The snapshot is past the release in progress's Code Freeze: a
     /// tracked KEP whose code has not landed is at risk of removal.
     pub past_code_freeze: bool,
+    /// The releases at which a gate's stage can change, oldest first (see
+    /// `coverage::change_points`): what the walks over releases visit.
+    pub minors: Vec<u32>,
 }
 
 impl Code {
@@ -125,7 +129,7 @@ impl Code {
     ) -> Result<Code> {
         let k = Kubernetes::open(path, rev)?;
         let mut shots = BTreeMap::new();
-        for minor in 0..current.minor {
+        for minor in coverage::releases_to_read(&k, current) {
             if let Some(s) = release_shot(&k, minor)? {
                 shots.insert(minor, s);
             }
@@ -145,6 +149,7 @@ impl Code {
         };
         let mut code = Code {
             source,
+            minors: coverage::change_points(&shots, current),
             shots,
             current,
             keps_of: BTreeMap::new(),
@@ -160,6 +165,7 @@ impl Code {
         };
         code.link(model);
         code.landed = code.find_landed(&k, model, until);
+        code.warn_unread();
         Ok(code)
     }
 
@@ -200,15 +206,21 @@ impl Code {
     fn link(&mut self, model: &Model) {
         let declared: BTreeSet<String> = self.declared().into_iter().map(String::from).collect();
         let mut by_yaml: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        // (KEP, gate) pairs seen: the lists stay free of repeats in one
+        // lookup each, however long a kep.yaml's list (no scan per push).
+        let mut seen = std::collections::HashSet::new();
         for kep in &model.keps {
             let Some(n) = kep.number() else { continue };
             for g in &kep.meta.feature_gates {
                 let name = g.name.trim().trim_matches('"').to_string();
+                if !seen.insert((n, name.clone())) {
+                    continue;
+                }
                 if declared.contains(&name) {
-                    push_new(self.yaml_gates.entry(n).or_default(), name.clone());
-                    push_new(by_yaml.entry(name).or_default(), n);
+                    self.yaml_gates.entry(n).or_default().push(name.clone());
+                    by_yaml.entry(name).or_default().push(n);
                 } else if !name.is_empty() {
-                    push_new(self.unknown.entry(n).or_default(), name);
+                    self.unknown.entry(n).or_default().push(name);
                 }
             }
         }
@@ -230,8 +242,10 @@ impl Code {
                     comment,
                 });
             }
+            // `declared` is a set and `keps` has no repeats: each pair
+            // comes once, so a plain push keeps the lists free of repeats.
             for n in &keps {
-                push_new(self.gates_of.entry(*n).or_default(), gate.clone());
+                self.gates_of.entry(*n).or_default().push(gate.clone());
             }
             if !keps.is_empty() {
                 self.keps_of.insert(gate.clone(), keps);
@@ -279,7 +293,7 @@ impl Code {
     pub fn gate_events(&self, gate: &str) -> Vec<(&'static str, u32)> {
         let mut out: Vec<(&'static str, u32)> = Vec::new();
         let mut was_on = false;
-        for minor in 0..=self.current.minor {
+        for &minor in &self.minors {
             let Some(spec) = self.gate_spec(gate, minor) else {
                 continue;
             };
@@ -331,7 +345,7 @@ impl Code {
     /// deprecated.
     pub fn reached(&self, n: u32) -> Vec<(Stage, u32, String)> {
         let mut out: Vec<(Stage, u32, String)> = Vec::new();
-        for minor in 0..=self.current.minor {
+        for &minor in &self.minors {
             let Some(k) = self.kep_stage(n, minor) else {
                 continue;
             };

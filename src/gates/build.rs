@@ -28,6 +28,33 @@ fn dir_of(path: &str) -> &str {
 /// (package directory, identifier) → the first constant so declared and its file.
 type Consts<'a> = HashMap<(&'a str, &'a str), (&'a str, &'a ConstDecl)>;
 
+/// Each ending of a package directory's path at a `/` (and the whole path)
+/// → the directories with that ending, in path order: an import path's
+/// packages in one lookup (`k8s.io/apiserver/pkg/features` finds
+/// `staging/src/k8s.io/apiserver/pkg/features`), not a scan of every
+/// constant per map key.
+type Dirs<'a> = HashMap<&'a str, Vec<&'a str>>;
+
+fn dirs_by_ending<'a>(files: &'a [(String, Arc<FileFacts>)]) -> Dirs<'a> {
+    let mut out: Dirs = HashMap::new();
+    let mut last = None;
+    for (path, _) in files {
+        let dir = dir_of(path);
+        if last == Some(dir) {
+            continue;
+        }
+        last = Some(dir);
+        let endings = dir.match_indices('/').map(|(i, _)| &dir[i + 1..]);
+        for ending in std::iter::once(dir).chain(endings) {
+            let dirs = out.entry(ending).or_default();
+            if dirs.last() != Some(&dir) {
+                dirs.push(dir);
+            }
+        }
+    }
+    out
+}
+
 /// A spec map entry resolved to its gate.
 struct Resolved<'a> {
     name: String,
@@ -45,6 +72,9 @@ pub(super) fn build(files: &[(String, Arc<FileFacts>)]) -> (BTreeMap<String, Gat
     let mut consts: Consts = HashMap::new();
     for (path, facts) in files {
         for (line, message) in &facts.problems {
+            problems.push(Problem::unread(path, *line, message.clone()));
+        }
+        for (line, message) in &facts.notes {
             problems.push(Problem::new(path, *line, message.clone()));
         }
         for c in &facts.consts {
@@ -57,9 +87,14 @@ pub(super) fn build(files: &[(String, Arc<FileFacts>)]) -> (BTreeMap<String, Gat
         }
     }
     let mut resolved = Vec::new();
+    let dirs = dirs_by_ending(files);
+    let tables = Tables {
+        consts: &consts,
+        dirs: &dirs,
+    };
     for (path, facts) in files {
         for entry in &facts.entries {
-            let (name, decl) = resolve(path, facts, &entry.key, &consts, &mut problems, entry.line);
+            let (name, decl) = resolve(path, facts, &entry.key, &tables, &mut problems, entry.line);
             if let Some((decl_path, decl)) = decl
                 && !gates.contains_key(&name)
             {
@@ -99,7 +134,9 @@ fn add_const(gates: &mut BTreeMap<String, Gate>, path: &str, c: &ConstDecl) {
     };
     match gates.get_mut(&c.name) {
         Some(gate) => {
-            if gate.file != path && !gate.also_in.iter().any(|f| f == path) {
+            // Files come in path order, each file's constants together:
+            // the last one listed is the only one that can be this file.
+            if gate.file != path && gate.also_in.last().is_none_or(|f| f != path) {
                 gate.also_in.push(path.to_string());
             }
             if gate.kep_text.is_none() {
@@ -123,6 +160,12 @@ fn add_const(gates: &mut BTreeMap<String, Gate>, path: &str, c: &ConstDecl) {
     }
 }
 
+/// What [`resolve`] looks names up in.
+struct Tables<'a, 'b> {
+    consts: &'b Consts<'a>,
+    dirs: &'b Dirs<'a>,
+}
+
 /// The gate name a map key stands for, and the constant it names. An
 /// unknown constant is a problem; its specs are still kept, under the
 /// identifier.
@@ -130,27 +173,27 @@ fn resolve<'a>(
     path: &str,
     facts: &FileFacts,
     key: &Key,
-    consts: &Consts<'a>,
+    tables: &Tables<'a, '_>,
     problems: &mut Vec<Problem>,
     line: usize,
 ) -> (String, Option<(&'a str, &'a ConstDecl)>) {
-    let (dirs, ident): (Vec<&str>, &str) = match key {
-        Key::Local(ident) => (vec![dir_of(path)], ident),
+    let own = [dir_of(path)];
+    let (dirs, ident): (&[&str], &str) = match key {
+        Key::Local(ident) => (&own, ident),
         Key::Qualified(pkg, ident) => {
             let Some(import) = facts.imports.get(pkg) else {
                 let message = format!("spec for {pkg}.{ident}: {pkg} is not imported");
                 problems.push(Problem::new(path, line, message));
                 return (ident.clone(), None);
             };
-            let dirs = consts
-                .keys()
-                .map(|(d, _)| *d)
-                .filter(|d| *d == import || d.ends_with(&format!("/{import}")))
-                .collect();
+            let dirs = tables
+                .dirs
+                .get(import.as_str())
+                .map_or(&[][..], Vec::as_slice);
             (dirs, ident)
         }
     };
-    if let Some(&(file, decl)) = dirs.iter().find_map(|d| consts.get(&(*d, ident))) {
+    if let Some(&(file, decl)) = dirs.iter().find_map(|d| tables.consts.get(&(*d, ident))) {
         return (decl.name.clone(), Some((file, decl)));
     }
     let written = match key {

@@ -10,6 +10,13 @@
 //! enhancements pull request (`…/pull/N`) names a PR, not a KEP: its text is
 //! kept, no number is taken from it.
 
+/// The most KEP numbers read from one `kep:` line (kubernetes' own name
+/// two at most), and the most bytes of its text kept: a line naming a
+/// million numbers costs what 16 do, and a gate's copy of it is small.
+pub(super) const MAX_KEPS: usize = 16;
+/// See [`MAX_KEPS`].
+pub(super) const MAX_TEXT: usize = 256;
+
 /// The raw text after the label (trimmed, possibly empty) and the KEP
 /// numbers it names, of the first `kep:` line among `lines` (comment lines
 /// without their `//`).
@@ -22,11 +29,30 @@ pub(super) fn from_doc<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<(
         if label != "kep" && label != "keps" && !typo {
             return None;
         }
-        Some((value.to_string(), numbers(value)))
+        Some((cut(value), numbers(value)))
     })
 }
 
-/// The KEP numbers `text` names, in order, without repeats.
+/// `text`, or its first [`MAX_TEXT`] bytes (at a character's end) and `…`.
+fn cut(text: &str) -> String {
+    if text.len() <= MAX_TEXT {
+        return text.to_string();
+    }
+    let end = (0..=MAX_TEXT)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{}…", &text[..end])
+}
+
+/// Whether a `kep:` line's text and numbers, as [`from_doc`] gives them,
+/// were cut to [`MAX_TEXT`] and [`MAX_KEPS`].
+pub(super) fn was_cut(text: &str, numbers: &[u32]) -> bool {
+    numbers.len() >= MAX_KEPS || text.len() > MAX_TEXT
+}
+
+/// The KEP numbers `text` names, in order, without repeats: the first
+/// [`MAX_KEPS`] (so the repeat check is over at most that many).
 pub(super) fn numbers(text: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for token in text.split(|c: char| c.is_whitespace() || c == ',') {
@@ -34,6 +60,9 @@ pub(super) fn numbers(text: &str) -> Vec<u32> {
             && !out.contains(&n)
         {
             out.push(n);
+            if out.len() == MAX_KEPS {
+                break;
+            }
         }
     }
     out

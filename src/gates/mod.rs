@@ -43,7 +43,7 @@ mod repo;
 #[cfg(test)]
 mod tests;
 
-pub use repo::{CommitInfo, Kubernetes, TagInfo, landed};
+pub use repo::{CommitInfo, Kubernetes, MAX_DEPTH, MAX_FILE_BYTES, TagInfo, landed};
 
 /// The errors of this module (opening a checkout, reading git).
 pub type Error = anyhow::Error;
@@ -145,12 +145,18 @@ impl Gate {
 /// Something in a file that could not be read as a gate or spec.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Problem {
-    /// The file, relative to the checkout's root.
+    /// The file (or directory), relative to the checkout's root.
     pub file: String,
-    /// 1-based line.
+    /// 1-based line; 0 for the whole file or directory.
     pub line: usize,
     /// What is wrong.
     pub message: String,
+    /// Whether gates may be missing because of it: the file, a part of it
+    /// or a directory could not be read (a syntax error, a file over
+    /// [`MAX_FILE_BYTES`], a tree deeper than [`MAX_DEPTH`]). What the code
+    /// says of a release read with such a problem cannot be trusted to be
+    /// complete.
+    pub unread: bool,
 }
 
 impl Problem {
@@ -159,6 +165,14 @@ impl Problem {
             file: file.to_string(),
             line,
             message,
+            unread: false,
+        }
+    }
+
+    fn unread(file: &str, line: usize, message: String) -> Problem {
+        Problem {
+            unread: true,
+            ..Problem::new(file, line, message)
         }
     }
 }
@@ -191,9 +205,13 @@ impl Snapshot {
         (self.gates, self.problems) = build::build(&self.files);
     }
 
-    fn from_facts(mut files: Vec<(String, Arc<parse::FileFacts>)>) -> Snapshot {
+    /// The snapshot of `files`, with `walk`: the problems of the walk that
+    /// found them (directories not read).
+    fn from_facts(mut files: Vec<(String, Arc<parse::FileFacts>)>, walk: &[Problem]) -> Snapshot {
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        let (gates, problems) = build::build(&files);
+        let (gates, mut problems) = build::build(&files);
+        problems.extend(walk.iter().cloned());
+        problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
         Snapshot {
             gates,
             problems,
@@ -204,25 +222,36 @@ impl Snapshot {
     /// The gate files of a directory tree (a checkout's working directory).
     pub fn from_dir(root: &Path) -> Result<Snapshot, Error> {
         let mut files = Vec::new();
-        for path in repo::gate_files_on_disk(root)? {
+        let (paths, walk) = repo::gate_files_on_disk(root)?;
+        for path in paths {
             let full = root.join(&path);
-            let text = std::fs::read(&full)
-                .map_err(|e| anyhow::anyhow!("reading {}: {e}", full.display()))?;
-            let facts = parse::read(&String::from_utf8_lossy(&text));
+            let size = std::fs::metadata(&full).map(|m| m.len()).unwrap_or(0);
+            let facts = if size > MAX_FILE_BYTES as u64 {
+                parse::too_large(size)
+            } else {
+                let text = std::fs::read(&full)
+                    .map_err(|e| anyhow::anyhow!("reading {}: {e}", full.display()))?;
+                parse::read_bytes(&text)
+            };
             files.push((path, Arc::new(facts)));
         }
-        Ok(Snapshot::from_facts(files))
+        Ok(Snapshot::from_facts(files, &walk))
     }
 
     /// The gate files of a git tree (a commit's root tree).
     pub fn from_tree(repo: &git2::Repository, tree: &git2::Tree) -> Result<Snapshot, Error> {
         let mut files = Vec::new();
-        for (path, oid) in repo::gate_files_in_tree(repo, tree, &mut Default::default())?.iter() {
+        let listing = repo::gate_files_in_tree(repo, tree, &mut Default::default())?;
+        for (path, oid) in &listing.files {
             let blob = repo.find_blob(*oid)?;
-            let facts = parse::read(&String::from_utf8_lossy(blob.content()));
-            files.push((path.clone(), Arc::new(facts)));
+            files.push((path.clone(), Arc::new(parse::read_bytes(blob.content()))));
         }
-        Ok(Snapshot::from_facts(files))
+        Ok(Snapshot::from_facts(files, &listing.problems))
+    }
+
+    /// The problems that mean gates may be missing (see [`Problem::unread`]).
+    pub fn unread(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.unread)
     }
 
     /// The paths of the files read, sorted.

@@ -22,9 +22,16 @@ pub(super) struct FileFacts {
     pub entries: Vec<SpecEntry>,
     /// Import name (or the path's last part) → import path.
     pub imports: HashMap<String, String>,
-    /// (line, message) of what could not be read.
+    /// (line, message) of what could not be read: the file (line 0), a
+    /// declaration or a spec. Gates may be missing because of each.
     pub problems: Vec<(usize, String)>,
+    /// (line, message) of what was read in part, with no gate lost (a
+    /// `kep:` line cut to its first KEPs).
+    pub notes: Vec<(usize, String)>,
 }
+
+/// A `kep:` line's text and the KEP numbers it names.
+pub(super) type KepLine = (String, Vec<u32>);
 
 /// A gate constant.
 #[derive(Debug)]
@@ -36,7 +43,7 @@ pub(super) struct ConstDecl {
     /// 1-based line of the identifier.
     pub line: usize,
     /// The `// kep:` line's text and KEP numbers.
-    pub kep: Option<(String, Vec<u32>)>,
+    pub kep: Option<KepLine>,
     /// Typed `Feature` (`X featuregate.Feature = "X"` or `X =
     /// featuregate.Feature("X")`); an untyped string constant (`X = "X"`)
     /// is a gate only when a spec map names it.
@@ -71,6 +78,27 @@ thread_local! {
 /// a problem and the rest is still read.
 pub(super) fn read(text: &str) -> FileFacts {
     read_after(text, None).0
+}
+
+/// [`read`] of a file's bytes (not UTF-8: read lossily), unless it is over
+/// [`super::MAX_FILE_BYTES`].
+pub(super) fn read_bytes(bytes: &[u8]) -> FileFacts {
+    if bytes.len() > super::MAX_FILE_BYTES {
+        return too_large(bytes.len() as u64);
+    }
+    read(&String::from_utf8_lossy(bytes))
+}
+
+/// The facts of a file not read because it has `size` bytes, over
+/// [`super::MAX_FILE_BYTES`]: one problem saying so.
+pub(super) fn too_large(size: u64) -> FileFacts {
+    let mut facts = FileFacts::default();
+    let message = format!(
+        "not read: {size} bytes, over the limit of {} for a gate file",
+        super::MAX_FILE_BYTES
+    );
+    facts.problems.push((0, message));
+    facts
 }
 
 /// [`read`], reusing `old`: the previous version's syntax tree, already
@@ -128,6 +156,10 @@ struct Reader<'t> {
     comments: HashMap<usize, &'t str>,
     /// Untyped boolean constants (`contextualLoggingDefault = true`).
     bools: HashMap<String, bool>,
+    /// The last row whose doc comment's `kep:` line was read, and what it
+    /// gave: constants on one line (`A = "A"; B = "B"; …`) share one doc
+    /// comment, which is read once, not once per constant.
+    last_doc: Option<(usize, Option<KepLine>)>,
 }
 
 impl<'t> Reader<'t> {
@@ -136,6 +168,7 @@ impl<'t> Reader<'t> {
             text,
             comments: HashMap::new(),
             bools: HashMap::new(),
+            last_doc: None,
         }
     }
 
@@ -210,6 +243,29 @@ impl<'t> Reader<'t> {
         lines
     }
 
+    /// The `kep:` line of the doc comment of the declaration at `row`
+    /// (see [`Reader::doc`]), read once per row.
+    fn kep_at(&mut self, row: usize, facts: &mut FileFacts) -> Option<KepLine> {
+        if let Some((r, kep)) = &self.last_doc
+            && *r == row
+        {
+            return kep.clone();
+        }
+        let kep = kep::from_doc(self.doc(row));
+        if let Some((text, keps)) = &kep
+            && kep::was_cut(text, keps)
+        {
+            let message = format!(
+                "this kep: line is read for its first {} KEPs and {} bytes",
+                kep::MAX_KEPS,
+                kep::MAX_TEXT
+            );
+            facts.notes.push((row + 1, message));
+        }
+        self.last_doc = Some((row, kep.clone()));
+        kep
+    }
+
     fn const_spec(&mut self, node: Node, facts: &mut FileFacts) {
         let mut cursor = node.walk();
         let names: Vec<Node> = node
@@ -252,11 +308,12 @@ impl<'t> Reader<'t> {
                 facts.problems.push((line, message));
                 continue;
             };
+            let kep = self.kep_at(node.start_position().row, facts);
             facts.consts.push(ConstDecl {
                 ident,
                 name: unquote(self.src(string)).to_string(),
                 line,
-                kep: kep::from_doc(self.doc(node.start_position().row)),
+                kep,
                 typed,
             });
         }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{anyhow, bail};
 use git2::{ObjectType, Oid, Repository};
 use serde::Serialize;
 
@@ -56,7 +56,7 @@ pub struct TagInfo {
 }
 
 /// Subtree listings (by tree id and path) and parsed blobs.
-type TreeMemo = HashMap<(Oid, String), Arc<Vec<(String, Oid)>>>;
+type TreeMemo = HashMap<(Oid, String), Arc<Listing>>;
 
 #[derive(Default)]
 struct Cache {
@@ -74,36 +74,32 @@ struct Git {
     cache: Mutex<Cache>,
 }
 
-/// An opened kubernetes/kubernetes checkout: a git repository at a revision
-/// (HEAD by default), or a plain directory of its files.
+/// An opened kubernetes/kubernetes checkout: a git repository at a
+/// revision (HEAD by default).
 pub struct Kubernetes {
     root: PathBuf,
-    git: Option<Git>,
+    git: Git,
 }
 
 impl Kubernetes {
     /// Opens the checkout at `path` (its root) at revision `rev`. Errors
-    /// when `path` is not a directory, has no `pkg/features` (at `rev`),
-    /// `rev` is unknown, or `rev` is given for a directory that is not a
-    /// git repository.
+    /// when `path` is not a directory, is not a git repository (each
+    /// release is read at its tag, the release in progress at a commit of
+    /// the history: a plain directory has neither, and reading it would
+    /// compare nothing while saying the code was read), has no
+    /// `pkg/features` (at `rev`), or `rev` is unknown.
     pub fn open(path: &Path, rev: Option<&str>) -> Result<Self, Error> {
+        let shown = crate::escape::terminal(&path.display().to_string()).into_owned();
         if !path.is_dir() {
-            bail!("{} is not a directory: {HINT}", path.display());
+            bail!("{shown} is not a directory: {HINT}");
         }
         let Ok(repo) = Repository::open(path) else {
-            if let Some(rev) = rev {
-                bail!(
-                    "{} is not a git repository, so it has no revision {rev:?}",
-                    path.display()
-                );
-            }
-            if !path.join("pkg/features").is_dir() {
-                bail!("{} has no pkg/features: {HINT}", path.display());
-            }
-            return Ok(Kubernetes {
-                root: path.to_path_buf(),
-                git: None,
-            });
+            bail!(
+                "{shown} is not a git repository: --kubernetes reads each release at its tag \
+                 and the release in progress at a commit of the history, which a plain \
+                 directory does not have (a sparse or blob-less clone will do: \
+                 `git clone --filter=blob:none https://github.com/kubernetes/kubernetes`)"
+            );
         };
         let name = rev.unwrap_or("HEAD");
         let commit = repo
@@ -111,13 +107,16 @@ impl Kubernetes {
             .and_then(|o| o.peel_to_commit())
             .map_err(|e| {
                 anyhow!(
-                    "unknown revision {name:?} in {}: {}",
-                    path.display(),
-                    e.message()
+                    "unknown revision {} in {shown}: {}",
+                    crate::escape::terminal(&format!("{name:?}")),
+                    crate::escape::terminal(e.message())
                 )
             })?;
         if commit.tree()?.get_path(Path::new("pkg/features")).is_err() {
-            bail!("{} has no pkg/features at {name}: {HINT}", path.display());
+            bail!(
+                "{shown} has no pkg/features at {}: {HINT}",
+                crate::escape::terminal(name)
+            );
         }
         let head = commit.id();
         drop(commit);
@@ -129,7 +128,7 @@ impl Kubernetes {
         };
         Ok(Kubernetes {
             root: path.to_path_buf(),
-            git: Some(git),
+            git,
         })
     }
 
@@ -138,25 +137,18 @@ impl Kubernetes {
         &self.root
     }
 
-    /// The gates at the revision opened (HEAD by default), or in the
-    /// working directory when the checkout is not a git repository.
+    /// The gates at the revision opened (HEAD by default).
     pub fn head(&self) -> Result<Arc<Snapshot>, Error> {
-        match &self.git {
-            Some(git) => self.snapshot_at(&git.head.to_string()),
-            None => Ok(Arc::new(Snapshot::from_dir(&self.root)?)),
-        }
+        self.snapshot_at(&self.git.head.to_string())
     }
 
-    /// The first-parent history of the revision opened, oldest first
-    /// (empty without git).
+    /// The first-parent history of the revision opened, oldest first.
     pub fn master_commits(&self) -> Vec<CommitInfo> {
         self.commits().to_vec()
     }
 
     fn commits(&self) -> &[CommitInfo] {
-        let Some(git) = &self.git else {
-            return &[];
-        };
+        let git = &self.git;
         git.commits.get_or_init(|| {
             let repo = lock(&git.repo);
             let mut out = Vec::new();
@@ -179,11 +171,33 @@ impl Kubernetes {
             .cloned()
     }
 
+    /// The minors of the releases the checkout has a tag `v1.N.P` or a
+    /// branch `release-1.N` of: what exists, so that no loop over releases
+    /// is bounded by a number read from input.
+    pub fn release_minors(&self) -> std::collections::BTreeSet<u32> {
+        let repo = lock(&self.git.repo);
+        let mut out = std::collections::BTreeSet::new();
+        if let Ok(names) = repo.tag_names(Some("v1.*")) {
+            out.extend(names.iter().filter_map(|n| {
+                let (minor, _) = n.ok()??.strip_prefix("v1.")?.split_once('.')?;
+                minor.parse::<u32>().ok()
+            }));
+        }
+        if let Ok(branches) = repo.branches(None) {
+            out.extend(branches.flatten().filter_map(|(b, _)| {
+                let name = b.name().ok()??;
+                let minor = name.rsplit('/').next()?.strip_prefix("release-1.")?;
+                minor.parse::<u32>().ok()
+            }));
+        }
+        out
+    }
+
     /// Release 1.`minor`'s highest patch tag `v1.minor.N` (release
     /// candidates and other suffixes are not releases), else its branch
     /// `release-1.minor` (remote `origin`, then local).
     pub fn release_tag(&self, minor: u32) -> Option<TagInfo> {
-        let repo = lock(&self.git.as_ref()?.repo);
+        let repo = lock(&self.git.repo);
         let prefix = format!("v1.{minor}.");
         let names = repo.tag_names(Some(&format!("{prefix}*"))).ok()?;
         let best = names
@@ -219,23 +233,26 @@ impl Kubernetes {
     /// kept by tree id and parsed files by blob id, so asking again, or for
     /// a commit that shares files with one read before, parses nothing new.
     pub fn snapshot_at(&self, commit: &str) -> Result<Arc<Snapshot>, Error> {
-        let git = self
-            .git
-            .as_ref()
-            .context("not a git repository: no history to read")?;
+        let git = &self.git;
         let repo = lock(&git.repo);
         let tree = repo
             .revparse_single(commit)
             .and_then(|o| o.peel_to_commit())
             .and_then(|c| c.tree())
-            .map_err(|e| anyhow!("unknown revision {commit:?}: {}", e.message()))?;
+            .map_err(|e| {
+                anyhow!(
+                    "unknown revision {}: {}",
+                    crate::escape::terminal(&format!("{commit:?}")),
+                    crate::escape::terminal(e.message())
+                )
+            })?;
         let mut cache = lock(&git.cache);
         if let Some(hit) = cache.snapshots.get(&tree.id()) {
             return Ok(hit.clone());
         }
         let listing = gate_files_in_tree(&repo, &tree, &mut cache.trees)?;
-        let mut files = Vec::with_capacity(listing.len());
-        for (path, oid) in listing.iter() {
+        let mut files = Vec::with_capacity(listing.files.len());
+        for (path, oid) in &listing.files {
             let facts = match cache.blobs.get(oid) {
                 Some(f) => f.clone(),
                 None => {
@@ -246,7 +263,7 @@ impl Kubernetes {
             };
             files.push((path.clone(), facts));
         }
-        let snapshot = Arc::new(Snapshot::from_facts(files));
+        let snapshot = Arc::new(Snapshot::from_facts(files, &listing.problems));
         cache.snapshots.insert(tree.id(), snapshot.clone());
         Ok(snapshot)
     }
@@ -303,8 +320,12 @@ fn parse_blob(
     let blob = repo.find_blob(oid)?;
     let Ok(text) = std::str::from_utf8(blob.content()) else {
         last.remove(path);
-        return Ok(parse::read(&String::from_utf8_lossy(blob.content())));
+        return Ok(parse::read_bytes(blob.content()));
     };
+    if text.len() > MAX_FILE_BYTES {
+        last.remove(path);
+        return Ok(parse::too_large(text.len() as u64));
+    }
     let (facts, next) = incremental::parse_next(repo, last.get(path), &blob, text);
     match next {
         Some(next) => last.insert(path.to_string(), next),
@@ -327,6 +348,35 @@ fn wanted_dir(path: &str) -> bool {
         || path.starts_with("staging/src/k8s.io/")
 }
 
+/// How many directories deep the walks go: kubernetes' deepest gate file
+/// is 7 directories down (`staging/src/k8s.io/component-base/logs/api/v1`).
+/// A deeper tree is not read below this depth, and says so ([`Listing::problems`]),
+/// so a checkout of 20,000 nested directories costs 32 levels, not a stack
+/// overflow.
+pub const MAX_DEPTH: usize = 32;
+
+/// The largest gate file read, in bytes: `kube_features.go` is 120 KB. A
+/// larger file is not parsed (a problem says so): tree-sitter's tree of a
+/// 50 MB file took 1.4 GB.
+pub const MAX_FILE_BYTES: usize = 4 << 20;
+
+/// The gate files found under a tree and what could not be walked.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Listing {
+    /// (path from the root, blob id), sorted by path.
+    pub files: Vec<(String, Oid)>,
+    /// Directories not read: deeper than [`MAX_DEPTH`].
+    pub problems: Vec<super::Problem>,
+}
+
+fn too_deep(path: &str) -> super::Problem {
+    super::Problem::unread(
+        path,
+        0,
+        format!("directories nest deeper than {MAX_DEPTH} levels: nothing below this one is read"),
+    )
+}
+
 /// The gate files of `tree` (paths from the root) and their blob ids,
 /// sorted by path. Subtree listings are kept in `memo` by tree id, so an
 /// unchanged subtree is read once however many commits share it.
@@ -334,33 +384,42 @@ pub(super) fn gate_files_in_tree(
     repo: &Repository,
     tree: &git2::Tree,
     memo: &mut TreeMemo,
-) -> Result<Arc<Vec<(String, Oid)>>, Error> {
-    let mut out = list_tree(repo, tree.id(), "", memo)?;
-    Arc::make_mut(&mut out).sort();
+) -> Result<Arc<Listing>, Error> {
+    let mut out = list_tree(repo, tree.id(), "", 0, memo)?;
+    let listing = Arc::make_mut(&mut out);
+    listing.files.sort();
+    listing.problems.sort_by(|a, b| a.file.cmp(&b.file));
     Ok(out)
 }
 
+/// The listing of tree `id` at `prefix`, `depth` directories below the
+/// root. Recursive, but never deeper than [`MAX_DEPTH`].
 fn list_tree(
     repo: &Repository,
     id: Oid,
     prefix: &str,
+    depth: usize,
     memo: &mut TreeMemo,
-) -> Result<Arc<Vec<(String, Oid)>>, Error> {
+) -> Result<Arc<Listing>, Error> {
     if let Some(hit) = memo.get(&(id, prefix.to_string())) {
         return Ok(hit.clone());
     }
     let tree = repo.find_tree(id)?;
-    let mut out = Vec::new();
+    let mut out = Listing::default();
     for entry in tree.iter() {
         let Ok(name) = entry.name() else { continue };
         let path = format!("{prefix}{name}");
         match entry.kind() {
+            Some(ObjectType::Tree) if wanted_dir(&path) && depth >= MAX_DEPTH => {
+                out.problems.push(too_deep(&path));
+            }
             Some(ObjectType::Tree) if wanted_dir(&path) => {
-                let sub = list_tree(repo, entry.id(), &format!("{path}/"), memo)?;
-                out.extend(sub.iter().cloned());
+                let sub = list_tree(repo, entry.id(), &format!("{path}/"), depth + 1, memo)?;
+                out.files.extend(sub.files.iter().cloned());
+                out.problems.extend(sub.problems.iter().cloned());
             }
             Some(ObjectType::Blob) if entry.filemode() != MODE_LINK && is_gate_file(&path) => {
-                out.push((path, entry.id()));
+                out.files.push((path, entry.id()));
             }
             _ => {}
         }
@@ -371,11 +430,13 @@ fn list_tree(
 }
 
 /// The gate files under `root` on disk, relative and sorted (symbolic
-/// links are not followed).
-pub(super) fn gate_files_on_disk(root: &Path) -> Result<Vec<String>, Error> {
+/// links are not followed), and the directories deeper than [`MAX_DEPTH`],
+/// which are not read.
+pub(super) fn gate_files_on_disk(root: &Path) -> Result<(Vec<String>, Vec<super::Problem>), Error> {
     let mut out = Vec::new();
-    let mut stack = vec![String::new()];
-    while let Some(rel) = stack.pop() {
+    let mut problems = Vec::new();
+    let mut stack = vec![(String::new(), 0)];
+    while let Some((rel, depth)) = stack.pop() {
         let dir = root.join(&rel);
         let entries = match std::fs::read_dir(&dir) {
             Ok(e) => e,
@@ -393,12 +454,17 @@ pub(super) fn gate_files_on_disk(root: &Path) -> Result<Vec<String>, Error> {
                 continue;
             };
             if kind.is_dir() && wanted_dir(&path) {
-                stack.push(path);
+                if depth >= MAX_DEPTH {
+                    problems.push(too_deep(&path));
+                } else {
+                    stack.push((path, depth + 1));
+                }
             } else if kind.is_file() && is_gate_file(&path) {
                 out.push(path);
             }
         }
     }
     out.sort();
-    Ok(out)
+    problems.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((out, problems))
 }

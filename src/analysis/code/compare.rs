@@ -96,10 +96,13 @@ pub fn note(code: &Code, n: u32, release: Release, e: Said) -> Option<CodeNote> 
                     false,
                     format!("{said}; gate {g} reached {} in {}", level(s), r(*m)),
                 ),
-                None => (
-                    false,
-                    format!("{said}; its gates never reached {}", level(s)),
-                ),
+                None => match code.cannot_tell(release.minor) {
+                    Some(t) => (false, t),
+                    None => (
+                        false,
+                        format!("{said}; its gates never reached {}", level(s)),
+                    ),
+                },
             }
         }
         None => match at_here.first() {
@@ -166,6 +169,9 @@ fn landed_note(code: &Code, n: u32, release: Release, e: Said, here: Option<KepC
             l.commit.date
         ),
         None if want.is_unset() => String::new(),
+        None if code.unread(release.minor).is_some() => {
+            code.cannot_tell(release.minor).unwrap_or_default()
+        }
         None => {
             let now = here
                 .as_ref()

@@ -65,6 +65,7 @@ pub fn milestone_notes(code: &Code, kep: &Kep) -> Vec<MilestoneNote> {
             Some((r, g)) => {
                 format!("kep.yaml says {stage} in {m}; gate {g} reached {level} in {r}")
             }
+            None if code.unread(m.minor).is_some() => code.cannot_tell(m.minor).unwrap_or_default(),
             None => {
                 let gates = code
                     .gates_of
@@ -98,6 +99,9 @@ pub fn findings(code: &Code, keps: &[Kep]) -> Vec<Finding> {
                     "set `milestone.{}` to \"{r}\" if the gate's release is when it shipped",
                     note.stage
                 ),
+                None if code.unread(note.milestone.minor).is_some() => {
+                    "the code of that release was not read whole (see the warnings): read it again once it is".into()
+                }
                 None => "the stage has not shipped in the code: move the milestone to the release that ships it".into(),
             };
             out.push(
@@ -142,7 +146,7 @@ pub fn kep_panel(code: &Code, kep: &Kep, n: u32) -> Option<serde_json::Value> {
 pub fn gate_steps(code: &Code, gate: &str) -> Vec<String> {
     let mut steps: Vec<String> = Vec::new();
     let mut last = None;
-    for minor in 0..=code.current.minor {
+    for &minor in &code.minors {
         // A release whose files lack the gate changes nothing here.
         let Some(now) = code.gate_stage(gate, minor) else {
             continue;
