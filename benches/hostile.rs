@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)] // each bench uses a part of it
 mod support;
 
+#[path = "hostile/gate_inputs.rs"]
+mod gate_inputs;
+
 use kepsite::site::highlight::Highlighter;
 use kepsite::site::markdown::{Links, render};
 use kepsite::site::sanitize::{Budget, Policy, clean};
@@ -82,10 +85,79 @@ fn unknown_keys() {
     }
 }
 
+/// The four `--kubernetes` inputs that took quadratic time (issue 49),
+/// each at ×1, ×2 and ×4: the gate files parsed and resolved
+/// (`gates::parse_file`), and for the gates naming one KEP the whole
+/// `Code::load` of a one-commit checkout against `content/`.
+fn gate_files() {
+    type Make = fn(usize) -> Vec<(String, String)>;
+    let cases: [(&str, Make, usize); 3] = [
+        (
+            "spec map keys `pkg.Gate`",
+            gate_inputs::qualified_keys,
+            10_000,
+        ),
+        (
+            "N comment lines, N constants on one line",
+            gate_inputs::one_line,
+            20_000,
+        ),
+        (
+            "one `// kep:` line naming N numbers",
+            gate_inputs::kep_numbers,
+            250_000,
+        ),
+    ];
+    println!("| gate files | N | parse and resolve | per 1,000 |");
+    println!("|---|---|---|---|");
+    for (name, make, base) in cases {
+        for n in [base, 2 * base, 4 * base] {
+            let files = make(n);
+            let t = best(|| {
+                let mut s = kepsite::gates::Snapshot::default();
+                for (path, text) in &files {
+                    kepsite::gates::parse_file(path, text, &mut s);
+                }
+                assert!(!s.gates.is_empty());
+            });
+            println!(
+                "| {name} | {n} | {:.3} s | {:.3} ms |",
+                t.as_secs_f64(),
+                t.as_secs_f64() * 1e6 / n as f64
+            );
+        }
+    }
+    let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let model = kepsite::model::load(&content, None, None).expect("content loads");
+    for n in [40_000, 80_000, 160_000] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        gate_inputs::commit(
+            dir.path(),
+            &gate_inputs::same_kep(n, 5204),
+            1_772_409_600,
+            &[],
+        );
+        let current = kepsite::kep::domain::Release::new(1, 36);
+        let t = best(|| {
+            let code = kepsite::analysis::code::Code::load(dir.path(), None, &model, current, None)
+                .expect("loads");
+            assert_eq!(code.gates_of[&5204].len(), n);
+        });
+        println!(
+            "| gates all `// kep: 5204` (Code::load) | {n} | {:.3} s | {:.3} ms |",
+            t.as_secs_f64(),
+            t.as_secs_f64() * 1e6 / n as f64
+        );
+    }
+}
+
 fn main() {
     let only = std::env::var("HOSTILE_ONLY").ok();
     if only.as_deref().is_none_or(|o| o.contains("keys")) {
         unknown_keys();
+    }
+    if only.as_deref().is_none_or(|o| o.contains("gates")) {
+        gate_files();
     }
     let keps = BTreeMap::new();
     let assets = BTreeSet::from(["img.png".to_string()]);

@@ -12,6 +12,7 @@ mod bad_input;
 mod check;
 mod check_changes;
 mod check_formats;
+mod code_inputs;
 mod dashboards;
 mod docs;
 mod dom;

@@ -71,7 +71,16 @@ fn is_change(s: &Stage, code: &Stage) -> bool {
 /// in the code read. The release in progress: whether the gates already
 /// carry the stage the KEP targets ("code landed").
 pub fn note(code: &Code, n: u32, release: Release, e: Said) -> Option<CodeNote> {
-    code.gates_of.get(&n)?;
+    if !code.gates_of.contains_key(&n) {
+        // Gates its kep.yaml lists, none found: in a release not read
+        // whole, they may be in what was not read.
+        let says = code.unknown.get(&n).and(code.cannot_tell(release.minor))?;
+        return Some(CodeNote {
+            code: None,
+            agrees: false,
+            says,
+        });
+    }
     let here = code.kep_stage(n, release.minor);
     if release >= code.current {
         return Some(landed_note(code, n, release, e, here));
