@@ -64,7 +64,7 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
             "{}{} {}",
             st.paint(code, &format!("{label}[{}]", f.rule)),
             st.paint("1", ":"),
-            st.paint("1", &crate::escape::terminal_lines(&f.message))
+            st.paint("1", &crate::escape::terminal(&f.message))
         );
         // Names are data: a control character in a path is shown, not sent.
         let path = crate::escape::terminal(&f.path);
@@ -103,7 +103,7 @@ pub fn human(model: &Model, findings: &[Finding], color: bool) -> String {
                 "{gutter} {} {}: {}",
                 st.paint("1;34", "="),
                 st.paint("1", "help"),
-                crate::escape::terminal_lines(h)
+                crate::escape::terminal(h)
             );
         }
         out.push('\n');

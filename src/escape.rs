@@ -134,25 +134,17 @@ pub fn is_control(c: char) -> bool {
 
 /// `s` safe to print on a terminal or in a CI log (and a GitHub annotation):
 /// each control character shown as `\u{1b}`, never sent raw. Borrowed when
-/// there is none, which is nearly always.
+/// there is none, which is nearly always. The one path for every value
+/// from input on a line for people: a newline too is shown, not sent, so a
+/// value cannot start a line of its own (a GitHub Actions workflow command
+/// such as `::error …`, or a line that looks like a finding).
 pub fn terminal(s: &str) -> Cow<'_, str> {
-    controls_shown(s, |_| false)
-}
-
-/// Text kept as lines on a terminal: [`terminal`], except that a newline or
-/// tab in running text (a finding's message) stays what it is.
-pub fn terminal_lines(s: &str) -> Cow<'_, str> {
-    controls_shown(s, |c| c == '\n' || c == '\t')
-}
-
-fn controls_shown(s: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    let shown = |c: char| is_control(c) && !keep(c);
-    if !s.chars().any(shown) {
+    if !s.chars().any(is_control) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if shown(c) {
+        if is_control(c) {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);
@@ -161,8 +153,50 @@ fn controls_shown(s: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `s` with the bidirectional overrides and isolates (U+202A to U+202E,
+/// U+2066 to U+2069) written as `[U+202E]`, visible, as GitHub marks them:
+/// raw, they reorder what a page shows ("Trojan source"). Every HTML and
+/// XML page goes through it once, whole, after its template: the marker
+/// holds no markup, so it is safe anywhere in a page.
+pub fn bidi_shown(s: String) -> String {
+    let b = s.as_bytes();
+    // Each is three bytes: E2 80 AA..=AE, or E2 81 A6..=A9.
+    let is_bidi = |i: &usize| {
+        matches!(
+            (b.get(i + 1), b.get(i + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        )
+    };
+    if !memchr::memchr_iter(0xe2, b).any(|i| is_bidi(&i)) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut copied = 0;
+    for i in memchr::memchr_iter(0xe2, b).filter(is_bidi) {
+        out.push_str(&s[copied..i]);
+        let c = s[i..].chars().next().unwrap_or_default();
+        out.push_str(&format!("[U+{:04X}]", c as u32));
+        copied = i + 3;
+    }
+    out.push_str(&s[copied..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bidi_controls_are_shown_on_pages() {
+        let all: String = ('\u{202a}'..='\u{202e}')
+            .chain('\u{2066}'..='\u{2069}')
+            .collect();
+        let shown = super::bidi_shown(format!("a{all}b \u{2028}é\u{200f}"));
+        assert_eq!(
+            shown,
+            "a[U+202A][U+202B][U+202C][U+202D][U+202E][U+2066][U+2067][U+2068][U+2069]b \u{2028}é\u{200f}"
+        );
+        assert_eq!(super::bidi_shown("plain ü".into()), "plain ü");
+    }
+
     #[test]
     fn markup_never_holds_a_raw_control_character() {
         for f in [super::html, super::text] {
@@ -196,13 +230,13 @@ mod tests {
 
     #[test]
     fn terminal_shows_controls_as_escapes() {
-        use super::{terminal, terminal_lines};
+        use super::terminal;
         assert_eq!(terminal("keps/sig-a/1-x"), "keps/sig-a/1-x");
         assert_eq!(
             terminal("a\u{1b}]0;title\u{7}\nb\u{202e}c\u{9b}"),
             "a\\u{1b}]0;title\\u{7}\\u{a}b\\u{202e}c\\u{9b}"
         );
-        assert_eq!(terminal_lines("one\ntwo\u{1b}[2J"), "one\ntwo\\u{1b}[2J");
+        assert_eq!(terminal("one\ntwo\u{1b}[2J"), "one\\u{a}two\\u{1b}[2J");
         assert!(matches!(terminal("plain"), std::borrow::Cow::Borrowed(_)));
     }
 

@@ -33,15 +33,25 @@ fn text(s: &str) -> String {
     escape(clean.as_str()).into_owned()
 }
 
+/// A finding on one line (and its help on the next): the values from input
+/// through [`crate::escape::terminal`], so that a newline in one cannot
+/// start a line of its own where the report is printed to a CI log.
 fn describe(f: &Finding) -> String {
+    use crate::escape::terminal;
+    let path = terminal(&f.path);
     let loc = match f.line {
-        Some(l) => format!("{}:{l}", f.path),
-        None => f.path.clone(),
+        Some(l) => format!("{path}:{l}"),
+        None => path.into_owned(),
     };
-    let mut s = format!("{}[{}] {loc}: {}", f.severity.as_str(), f.rule, f.message);
+    let mut s = format!(
+        "{}[{}] {loc}: {}",
+        f.severity.as_str(),
+        f.rule,
+        terminal(&f.message)
+    );
     if let Some(h) = &f.hint {
         s.push_str("\n  help: ");
-        s.push_str(h);
+        s.push_str(&terminal(h));
     }
     s
 }
@@ -87,7 +97,7 @@ pub fn render(cases: &[Case], deny_warnings: bool) -> String {
                     "{} finding{}: {}",
                     failing.len(),
                     if failing.len() == 1 { "" } else { "s" },
-                    first.message
+                    crate::escape::terminal(&first.message)
                 )),
                 text(&body.join("\n"))
             );

@@ -312,7 +312,7 @@ pub fn render_page(tera: &tera::Tera, page: Page) -> Result<(String, Vec<u8>)> {
             let ctx =
                 tera::Context::from_value(context).with_context(|| format!("context of {path}"))?;
             tera.render(name, &ctx)
-                .map(String::into_bytes)
+                .map(|page| crate::escape::bidi_shown(page).into_bytes())
                 .map_err(|e| anyhow::anyhow!("rendering {path} with {name}: {}", chain(&e)))?
         }
     };

@@ -21,7 +21,7 @@ const TIME: i64 = 1_772_409_600;
 /// A gate file for two of `content/`'s KEPs: JobCompletionHooks (5204,
 /// alpha in v1.36, the release in progress) and PodRestartBudget (1480,
 /// stable in v1.34 by its kep.yaml, GA in 1.33 by the code).
-const GATES: &str = r#"package features
+pub const GATES: &str = r#"package features
 
 import (
 	"k8s.io/apimachinery/pkg/util/version"
@@ -57,7 +57,12 @@ fn files(text: &str) -> Vec<(String, String)> {
 /// A checkout of [`GATES`], tagged as v1.33 and v1.34 (so those releases
 /// are read), in `dir`.
 fn checkout(dir: &Path) {
-    gate_inputs::commit(dir, &files(GATES), TIME, &["v1.33.0", "v1.34.0"]);
+    tagged_checkout(dir, GATES);
+}
+
+/// A checkout of `gates` (the gate file), tagged as v1.33 and v1.34.
+pub fn tagged_checkout(dir: &Path, gates: &str) {
+    gate_inputs::commit(dir, &files(gates), TIME, &["v1.33.0", "v1.34.0"]);
 }
 
 fn s(p: &Path) -> &str {

@@ -20,6 +20,7 @@ mod fuzz;
 mod git_fixture;
 mod history;
 mod load;
+mod output_injection;
 mod paths;
 mod project;
 mod query;
