@@ -23,6 +23,7 @@ pub mod escape;
 pub mod finding;
 pub mod gates;
 pub mod hash;
+pub mod input_file;
 pub mod kep;
 pub mod model;
 pub mod project;

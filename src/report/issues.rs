@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::{Row, stage_group};
@@ -17,21 +17,42 @@ use crate::model::Model;
 /// The fields `--issues` needs in every element.
 pub const FIELDS: &[&str] = &["number", "title", "labels", "milestone", "state", "url"];
 
-/// One enhancement issue.
+/// The issues file: how it is named, and the largest read (64 MiB; the
+/// enhancements repository's every issue, with these fields, is about
+/// 5 MB).
+pub const FILE: crate::input_file::Kind = crate::input_file::Kind {
+    what: "the issues file",
+    item: "issue",
+    limit: 64 << 20,
+    hint: "export with `gh issue list --json number,title,labels,milestone,state,url`",
+};
+
+/// One enhancement issue. Every field of [`FIELDS`] must be present
+/// (`milestone` may be `null`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Issue {
     /// Issue number (= KEP number).
     pub number: u32,
     /// Title.
     pub title: String,
-    /// Labels.
+    /// The labels kepsite reads (`lead-opted-in`, `tracked/*`, `stage/*`);
+    /// the others are dropped as they are read, so a file of a million
+    /// labels costs what its issues do.
+    #[serde(deserialize_with = "read_labels")]
     pub labels: Vec<Label>,
     /// Milestone, when set.
+    #[serde(deserialize_with = "crate::input_file::nullable")]
     pub milestone: Option<Milestone>,
     /// `OPEN` or `CLOSED`.
     pub state: String,
     /// Web URL.
     pub url: String,
+}
+
+fn read_labels<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Label>, D::Error> {
+    crate::input_file::filtered(d, |l: &Label| {
+        l.name == "lead-opted-in" || l.name.starts_with("tracked/") || l.name.starts_with("stage/")
+    })
 }
 
 /// A label.
@@ -48,32 +69,15 @@ pub struct Milestone {
     pub title: String,
 }
 
-/// Parse an issues file, naming the element and field that is wrong.
-pub fn parse(text: &str) -> Result<Vec<Issue>> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).context("the issues file is not JSON")?;
-    let Some(list) = value.as_array() else {
-        bail!(
-            "the issues file must be a JSON list, as written by `gh issue list --json {}`",
-            FIELDS.join(",")
-        );
-    };
-    list.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let Some(obj) = v.as_object() else {
-                bail!("issue {i} of the issues file is not an object");
-            };
-            if let Some(missing) = FIELDS.iter().find(|f| !obj.contains_key(**f)) {
-                bail!(
-                    "issue {i} of the issues file lacks `{missing}` (export with `gh issue list --json {}`)",
-                    FIELDS.join(",")
-                );
-            }
-            serde_json::from_value(v.clone())
-                .with_context(|| format!("issue {i} of the issues file has a field of the wrong type"))
-        })
-        .collect()
+/// Parse an issues file ([`crate::input_file::parse_list`]), naming the
+/// element and field that is wrong.
+pub fn parse(bytes: &[u8]) -> Result<Vec<Issue>> {
+    crate::input_file::parse_list(&FILE, bytes)
+}
+
+/// Read and parse the issues file at `path`, within [`FILE`]'s limit.
+pub fn read(path: &std::path::Path) -> Result<Vec<Issue>> {
+    crate::input_file::read_list(&FILE, path)
 }
 
 impl Issue {
@@ -334,21 +338,21 @@ mod tests {
 
     #[test]
     fn bad_files_name_the_problem() {
-        let e = parse("{").unwrap_err().to_string();
-        assert!(e.contains("not JSON"), "{e}");
-        let e = parse("{}").unwrap_err().to_string();
+        let e = parse(b"{").unwrap_err().to_string();
+        assert!(e.contains("not a JSON list"), "{e}");
+        let e = parse(b"{}").unwrap_err().to_string();
         assert!(e.contains("JSON list"), "{e}");
         let e = parse(
-            r#"[{"number": 1, "title": "t", "milestone": null, "state": "OPEN", "url": "u"}]"#,
+            br#"[{"number": 1, "title": "t", "milestone": null, "state": "OPEN", "url": "u"}]"#,
         )
         .unwrap_err()
         .to_string();
         assert!(e.contains("issue 0") && e.contains("`labels`"), "{e}");
-        let e = parse(r#"[{"number": "x", "title": "t", "labels": [], "milestone": null, "state": "OPEN", "url": "u"}]"#)
+        let e = parse(br#"[{"number": "x", "title": "t", "labels": [], "milestone": null, "state": "OPEN", "url": "u"}]"#)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("wrong type"), "{e}");
-        let ok = parse(r#"[{"number": 5, "title": "t", "labels": [{"name": "lead-opted-in", "color": "x"}, {"name": "tracked/yes"}, {"name": "stage/beta"}], "milestone": {"title": "v1.35", "number": 3}, "state": "OPEN", "url": "u"}]"#).unwrap();
+        assert!(e.contains("issue 0") && e.contains("invalid type"), "{e}");
+        let ok = parse(br#"[{"number": 5, "title": "t", "labels": [{"name": "lead-opted-in", "color": "x"}, {"name": "tracked/yes"}, {"name": "stage/beta"}], "milestone": {"title": "v1.35", "number": 3}, "state": "OPEN", "url": "u"}]"#).unwrap();
         assert!(ok[0].opted_in(Release::new(1, 35)) && !ok[0].opted_in(Release::new(1, 36)));
         assert_eq!(
             (ok[0].tracked(), ok[0].stage()),

@@ -87,14 +87,7 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
     let freeze = date("--freeze", &req.freeze)?;
     let today = date("--today", &req.today)?;
     let issue_list = match &req.issues {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading the issues file {}", p.display()))?;
-            Some(
-                issues::parse(&text)
-                    .with_context(|| format!("in the issues file {}", p.display()))?,
-            )
-        }
+        Some(p) => Some(issues::read(p)?),
         None => None,
     };
     let input = &req.input;

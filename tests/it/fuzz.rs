@@ -1,7 +1,8 @@
 //! Property-based fuzzing, on stable Rust (proptest), of everything that
 //! reads untrusted repository content: the HTML sanitizer, the markdown
-//! pipeline, the YAML and front-matter loader, the search tokenizer and
-//! the code highlighter (whose grammars are C).
+//! pipeline, the YAML and front-matter loader, the search tokenizer, the
+//! code highlighter (whose grammars are C), and (`fuzz/inputs.rs`) the
+//! `--kubernetes` gate parser and the input-file readers (`--issues`).
 //!
 //! Each target runs [`cases`] generated inputs: 64 in a plain `cargo test`,
 //! `KEPSITE_FUZZ_CASES` of them when `.ci/run` gives each target its fixed
@@ -24,6 +25,8 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 
 use crate::dom::{dom_problems, escapes, render_readme};
+
+mod inputs;
 
 /// Generated inputs per target.
 fn cases() -> u32 {
@@ -487,6 +490,8 @@ fn the_regression_corpus_passes_every_target() {
         check_markdown(entry);
         check_yaml(entry);
         check_tokenizer(entry);
+        inputs::check_gates(entry);
+        inputs::check_readers(entry.as_bytes());
     }
 }
 

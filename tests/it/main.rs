@@ -19,6 +19,7 @@ mod dom;
 mod fuzz;
 mod git_fixture;
 mod history;
+mod input_files;
 mod load;
 mod output_injection;
 mod paths;

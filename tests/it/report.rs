@@ -508,7 +508,7 @@ fn bad_input_exits_2_and_writes_nothing() {
                 "--issues",
                 not_json.to_str().unwrap(),
             ],
-            "not JSON",
+            "the issues file is not a JSON list as expected",
         ),
         (
             vec![
@@ -520,7 +520,7 @@ fn bad_input_exits_2_and_writes_nothing() {
                 "--issues",
                 lacking.to_str().unwrap(),
             ],
-            "lacks `milestone`",
+            "issue 0 of the issues file: missing field `milestone`",
         ),
         (
             vec![
