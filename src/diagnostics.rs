@@ -273,8 +273,15 @@ mod hostile {
         let f = findings::check_with(&model, &a);
         let out = super::human(&model, &f, false);
         assert!(out.contains("unknown_key_0: v"), "the source line is shown");
-        let unknown = f.iter().filter(|x| x.rule == "unknown-field").count();
-        assert_eq!(unknown, n);
+        // Listed up to the cap, then one finding counts the rest.
+        let listed = f.iter().filter(|x| x.rule == "unknown-field").count();
+        assert_eq!(listed, crate::finding::MAX_PER_RULE_AND_FILE + 1);
+        let rest = format!(
+            "{} more `unknown-field` findings in this file",
+            n - crate::finding::MAX_PER_RULE_AND_FILE
+        );
+        assert!(f.iter().any(|x| x.message.starts_with(&rest)), "{rest}");
+        let unknown = n;
         (
             unknown,
             LINE_LOOKUPS.with(|c| c.get()),

@@ -66,7 +66,7 @@ pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
         .collect();
     out.extend(documents.into_iter().flatten());
     finding::sort(&mut out);
-    out
+    finding::cap(out)
 }
 
 /// Whether a KEP needs a production readiness review: implementable or

@@ -39,14 +39,29 @@ pub fn escape_property(s: &str) -> String {
         .replace(',', "%2C")
 }
 
-/// One workflow command per finding, then `summary` as a plain log line.
+/// The annotations of one kind (error, warning) GitHub shows for one step:
+/// it drops the rest without a word (and 50 in a job).
+pub const ANNOTATIONS_PER_KIND: usize = 10;
+
+/// A workflow command per finding, up to [`ANNOTATIONS_PER_KIND`] errors and
+/// as many warnings (in order, the errors first chosen from the start); the
+/// others as plain log lines for people, escaped as the human format's
+/// values are, and one notice that counts them; then `summary` as a plain
+/// log line.
 pub fn render(findings: &[Finding], summary: &str) -> String {
     let mut out = String::new();
+    let (mut errors, mut warnings) = (0, 0);
+    let mut plain = Vec::new();
     for f in findings {
-        let command = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
+        let (command, n) = match f.severity {
+            Severity::Error => ("error", &mut errors),
+            Severity::Warning => ("warning", &mut warnings),
         };
+        *n += 1;
+        if *n > ANNOTATIONS_PER_KIND {
+            plain.push(f);
+            continue;
+        }
         let _ = write!(out, "::{command} file={}", escape_property(&f.path));
         if let Some(line) = f.line {
             let _ = write!(out, ",line={line}");
@@ -64,9 +79,46 @@ pub fn render(findings: &[Finding], summary: &str) -> String {
             escape_data(&message)
         );
     }
+    if !plain.is_empty() {
+        let _ = writeln!(
+            out,
+            "::notice title=kepsite check::{} more finding{} than GitHub shows as annotations \
+             ({ANNOTATIONS_PER_KIND} errors and {ANNOTATIONS_PER_KIND} warnings a step) \
+             follow in this log",
+            plain.len(),
+            if plain.len() == 1 { "" } else { "s" }
+        );
+        for f in plain {
+            out.push_str(&log_line(f));
+        }
+    }
     out.push_str(summary);
     out.push('\n');
     out
+}
+
+/// A finding as one line of the log (no workflow command): every value
+/// from input through [`crate::escape::terminal`], so that none starts a
+/// line of its own, and a line that begins with the severity.
+fn log_line(f: &Finding) -> String {
+    use crate::escape::terminal;
+    let at = match f.line {
+        Some(l) => format!("{}:{l}", terminal(&f.path)),
+        None => terminal(&f.path).into_owned(),
+    };
+    let mut line = format!(
+        "{}[{}] {at}: {}",
+        f.severity.as_str(),
+        f.rule,
+        terminal(&f.message)
+    );
+    if let Some(h) = &f.hint {
+        line.push_str(" (help: ");
+        line.push_str(&terminal(h));
+        line.push(')');
+    }
+    line.push('\n');
+    line
 }
 
 #[cfg(test)]
@@ -102,5 +154,34 @@ mod tests {
              ::bad%0A::error file=evil::pwned\ndone\n"
         );
         assert_eq!(out.lines().count(), 2, "one command line, one summary line");
+    }
+
+    #[test]
+    fn annotations_stop_at_github_s_limit_and_the_rest_are_logged() {
+        let mut fs: Vec<Finding> = (0..25)
+            .map(|i| {
+                Finding::warning(
+                    "toc-mismatch",
+                    "keps/a/README.md",
+                    format!("w{i}\n::error x"),
+                )
+            })
+            .collect();
+        fs.extend(
+            (0..12).map(|i| Finding::error("status-enum", "keps/a/kep.yaml", format!("e{i}"))),
+        );
+        let out = render(&fs, "done");
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("::warning ")).count(),
+            10
+        );
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("::error ")).count(),
+            10
+        );
+        assert!(out.contains("::notice title=kepsite check::17 more findings than GitHub shows"));
+        assert!(out.contains("warning[toc-mismatch] keps/a/README.md: w24\\u{a}::error x\n"));
+        assert!(out.contains("error[status-enum] keps/a/kep.yaml: e11\n"));
+        assert_eq!(out.lines().filter(|l| l.starts_with("::")).count(), 21);
     }
 }

@@ -257,5 +257,63 @@ pub fn render(input: &Input, links: &SummaryLinks) -> String {
         }
         out.push('\n');
     }
-    out
+    fit(out, MAX_BYTES)
+}
+
+/// The most bytes of the summary: GitHub refuses a comment over 65,536
+/// characters (and a step summary over 1 MiB), and a character is at least
+/// a byte. The footer [`fit`] adds is within it.
+pub const MAX_BYTES: usize = 65_536;
+
+/// `out` cut to at most `max` bytes at a line's end, when longer, with a
+/// last line that counts the KEPs and findings cut and says where to read
+/// them all.
+fn fit(out: String, max: usize) -> String {
+    if out.len() <= max {
+        return out;
+    }
+    let room = max.saturating_sub(400);
+    // Lines end at `\n`, an ASCII byte: the cut is at a character's end.
+    let end = out.as_bytes()[..room]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let cut = &out[end..];
+    let findings = cut
+        .lines()
+        .filter(|l| l.starts_with("- **error**") || l.starts_with("- **warning**"))
+        .count();
+    let keps = cut.lines().filter(|l| l.starts_with("#### ")).count();
+    let mut kept = out[..end].to_string();
+    let _ = write!(
+        kept,
+        "\n**Cut here:** {}, in {}, not shown: GitHub takes 65,536 characters in a comment. \
+         `kepsite check` lists every finding in the job's log, and `--format json` as data.\n",
+        plural(findings, "more finding"),
+        plural(keps, "more KEP section"),
+    );
+    kept
+}
+
+#[cfg(test)]
+mod fit_tests {
+    #[test]
+    fn a_long_summary_is_cut_at_a_line_and_counted() {
+        let mut out = String::from("### kepsite check\n\n");
+        for i in 0..2_000 {
+            out.push_str(&format!(
+                "#### KEP-{i}\n\n- **warning** `toc-mismatch` x: é y\n\n"
+            ));
+        }
+        let fitted = super::fit(out.clone(), super::MAX_BYTES);
+        assert!(fitted.len() <= super::MAX_BYTES);
+        let shown = fitted.matches("- **warning**").count();
+        let tail = fitted.lines().last().unwrap();
+        let n = 2_000 - shown;
+        assert!(
+            tail.starts_with(&format!("**Cut here:** {n} more findings, in ")),
+            "{tail}"
+        );
+        assert_eq!(super::fit("short\n".into(), super::MAX_BYTES), "short\n");
+    }
 }

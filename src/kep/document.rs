@@ -287,9 +287,37 @@ pub fn parse_for_pages(text: &str) -> Document {
     build::parse(text.to_string(), Parts::Pages)
 }
 
-/// The [`Parts`] of a README's text, which the document keeps.
+/// The [`Parts`] of a README's text, which the document keeps. A README
+/// over [`MAX_PAGE_BYTES`] keeps no events for the page even when asked
+/// (its page shows [`page_part`], parsed again).
 pub fn parse_text(text: String, parts: Parts) -> Document {
+    let parts = match parts {
+        Parts::Pages if text.len() > MAX_PAGE_BYTES => Parts::Analysis,
+        p => p,
+    };
     build::parse(text, parts)
+}
+
+/// The most bytes of a README a KEP's page shows: six times the corpus's
+/// largest (170 KB). A 5.8 MB README of 128,706 headings made a 23.5 MB
+/// page; past this the page shows the README's start, says so, and links
+/// to the whole file (`check` warns: `readme-too-large`).
+pub const MAX_PAGE_BYTES: usize = 1 << 20;
+
+/// The part of README `text` its page shows: all of it up to
+/// [`MAX_PAGE_BYTES`], else its start, ending before the last heading line
+/// (`#` at a line's start) within the limit, or at the last line's end.
+pub fn page_part(text: &str) -> &str {
+    if text.len() <= MAX_PAGE_BYTES {
+        return text;
+    }
+    let head = &text.as_bytes()[..MAX_PAGE_BYTES];
+    let line_end = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let heading = memchr::memmem::rfind(&head[..line_end], b"\n#").map(|i| i + 1);
+    let end = heading
+        .filter(|&h| h > MAX_PAGE_BYTES / 2)
+        .unwrap_or(line_end);
+    &text[..end]
 }
 
 /// `s` with its runs of whitespace made one space, trimmed (without a copy

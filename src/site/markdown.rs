@@ -60,6 +60,9 @@ pub struct Rendered {
     /// Whether `html` has a mermaid diagram (`<pre class="mermaid"`), for
     /// the page to load the script that draws it.
     pub diagrams: bool,
+    /// The README's size when `html` is only its start (a README over
+    /// `kep::document::MAX_PAGE_BYTES`).
+    pub cut_from: Option<usize>,
 }
 
 /// Render `markdown` (the file at repository path `from`).
@@ -171,6 +174,7 @@ fn render_checked(
         text: done.text,
         body_terms: None,
         sections: done.sections,
+        cut_from: None,
     }
 }
 

@@ -173,3 +173,71 @@ fn bidi_overrides_are_shown_on_pages() {
         }
     }
 }
+
+/// Issue 49's README of 128,706 headings (a table of contents that lists
+/// none of them): one `toc-mismatch` each made 30 MB of Markdown, 45 MB of
+/// JSON, 128,707 annotations and a 23 MB page. Now capped in every output.
+#[test]
+fn a_readme_of_128706_headings_gives_capped_output() {
+    let (_tmp, repo) = crate::support::content_copy();
+    let readme = repo.join("keps/sig-apps/5204-job-completion-hooks/README.md");
+    let mut text = std::fs::read_to_string(&readme).unwrap();
+    for i in 0..128_706 {
+        text.push_str(&format!("## Heading number {i} of many\n\nSome text.\n\n"));
+    }
+    std::fs::write(&readme, &text).unwrap();
+    let r = repo.to_str().unwrap();
+    let run = kepsite(&["check", "--repo", r, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let toc: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "toc-mismatch" && f["path"].as_str().unwrap().contains("5204"))
+        .collect();
+    assert_eq!(toc.len(), kepsite::finding::MAX_PER_RULE_AND_FILE + 1);
+    let more = 128_706 - kepsite::finding::MAX_PER_RULE_AND_FILE;
+    assert!(
+        toc.iter().any(|f| f["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{more} more `toc-mismatch` findings"))),
+        "{}",
+        toc[toc.len() - 1]
+    );
+    assert!(run.stdout.len() < 200_000, "{}", run.stdout.len());
+    let md = kepsite(&["check", "--repo", r, "--format", "md"]);
+    assert!(
+        md.stdout.len() <= kepsite::check::summary::MAX_BYTES,
+        "{}",
+        md.stdout.len()
+    );
+    let gh = kepsite(&["check", "--repo", r, "--format", "github"]);
+    for kind in ["::error ", "::warning "] {
+        assert!(
+            gh.stdout.lines().filter(|l| l.starts_with(kind)).count() <= 10,
+            "{kind}"
+        );
+    }
+    assert!(gh.stdout.contains("::notice title=kepsite check::"));
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let b = kepsite(&[
+        "build",
+        "--no-history",
+        "--repo",
+        r,
+        "--out",
+        site.to_str().unwrap(),
+    ]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let page = std::fs::read_to_string(site.join("keps/5204/index.html")).unwrap();
+    assert!(
+        page.len() < 6 * kepsite::kep::document::MAX_PAGE_BYTES,
+        "{}",
+        page.len()
+    );
+    assert!(page.contains("class=\"readme-cut\""));
+    assert!(page.contains("Heading number 0 of many"));
+    assert!(!page.contains("Heading number 128705 of many"));
+}

@@ -22,6 +22,22 @@ pub(super) fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
     };
     let n = kep.number();
     let mut out = Vec::new();
+    let size = kep.readme().len();
+    if size > crate::kep::document::MAX_PAGE_BYTES {
+        out.push(
+            Finding::warning(
+                "readme-too-large",
+                readme,
+                format!(
+                    "the README is {size} bytes: its page on the portal shows its first {} MiB and links to the whole file",
+                    crate::kep::document::MAX_PAGE_BYTES >> 20
+                ),
+            )
+            .at(Some(1 + kep.readme_offset))
+            .kep(n)
+            .hint("split the README: move detail into files beside it and link them"),
+        );
+    }
     for m in &a.toc_mismatches {
         let (line, message) = match m {
             TocMismatch::UnknownAnchor { text, anchor, line } => (

@@ -293,6 +293,12 @@ pub const RULES: &[Rule] = &[
         "kepsite",
         "an implementable KEP answers every PRR question required at its stage",
     ),
+    rule(
+        "readme-too-large",
+        W,
+        "kepsite",
+        "a README fits on its portal page (1 MiB; past it the page shows the start and links to the rest)",
+    ),
 ];
 
 /// The rule with this id.

@@ -95,7 +95,14 @@ impl<'a> Kit<'a> {
             return (r.clone(), true);
         }
         let links = self.links(local);
-        let mut r = markdown::render_document(text, doc, from, &links, &self.paths.titles, self.hl);
+        let shown = crate::kep::document::page_part(text);
+        let mut r = if shown.len() < text.len() {
+            let mut r = markdown::render_titled(shown, from, &links, &self.paths.titles, self.hl);
+            r.cut_from = Some(text.len());
+            r
+        } else {
+            markdown::render_document(text, doc, from, &links, &self.paths.titles, self.hl)
+        };
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
         (Arc::new(r), false)
     }
@@ -156,7 +163,17 @@ impl<'a> Kit<'a> {
             r.sections.iter().map(|s| s.id.as_str()).collect();
         let on_page = |anchor: &str| headings.contains(anchor);
         let kep_view = self.kep_view(i, &url, kf, &on_page);
+        // A README over the page's limit: its page shows the start.
+        let cut = r.cut_from.map(|size| {
+            let path = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
+            serde_json::json!({
+                "url": self.urls.blob(path),
+                "size_mb": format!("{:.1}", size as f64 / 1_048_576.0),
+                "shown_mb": crate::kep::document::MAX_PAGE_BYTES >> 20,
+            })
+        });
         let ctx = Value::Object(serde_json::Map::from_iter([
+            ("readme_cut".to_string(), cut.unwrap_or_default()),
             ("kep".to_string(), kep_view),
             ("body".to_string(), Value::String(r.html)),
             ("diagrams".to_string(), Value::Bool(r.diagrams)),
