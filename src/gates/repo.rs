@@ -94,6 +94,9 @@ impl Kubernetes {
             bail!("{shown} is not a directory: {HINT}");
         }
         let Ok(repo) = Repository::open(path) else {
+            if Repository::discover(path).is_ok() {
+                bail!("{shown} is inside a git repository, not its root: {HINT}");
+            }
             bail!(
                 "{shown} is not a git repository: --kubernetes reads each release at its tag \
                  and the release in progress at a commit of the history, which a plain \

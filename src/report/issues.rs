@@ -186,7 +186,10 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in
             .push("not opted in: its issue is not in the issues file".to_string());
         return;
     };
-    if let Some(u) = safe_url(&issue.url) {
+    // The issue's link only to the repository's host (https): the file
+    // is input like any KEP.
+    let host = row.issue_url.as_deref().and_then(super::render::link::host);
+    if let Some(u) = host.and_then(|h| super::render::link::destination(issue.url.trim(), &[h])) {
         row.issue_url = Some(u);
     }
     let state = IssueState {
@@ -240,9 +243,12 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in
 }
 
 /// An issue URL from the file, only when it is http(s): the file is untrusted input.
+/// An issue's link where no repository host is at hand: https only.
 fn safe_url(u: &str) -> Option<String> {
     let u = u.trim();
-    (u.starts_with("https://") || u.starts_with("http://")).then(|| u.to_string())
+    u.get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+        .then(|| u.to_string())
 }
 
 fn or_none(s: &str) -> &str {

@@ -6,7 +6,7 @@
 //! HTML goes through the theme's autoescaping, CSV defuses formulas.
 
 mod announcement;
-mod link;
+pub(crate) mod link;
 mod markdown;
 mod prose;
 

@@ -118,3 +118,41 @@ fn a_million_labels_cost_a_few_times_the_file() {
         .unwrap();
     assert_eq!(row["issue"]["tracked"], "yes", "{row}");
 }
+
+#[test]
+fn issue_links_go_only_to_the_repository_s_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("issues.json");
+    let mut text = issues_file(3, 0);
+    text = text
+        .replacen(
+            "https://github.com/kubernetes/enhancements/issues/5204",
+            "https://evil.example/5204",
+            1,
+        )
+        .replacen(
+            "https://github.com/kubernetes/enhancements/issues/5205",
+            "javascript:alert(1)",
+            1,
+        )
+        .replacen(
+            "https://github.com/kubernetes/enhancements/issues/5206",
+            "https://github.com/kubernetes/enhancements/issues/5206#x)",
+            1,
+        );
+    std::fs::write(&path, &text).unwrap();
+    let run = kepsite(&[
+        "report",
+        "--release",
+        "v1.36",
+        "--format",
+        "json",
+        "--issues",
+        s(&path),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("evil.example") && !run.stdout.contains("javascript:"));
+    let md = kepsite(&["report", "--release", "v1.36", "--issues", s(&path)]);
+    assert!(!md.stdout.contains("evil.example") && !md.stdout.contains("javascript:"));
+    assert!(!md.stdout.contains("#x)"), "a ) is encoded in a link");
+}
