@@ -16,6 +16,7 @@ use crate::model::Model;
 
 mod dates;
 mod document;
+mod images;
 mod metadata;
 mod paths;
 mod prr;
@@ -23,6 +24,7 @@ mod rules;
 
 pub use dates::is_valid_date;
 pub use document::reads_questionnaire;
+pub use images::{ImageRef, image_refs};
 pub use rules::{RULES, Rule, rule_by_id};
 
 /// Valid `status` values, as written.
@@ -62,7 +64,11 @@ pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
         .keps
         .par_iter()
         .zip(analysis.keps.par_iter())
-        .map(|(kep, a)| document::document_findings(kep, a))
+        .map(|(kep, a)| {
+            let mut f = document::document_findings(kep, a);
+            f.extend(images::image_findings(model, kep));
+            f
+        })
         .collect();
     out.extend(documents.into_iter().flatten());
     finding::sort(&mut out);

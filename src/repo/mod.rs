@@ -10,6 +10,7 @@
 mod changes;
 mod embedded;
 mod git;
+pub mod image;
 mod worktree;
 
 pub use changes::{ChangeSet, Range, changes};

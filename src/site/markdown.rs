@@ -249,6 +249,7 @@ fn stream(
         max_depth: 0,
         urls: HashSet::new(),
         anchors: Anchors::default(),
+        shown_level: 2,
         toc: Vec::new(),
         text: TextOf::default(),
         sections: Vec::new(),
@@ -325,6 +326,9 @@ struct Stream<'a, 'l> {
     urls: HashSet<String>,
     /// Heading and footnote ids given so far.
     anchors: Anchors,
+    /// The level the last heading was shown at (2 before the first: the
+    /// page's panels above the README are h2).
+    shown_level: u8,
     toc: Vec<TocEntry>,
     text: TextOf,
     sections: Vec<Section>,

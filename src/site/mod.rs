@@ -10,6 +10,7 @@ pub mod charts;
 pub mod dashboards;
 pub mod feed;
 pub mod highlight;
+pub mod images;
 pub mod links;
 pub mod markdown;
 pub mod output;

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 
 use crate::support::{content, copy_tree, kepsite};
 
+mod budget;
 mod dashboards;
 mod portal;
 
@@ -423,13 +424,17 @@ fn require(path: &str, package: &str) {
 }
 
 impl Browser {
+    /// One browser at a time: the tests share a small machine.
+    fn turn() -> std::sync::MutexGuard<'static, ()> {
+        static TURN: Mutex<()> = Mutex::new(());
+        TURN.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn start() -> Browser {
         let (chromedriver, chromium) = tools();
         require(&chromium, "chromium");
         require(&chromedriver, "chromium-driver");
-        // One browser at a time: the tests share a small machine.
-        static TURN: Mutex<()> = Mutex::new(());
-        let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+        let turn = Browser::turn();
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")

@@ -77,7 +77,19 @@ fn only_inert_attachments_are_published() {
         page.contains(&format!("src=\"{blob}/evil.svg?raw=true\"")),
         "{page}"
     );
-    assert!(page.contains("src=\"plain.svg\"") && page.contains("src=\"photo.png\""));
+    assert!(page.contains("src=\"plain.svg\""));
+    // a PNG that is not one is linked, not shown, and is a finding
+    assert!(
+        page.contains(
+            "<a class=\"image-link\" href=\"photo.png\">o (image that cannot be shown)</a>"
+        ),
+        "{page}"
+    );
+    assert!(!page.contains("src=\"photo.png\""));
+    assert!(
+        page.contains("image-broken"),
+        "the KEP page shows the finding"
+    );
     // nothing anywhere in the output is a script-capable document
     for path in files(&out).keys() {
         let lower = path.to_ascii_lowercase();
@@ -384,5 +396,66 @@ fn no_cache_writes_no_cache() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0, "{args:?}");
+    }
+}
+
+/// Issue 48: an image the portal cannot show (a file that is not an image,
+/// one over 5 MB) is a finding at its README line, in `check` and on the
+/// KEP page, and the page links it; a good image gets its own size, from a
+/// working tree and from a revision alike.
+#[test]
+fn broken_and_huge_images_are_findings_at_their_line_and_links() {
+    let (_tmp, root) = content_copy();
+    let dir = root.join(KEP);
+    std::fs::write(dir.join("bad.png"), "not a png").unwrap();
+    std::fs::File::create(dir.join("huge.png"))
+        .unwrap()
+        .set_len(5 * 1024 * 1024 + 1)
+        .unwrap();
+    let readme = dir.join("README.md");
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let line = text.lines().count() + 2;
+    std::fs::write(
+        &readme,
+        format!("{text}\n![too big](huge.png)\n\n<p>Broken: <img alt=\"\" src=\"bad.png\"></p>\n\n![fine](diagram.svg)\n"),
+    )
+    .unwrap();
+    let findings = check(&model::load(&root, None, None).unwrap());
+    let at = |rule: &str| {
+        findings
+            .iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| (f.path.clone(), f.line))
+            .collect::<Vec<_>>()
+    };
+    let readme_path = format!("{KEP}/README.md");
+    assert_eq!(at("image-too-large"), [(readme_path.clone(), Some(line))]);
+    assert_eq!(at("image-broken"), [(readme_path, Some(line + 2))]);
+
+    git(&root, &["init", "-q"]);
+    git_commit_all(&root);
+    for rev in [None, Some("HEAD")] {
+        let out = root.join(format!("public-{}", rev.is_some()));
+        let mut args = vec!["build", "--repo", root.to_str().unwrap(), "--out"];
+        args.push(out.to_str().unwrap());
+        args.extend(rev.map(|r| ["--rev", r]).into_iter().flatten());
+        args.push("--no-history");
+        let run = kepsite(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let page = std::fs::read_to_string(out.join("keps/1480/index.html")).unwrap();
+        assert!(
+            page.contains(
+                "<a class=\"image-link\" href=\"huge.png\">too big (image, 5.0 MB, not shown)</a>"
+            ),
+            "{page}"
+        );
+        assert!(page.contains(
+            "<a class=\"image-link\" href=\"bad.png\">bad.png (image that cannot be shown)</a>"
+        ));
+        assert!(
+            page.contains("<img alt=\"fine\" src=\"diagram.svg\" width=\"520\" height=\"170\" loading=\"lazy\" decoding=\"async\">"),
+            "{page}"
+        );
+        assert!(page.contains("image-too-large") && page.contains("image-broken"));
     }
 }

@@ -282,6 +282,18 @@ pub const RULES: &[Rule] = &[
         "any PRR approver (not only the current stage's) is a PRR approver",
     ),
     rule(
+        "image-broken",
+        W,
+        "kepsite",
+        "an image the README shows is a file whose header does not read as an image (the portal links it instead)",
+    ),
+    rule(
+        "image-too-large",
+        W,
+        "kepsite",
+        "an image the README shows is over 5 MB (the portal links it instead of embedding it)",
+    ),
+    rule(
         "toc-mismatch",
         W,
         "kepsite",

@@ -77,10 +77,10 @@ impl Builder<'_> {
         }
         // a line is looked up only for the events that keep one
         let line = match ev {
-            Event::Start(Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. }) => {
-                self.line(range.start)
-            }
-            Event::Start(Tag::Image { .. } | Tag::CodeBlock(_)) if all => self.line(range.start),
+            Event::Start(
+                Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. } | Tag::Image { .. },
+            ) => self.line(range.start),
+            Event::Start(Tag::CodeBlock(_)) if all => self.line(range.start),
             _ => 0,
         };
         self.toc.see(ev, range, line, self.text);
@@ -93,9 +93,10 @@ impl Builder<'_> {
                 self.open_heading(*level as u8, id.as_deref(), range, line)
             }
             Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.html(range.clone()),
-            Event::Start(Tag::Link { dest_url, .. })
-            | Event::Start(Tag::Image { dest_url, .. })
-                if all =>
+            // `check` reads the images too (`image-broken`, `image-too-large`)
+            Event::Start(Tag::Image { dest_url, .. })
+            | Event::Start(Tag::Link { dest_url, .. })
+                if all || matches!(ev, Event::Start(Tag::Image { .. })) =>
             {
                 self.doc.links.push(Link {
                     dest: dest_url.to_string(),

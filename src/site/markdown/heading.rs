@@ -18,6 +18,17 @@ fn demote(level: HeadingLevel) -> HeadingLevel {
     }
 }
 
+/// `level`, or the level one below `before` when it is deeper than that.
+fn shown(level: HeadingLevel, before: u8) -> HeadingLevel {
+    match (level as u8).min(before.saturating_add(1)) {
+        ..=2 => HeadingLevel::H2,
+        3 => HeadingLevel::H3,
+        4 => HeadingLevel::H4,
+        5 => HeadingLevel::H5,
+        _ => HeadingLevel::H6,
+    }
+}
+
 impl<'a> Stream<'a, '_> {
     /// A heading: its events up to its end are held until its text gives
     /// the anchor id (its own `{#id}` or a GitHub slug, made unique); levels
@@ -60,8 +71,13 @@ impl<'a> Stream<'a, '_> {
             id: unique.clone(),
             title: text.to_string(),
         });
-        // the page's title is its one h1: a README's own h1 is shown as h2
-        let level = demote(level);
+        // the page's title is its one h1: a README's own h1 is shown as h2;
+        // and a heading is never more than one level below the one before
+        // it (`###` then `#####` is shown as h3, h4), so that the page's
+        // outline has no holes (axe `heading-order`); its id, its place in
+        // the table of contents and its section stay the author's
+        let level = shown(demote(level), self.shown_level);
+        self.shown_level = level as u8;
         // an empty id is no id (HTML allows none); the sanitizer drops it
         self.queue(Event::Start(Tag::Heading {
             level,
@@ -75,7 +91,7 @@ impl<'a> Stream<'a, '_> {
         if let Some(ev) = end {
             self.text.see(&ev);
             let ev = match ev {
-                Event::End(TagEnd::Heading(l)) => Event::End(TagEnd::Heading(demote(l))),
+                Event::End(TagEnd::Heading(_)) => Event::End(TagEnd::Heading(level)),
                 ev => ev,
             };
             self.queue(ev);

@@ -80,6 +80,8 @@ fn home_page(
             "cycle": cycle_json(c),
             "summary": summary,
             "in_flight": flight,
+            // the rows the home page shows of them (the release page has all)
+            "home_rows": 12,
             "ready": cur.count("ready") + cur.count("tracked"),
             "tracked_late": cur.count("tracked-late"),
             "at_risk": cur.count("at-risk") + cur.count("missed-freeze"),

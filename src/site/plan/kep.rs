@@ -159,6 +159,11 @@ impl<'a> Kit<'a> {
         };
         let linked = linked(&r.html, &self.local_assets[i]);
         crate::site::lock(&self.linked).extend(linked.map(|rel| format!("{dir}{rel}")));
+        let probe = |rel: &str| match self.assets.get(&format!("{dir}{rel}")) {
+            Some(repo) => crate::repo::image::probe(&self.data.model.source, repo),
+            None => crate::repo::image::ImageProbe::Missing,
+        };
+        let html = crate::site::images::sized(&r.html, &self.local_assets[i], &probe);
         let headings: std::collections::HashSet<&str> =
             r.sections.iter().map(|s| s.id.as_str()).collect();
         let on_page = |anchor: &str| headings.contains(anchor);
@@ -175,7 +180,7 @@ impl<'a> Kit<'a> {
         let ctx = Value::Object(serde_json::Map::from_iter([
             ("readme_cut".to_string(), cut.unwrap_or_default()),
             ("kep".to_string(), kep_view),
-            ("body".to_string(), Value::String(r.html)),
+            ("body".to_string(), Value::String(html)),
             ("diagrams".to_string(), Value::Bool(r.diagrams)),
             (
                 "toc".to_string(),
