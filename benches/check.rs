@@ -52,7 +52,9 @@ fn main() {
     let f = check(&m);
     let mut bytes = 0;
     let export = median(|| {
-        bytes = kepsite::query::export(&m, &a, &f, None).unwrap().len();
+        bytes = kepsite::query::export(&m, &a, &f, None, &[], Vec::new())
+            .unwrap()
+            .len();
     });
     let analysis = median(|| {
         let _ = kepsite::analysis::analyze(&m);
@@ -106,6 +108,7 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
             current: None,
             readmes: kepsite::kep::Readmes::Analysis,
             kubernetes: None,
+            team: Default::default(),
         },
         range,
         format: CheckFormat::Github,

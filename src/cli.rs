@@ -77,9 +77,6 @@ pub struct ReportArgs {
     /// Also report what changed since this earlier revision (an ancestor of --rev, or of HEAD), or since a date (YYYY-MM-DD, UTC: the first-parent commit that day began with).
     #[arg(long, value_name = "REV|DATE", requires = "repo")]
     pub since: Option<String>,
-    /// Enhancement issues: `gh issue list --json number,title,labels,milestone,state,url` output.
-    #[arg(long, value_name = "FILE")]
-    pub issues: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: crate::report::render::ReportFormat,
@@ -211,6 +208,25 @@ pub struct InputArgs {
     /// Read this revision of the --kubernetes checkout instead of HEAD.
     #[arg(long, value_name = "REV", requires = "kubernetes")]
     pub kubernetes_rev: Option<String>,
+    /// Enhancement issues (`gh issue list -R kubernetes/enhancements --state
+    /// all --limit 5000 --json number,title,labels,milestone,state,url,assignees,comments`):
+    /// the opted-in issue decides who is in the release in progress.
+    #[arg(long, value_name = "FILE")]
+    pub issues: Option<PathBuf>,
+    /// Open pull requests (`gh pr list -R kubernetes/enhancements --state open
+    /// --limit 1000 --json number,title,url,headRefOid,files,author`), each
+    /// judged at its head (fetch the heads into --repo first).
+    #[arg(long, value_name = "FILE")]
+    pub prs: Option<PathBuf>,
+    /// The release's tracking board (`gh project item-list N --owner
+    /// kubernetes --format json --limit 1000`): items whose Status, Stage or
+    /// SIG differ are listed.
+    #[arg(long, value_name = "FILE")]
+    pub board: Option<PathBuf>,
+    /// kubernetes/sig-release's `releases/release-1.NN/exceptions.yaml`:
+    /// exception requests and their decisions.
+    #[arg(long, value_name = "FILE")]
+    pub exceptions: Option<PathBuf>,
 }
 
 fn parse_release(s: &str) -> std::result::Result<crate::kep::domain::Release, String> {
@@ -240,6 +256,12 @@ impl InputArgs {
                     rev: self.kubernetes_rev.clone(),
                 }),
             readmes: crate::kep::Readmes::Analysis,
+            team: crate::team::Files {
+                issues: self.issues.clone(),
+                prs: self.prs.clone(),
+                board: self.board.clone(),
+                exceptions: self.exceptions.clone(),
+            },
         }
     }
 }

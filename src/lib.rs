@@ -32,6 +32,7 @@ pub mod repo;
 pub mod report;
 pub mod serve;
 pub mod site;
+pub mod team;
 pub mod theme;
 pub mod timing;
 pub mod urls;

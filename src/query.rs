@@ -83,16 +83,7 @@ pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
 pub fn in_releases(project: &Project, releases: &[Release]) -> BTreeSet<usize> {
     releases
         .iter()
-        .flat_map(|r| {
-            release_view(
-                &project.model,
-                &project.analysis,
-                project.history.as_ref(),
-                &project.analysis.current,
-                *r,
-            )
-            .entries
-        })
+        .flat_map(|r| release_view(&project.sources(), *r).entries)
         .map(|e| e.index)
         .collect()
 }
@@ -309,8 +300,15 @@ pub fn export(
     analysis: &Analysis,
     findings: &[Finding],
     history: Option<view::HistoryContext<'_>>,
+    trackings: &[Option<crate::analysis::board::Tracking>],
+    outcomes: Vec<Vec<crate::analysis::outcome::KepOutcome>>,
 ) -> Result<String> {
-    Ok(serde_json::to_string_pretty(&view::all(model, analysis, findings, history))? + "\n")
+    let mut views = view::all(model, analysis, findings, history, trackings);
+    // With `--kubernetes` (issue 45): each KEP's outcome per release out.
+    for (v, o) in views.iter_mut().zip(outcomes) {
+        v.releases = o;
+    }
+    Ok(serde_json::to_string_pretty(&views)? + "\n")
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::analysis::board::Tracking;
 use crate::analysis::history::{History, KepHistory};
 use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
@@ -106,6 +107,15 @@ pub struct KepView<'a> {
     pub history: Option<HistoryView<'a>>,
     /// This KEP's findings.
     pub findings: Vec<&'a Finding>,
+    /// In the release in progress: how the Enhancements team tracks it
+    /// (the board's status, each deadline's checklist).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tracking: Option<Tracking>,
+    /// With `--kubernetes`: its outcome in each release that is out
+    /// (`export`: every one; `query --release`: those asked), with who
+    /// decided it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<crate::analysis::outcome::KepOutcome>,
 }
 
 /// A KEP's git history as exported.
@@ -192,6 +202,8 @@ pub fn kep_view<'a>(
         analysis: analysis.of(id),
         history: None,
         findings,
+        tracking: None,
+        releases: Vec::new(),
     }
 }
 
@@ -257,12 +269,14 @@ pub fn findings_by_kep<'a>(model: &Model, findings: &'a [Finding]) -> Vec<Vec<&'
     out
 }
 
-/// Every KEP's view, in model order, with history when given.
+/// Every KEP's view, in model order, with history when given and each
+/// KEP's tracking in the release in progress (`trackings`, model order).
 pub fn all<'a>(
     model: &'a Model,
     analysis: &'a Analysis,
     findings: &'a [Finding],
     history: Option<HistoryContext<'a>>,
+    trackings: &[Option<Tracking>],
 ) -> Vec<KepView<'a>> {
     model
         .keps
@@ -271,6 +285,7 @@ pub fn all<'a>(
         .zip(model.ids())
         .map(|((k, found), id)| {
             let mut v = kep_view(model, analysis, id, found);
+            v.tracking = trackings.get(id.0).cloned().flatten();
             if let (Some(h), Some(n)) = (history, k.number())
                 && let Some(kh) = h.history.keps.get(&n)
             {

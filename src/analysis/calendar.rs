@@ -60,6 +60,15 @@ impl Cycle {
         .find(|(_, d)| *d >= today)
     }
 
+    /// The instant of `freeze`'s deadline, when the schedule gives one.
+    pub fn deadline(&self, freeze: crate::team::Freeze) -> Option<jiff::Timestamp> {
+        match freeze {
+            crate::team::Freeze::Prr => self.prr_freeze_at,
+            crate::team::Freeze::Enhancements => self.enhancements_freeze_at,
+            crate::team::Freeze::Code => self.code_freeze_at,
+        }
+    }
+
     /// Whether the release is out on `today`.
     pub fn is_out(&self, today: Date) -> bool {
         self.release_date.is_some_and(|d| d <= today)

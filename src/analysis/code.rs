@@ -20,6 +20,8 @@ mod agreement;
 mod compare;
 mod coverage;
 mod milestones;
+mod orphans;
+mod removal;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -29,8 +31,9 @@ use anyhow::Result;
 use serde::Serialize;
 
 pub use agreement::{Agreement, Disagreement, Excluded, StageCount, agreement};
-pub use compare::{CodeNote, Said, note};
+pub use compare::{CodeNote, Landing, Said, landing, landing_says, note};
 pub use milestones::{MilestoneNote, findings, gate_steps, kep_panel, milestone_notes};
+pub use orphans::Adopted;
 
 use super::calendar::cycle;
 use crate::gates::{self, CommitInfo, Kubernetes, PreRelease, Snapshot};
@@ -102,6 +105,9 @@ pub struct Code {
     pub gates_of: BTreeMap<u32, Vec<String>>,
     /// Gates whose kep.yaml and `// kep:` name different KEPs.
     pub conflicts: Vec<Conflict>,
+    /// Gates whose `// kep:` names no KEP of the repository, given to a
+    /// KEP by the rule of [`orphans`].
+    pub adopted: Vec<Adopted>,
     /// KEP number → the gates its kep.yaml lists that the code declares.
     pub yaml_gates: BTreeMap<u32, Vec<String>>,
     /// Gates listed in a kep.yaml that no file read declares, by KEP.
@@ -127,10 +133,12 @@ impl Code {
         current: Release,
         until: Option<i64>,
     ) -> Result<Code> {
+        let shown = crate::escape::terminal(&path.display().to_string()).into_owned();
+        let at = |e: anyhow::Error| e.context(format!("--kubernetes {shown}"));
         let k = Kubernetes::open(path, rev)?;
         let mut shots = BTreeMap::new();
         for minor in coverage::releases_to_read(&k, current) {
-            if let Some(s) = release_shot(&k, minor)? {
+            if let Some(s) = release_shot(&k, minor).map_err(at)? {
                 shots.insert(minor, s);
             }
         }
@@ -139,7 +147,7 @@ impl Code {
             None => k.master_commits().last().cloned(),
         };
         if let Some(c) = tip {
-            let snapshot = k.snapshot_at(&c.id)?;
+            let snapshot = k.snapshot_at(&c.id).map_err(at)?;
             let label = format!("master on {}", c.date);
             shots.insert(current.minor, shot(current.minor, label, &c, snapshot));
         }
@@ -155,6 +163,7 @@ impl Code {
             keps_of: BTreeMap::new(),
             gates_of: BTreeMap::new(),
             conflicts: Vec::new(),
+            adopted: Vec::new(),
             yaml_gates: BTreeMap::new(),
             unknown: BTreeMap::new(),
             landed: BTreeMap::new(),
@@ -164,6 +173,7 @@ impl Code {
             },
         };
         code.link(model);
+        code.adopt_orphans(model);
         code.landed = code.find_landed(&k, model, until);
         code.warn_unread();
         Ok(code)

@@ -1,26 +1,32 @@
-//! The Enhancements Freeze taken at its deadline: the [`Model`] as it stood
-//! at the last first-parent commit before the deadline, and the release →
-//! [`Deadline`], each KEP's checklist there. After the freeze, what counts is
-//! the state at the deadline: a KEP that met the checklist only later is
-//! "Tracked late" (it needed an exception), one that met it there stays
-//! Tracked whatever happened since.
+//! A deadline of the release in progress taken when it passed (the PRR
+//! Freeze, the Enhancements Freeze): the [`Model`] as it stood at the last
+//! first-parent commit before the deadline, the release and the [`Freeze`]
+//! → [`Deadline`], each KEP's checklist there. After the deadline, what
+//! counts is the state there: a KEP that met the checklist only later
+//! needed an exception, one that met it there stays met whatever happened
+//! since.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::board::checklist_in;
 use super::calendar::Current;
+use super::freeze::CheckId;
 use super::history::KepHistory;
-use super::outcome::{release_view, stage_in};
+use super::outcome::stage_in;
 use super::readiness::{AtDeadline, status_ok};
 use super::tracking::analyze_for;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Status};
 use crate::model::Model;
+use crate::team::Freeze;
 
-/// Every KEP's checklist at one release's Enhancements Freeze deadline.
+/// Every KEP's checklist at one deadline of one release.
 #[derive(Debug, Clone, Serialize)]
 pub struct Deadline {
+    /// The deadline.
+    pub freeze: Freeze,
     /// The release.
     pub release: Release,
     /// The deadline, `YYYY-MM-DD HH:MM UTC`.
@@ -30,7 +36,7 @@ pub struct Deadline {
     /// KEP key → whether it met the checklist there, for the KEPs in the
     /// release at the deadline.
     #[serde(skip)]
-    pub keps: BTreeMap<String, (bool, Vec<String>, Vec<&'static str>)>,
+    pub keps: BTreeMap<String, (bool, Vec<String>, Vec<CheckId>)>,
     /// KEP key → latest-milestone at the deadline, for every KEP then.
     #[serde(skip)]
     pub latest: BTreeMap<String, String>,
@@ -59,15 +65,15 @@ impl Deadline {
                     self.release,
                     if lm.is_empty() { "(none)" } else { lm }
                 )],
-                vec!["latest-milestone"],
+                vec![CheckId::LatestMilestone],
             ),
             (None, None) => (
                 false,
                 vec!["not in the repository yet".into()],
-                vec!["status-implementable", "latest-milestone"],
+                vec![CheckId::StatusImplementable, CheckId::LatestMilestone],
             ),
         };
-        let met = (!ready)
+        let met = (!ready && self.freeze == Freeze::Enhancements)
             .then(|| met_after(kep, hist, current, self.release, &failing))
             .flatten();
         AtDeadline {
@@ -90,9 +96,9 @@ fn met_after(
     hist: Option<&KepHistory>,
     current: &Current,
     release: Release,
-    failing: &[&str],
+    failing: &[CheckId],
 ) -> Option<(String, String)> {
-    let kep_yaml = ["status-implementable", "latest-milestone"];
+    let kep_yaml = [CheckId::StatusImplementable, CheckId::LatestMilestone];
     if failing.is_empty() || !failing.iter().all(|f| kep_yaml.contains(f)) {
         return None;
     }
@@ -110,12 +116,13 @@ fn met_after(
         .map(|c| (c.commit.clone(), c.date.clone()))
 }
 
-/// Judge `release`'s checklist on `model`, the repository at the deadline
-/// commit `commit` (taken at `at`, the deadline as text). Only the KEPs in
-/// the release there are analysed; a README unchanged since then takes its
-/// parse in `today`, the model of the files.
+/// Judge `release`'s checklist at `freeze` on `model`, the repository at
+/// the deadline commit `commit` (taken at `at`, the deadline as text). Only
+/// the KEPs in the release there are analysed; a README unchanged since
+/// then takes its parse in `today`, the model of the files.
 pub fn judge(
     mut model: Model,
+    freeze: Freeze,
     release: Release,
     at: String,
     commit: String,
@@ -130,26 +137,20 @@ pub fn judge(
     // read with Readmes::Deferred: only these KEPs' READMEs are read and parsed
     model.parse_readmes(&vec![true; model.keps.len()], Some(today));
     let analysis = analyze_for(&model, Some(release));
-    // The release in progress, before its freeze: Ready / At risk.
-    let current = Current {
-        release,
-        today: None,
-        now: None,
-        ..analysis.current
-    };
-    let view = release_view(&model, &analysis, None, &current, release);
-    let keps = view
-        .entries
+    let keps = model
+        .keps
         .iter()
-        .filter_map(|e| {
-            let r = e.readiness.as_ref()?;
-            let kep = &model.keps[e.index];
+        .zip(&analysis.keps)
+        .filter_map(|(kep, a)| {
+            let stage = stage_in(kep, None, release)?;
+            let r = checklist_in(&model, kep, a, release, &stage, freeze);
             let reasons = r.reasons().into_iter().map(String::from).collect();
             let failing = r.failing().map(|i| i.id).collect();
             Some((key(kep), (r.ready, reasons, failing)))
         })
         .collect();
     Deadline {
+        freeze,
         release,
         at,
         commit,

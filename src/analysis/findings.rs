@@ -71,6 +71,13 @@ pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
         })
         .collect();
     out.extend(documents.into_iter().flatten());
+    let current = analysis.current.release;
+    out.extend(
+        model
+            .keps
+            .iter()
+            .filter_map(|k| dates::stage_vs_target(k, current).map(|f| f.kep(k.number()))),
+    );
     finding::sort(&mut out);
     finding::cap(out)
 }

@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::analysis::completeness::PrrTarget;
 use crate::kep::document::Document;
+use crate::team::Freeze;
 
 /// Whether a checklist item decides the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -28,11 +29,73 @@ pub enum Weight {
     Advice,
 }
 
-/// One item of the freeze checklist, with every wording the views use.
+/// The id of a checklist item: one variant per row of [`CHECKLIST`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckId {
+    /// `status-implementable`.
+    StatusImplementable,
+    /// `latest-milestone`.
+    LatestMilestone,
+    /// `prr-approved`.
+    PrrApproved,
+    /// `test-plan-checkbox`.
+    TestPlanCheckbox,
+    /// `required-sections`.
+    RequiredSections,
+    /// `no-open-prs`.
+    NoOpenPrs,
+    /// `stage-milestone`.
+    StageMilestone,
+    /// `stage-matches`.
+    StageMatches,
+    /// `prr-questionnaire`.
+    PrrQuestionnaire,
+    /// `follows-template`.
+    FollowsTemplate,
+    /// `kep-yaml`.
+    KepYaml,
+    /// `code-landed`.
+    CodeLanded,
+}
+
+impl CheckId {
+    /// Stable id: CSV column, filter key, JSON value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckId::StatusImplementable => "status-implementable",
+            CheckId::LatestMilestone => "latest-milestone",
+            CheckId::PrrApproved => "prr-approved",
+            CheckId::TestPlanCheckbox => "test-plan-checkbox",
+            CheckId::RequiredSections => "required-sections",
+            CheckId::NoOpenPrs => "no-open-prs",
+            CheckId::StageMilestone => "stage-milestone",
+            CheckId::StageMatches => "stage-matches",
+            CheckId::PrrQuestionnaire => "prr-questionnaire",
+            CheckId::FollowsTemplate => "follows-template",
+            CheckId::KepYaml => "kep-yaml",
+            CheckId::CodeLanded => "code-landed",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for CheckId {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// One item of the release team's checklists, with every wording the views use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// Stable id (CSV column, filter key).
-    pub id: &'static str,
+    pub id: CheckId,
     /// Short column heading in tables.
     pub short: &'static str,
     /// What the item asks, for legends.
@@ -41,95 +104,180 @@ pub struct Check {
     pub one: &'static str,
     /// "these KEPs ..." when several lack it.
     pub many: &'static str,
-    /// Required or advice.
-    pub weight: Weight,
+    /// Required or advice at the Enhancements Freeze (`None`: not checked
+    /// there); the tables of the report show these.
+    pub weight: Option<Weight>,
+    /// The deadlines that check it, with its weight at each.
+    #[serde(skip)]
+    pub at: &'static [(Freeze, Weight)],
     /// Where the rule comes from.
     pub source: &'static str,
 }
 
+impl Check {
+    /// Its weight at `freeze`, when that deadline checks it.
+    pub fn weight_at(&self, freeze: Freeze) -> Option<Weight> {
+        self.at.iter().find(|(f, _)| *f == freeze).map(|(_, w)| *w)
+    }
+}
+
 const PHASES: &str = "sig-release releases/release_phases.md, Enhancements Freeze";
+const PRR_PHASE: &str = "sig-release Enhancements role handbook, PRR Freeze (KEP readiness) checks";
 const HANDBOOK: &str = "sig-release Enhancements role handbook";
 const TEMPLATE: &str = "KEP template: \"must be completed when targeting\" a stage";
 
-/// The checklist, required items first, in the order tables show them.
+const EF_REQUIRED: &[(Freeze, Weight)] = &[(Freeze::Enhancements, Weight::Required)];
+const EF_ADVICE: &[(Freeze, Weight)] = &[(Freeze::Enhancements, Weight::Advice)];
+
+/// The checklists of every deadline, one table: required items of the
+/// Enhancements Freeze first, in the order tables show them, then its
+/// advice, then the items only another deadline checks.
 pub const CHECKLIST: &[Check] = &[
     Check {
-        id: "status-implementable",
+        id: CheckId::StatusImplementable,
         short: "St",
         label: "kep.yaml status implementable (withdrawn for a deprecation or removal)",
         one: "is not implementable",
         many: "are not implementable",
-        weight: Weight::Required,
+        weight: Some(Weight::Required),
+        at: EF_REQUIRED,
         source: PHASES,
     },
     Check {
-        id: "latest-milestone",
+        id: CheckId::LatestMilestone,
         short: "LM",
         label: "kep.yaml latest-milestone is the release",
         one: "names another latest-milestone",
         many: "name another latest-milestone",
-        weight: Weight::Required,
+        weight: Some(Weight::Required),
+        at: EF_REQUIRED,
         source: PHASES,
     },
     Check {
-        id: "prr-approved",
+        id: CheckId::PrrApproved,
         short: "PRR",
         label: "PRR approved: keps/prod-readiness/<sig>/<n>.yaml names an approver for the stage",
         one: "needs PRR approval",
         many: "need PRR approval",
-        weight: Weight::Required,
+        weight: Some(Weight::Required),
+        at: &[
+            (Freeze::Prr, Weight::Required),
+            (Freeze::Enhancements, Weight::Required),
+        ],
         source: PHASES,
     },
     Check {
-        id: "test-plan-checkbox",
+        id: CheckId::TestPlanCheckbox,
         short: "TPx",
         label: "Test Plan: \"I/we understand the owners of the involved components may require updates to existing tests\" checked",
         one: "lacks the Test Plan checkbox (checked)",
         many: "lack the Test Plan checkbox (checked)",
-        weight: Weight::Required,
+        weight: Some(Weight::Required),
+        at: EF_REQUIRED,
         source: HANDBOOK,
     },
     Check {
-        id: "required-sections",
+        id: CheckId::RequiredSections,
         short: "Sec",
         label: "README has the sections the template requires for the stage: Test Plan (unit, integration, e2e), Graduation Criteria, the PRR questionnaire's",
         one: "lacks a required section",
         many: "lack a required section",
-        weight: Weight::Required,
+        weight: Some(Weight::Required),
+        at: EF_REQUIRED,
         source: TEMPLATE,
     },
     Check {
-        id: "stage-milestone",
+        id: CheckId::NoOpenPrs,
+        short: "PRs",
+        label: "no other outstanding (unmerged) PR modifies the KEP's README or kep.yaml (with --prs)",
+        one: "has an open PR to merge",
+        many: "have open PRs to merge",
+        weight: Some(Weight::Required),
+        at: EF_REQUIRED,
+        source: HANDBOOK,
+    },
+    Check {
+        id: CheckId::StageMilestone,
         short: "SM",
         label: "advice: milestone.<stage> is the release",
         one: "lacks a stage milestone",
         many: "lack a stage milestone",
-        weight: Weight::Advice,
+        weight: Some(Weight::Advice),
+        at: EF_ADVICE,
         source: "KEP metadata (kep.yaml milestone)",
     },
     Check {
-        id: "prr-questionnaire",
+        id: CheckId::StageMatches,
+        short: "Stg",
+        label: "advice: kep.yaml stage is the stage the release targets",
+        one: "names another stage in kep.yaml",
+        many: "name another stage in kep.yaml",
+        weight: Some(Weight::Advice),
+        at: EF_ADVICE,
+        source: "KEP template: stage is \"the current stage this KEP is targeting\"",
+    },
+    Check {
+        id: CheckId::PrrQuestionnaire,
         short: "Q",
         label: "advice: PRR questionnaire answered for the stage (due at the PRR Freeze; the PRR approver judges it)",
         one: "lacks PRR answers",
         many: "lack PRR answers",
-        weight: Weight::Advice,
+        weight: Some(Weight::Advice),
+        at: &[
+            (Freeze::Prr, Weight::Required),
+            (Freeze::Enhancements, Weight::Advice),
+        ],
         source: "PRR Freeze (sig-release release_phases.md)",
     },
     Check {
-        id: "follows-template",
+        id: CheckId::FollowsTemplate,
         short: "Tpl",
         label: "advice: every section the seed template marks required is present and answered",
         one: "does not follow the whole template",
         many: "do not follow the whole template",
-        weight: Weight::Advice,
+        weight: Some(Weight::Advice),
+        at: EF_ADVICE,
         source: "completeness (the seed template's directives)",
+    },
+    Check {
+        id: CheckId::KepYaml,
+        short: "YAML",
+        label: "kep.yaml has stage, latest-milestone and the milestone struct filled out for the release",
+        one: "needs its kep.yaml filled out",
+        many: "need their kep.yaml filled out",
+        weight: None,
+        at: &[(Freeze::Prr, Weight::Required)],
+        source: PRR_PHASE,
+    },
+    Check {
+        id: CheckId::CodeLanded,
+        short: "Code",
+        label: "the feature gates carry the targeted stage in Kubernetes' code (with --kubernetes)",
+        one: "has no code landed",
+        many: "have no code landed",
+        weight: None,
+        at: &[(Freeze::Code, Weight::Required)],
+        source: "sig-release releases/release_phases.md, Code Freeze; Kubernetes' feature gates",
     },
 ];
 
 /// The checklist entry of `id`.
-pub fn check(id: &str) -> Option<&'static Check> {
-    CHECKLIST.iter().find(|c| c.id == id)
+pub fn check(id: CheckId) -> &'static Check {
+    CHECKLIST
+        .iter()
+        .find(|c| c.id == id)
+        .expect("every CheckId has its row in CHECKLIST")
+}
+
+/// The checklist entry named `id` (`prr-approved`), for a user's filter.
+pub fn check_named(id: &str) -> Option<&'static Check> {
+    CHECKLIST.iter().find(|c| c.id.as_str() == id)
+}
+
+/// The items the Enhancements Freeze checks, in table order (the report's
+/// columns).
+pub fn enhancements_checklist() -> impl Iterator<Item = &'static Check> {
+    CHECKLIST.iter().filter(|c| c.weight.is_some())
 }
 
 /// The Test Plan's "I/we understand the owners ..." checkbox.

@@ -1,6 +1,7 @@
 //! Analysis: pure functions from the loaded [`crate::model::Model`] to
 //! findings, PRR and template completeness, stage tracking and history.
 
+pub mod board;
 pub mod calendar;
 pub mod code;
 pub mod completeness;

@@ -14,25 +14,35 @@
 //! latest-milestone moved).
 //!
 //! A release that is out reports what shipped and what slipped; the release
-//! in progress reports Ready / At risk against the freeze checklist before
-//! its Enhancements Freeze, and Tracked / Missed the freeze after it (a KEP
-//! that did not meet the checklist by then is out of the release unless an
-//! exception is granted); later releases report what is planned.
+//! in progress reports each KEP as the Enhancements team's board does (see
+//! [`board`](super::board): who is in the release, and the board's status
+//! from each deadline's checklist); later releases report what is planned.
 
 use serde::Serialize;
 
+mod counts;
+mod decide;
+mod in_progress;
 mod release_day;
 mod withdrawn;
 
+pub use counts::{Counts, Tone};
+pub use decide::{Decided, Decider, KepOutcome, outcomes_by_kep};
+pub use in_progress::{past_enhancements_freeze, past_prr_freeze};
 pub use release_day::Step;
 pub use withdrawn::withdrawn_in;
 
+use in_progress::in_progress_view;
+
+use super::board::{self, Apart, Source, Status as Board, TeamFacts, Tracking};
 use super::calendar::{Current, Cycle, cycle};
+use super::code::Code;
 use super::history::{Change, History, KepHistory};
-use super::tracking::{Analysis, Readiness, readiness};
+use super::tracking::{Analysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;
+use crate::team::Freeze;
 
 /// Where a release stands at the snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -74,65 +84,76 @@ pub enum Outcome {
     },
     /// Out: only latest-milestone named the release; no stage changed in it.
     LatestOnly,
-    /// In progress: every freeze checklist item passes.
-    Ready,
-    /// In progress: some item fails.
-    AtRisk,
-    /// In progress, past the Enhancements Freeze: every checklist item passes.
-    Tracked,
-    /// In progress, past the Enhancements Freeze: failed the checklist at
-    /// the deadline and meets it now (it needed an exception).
-    TrackedLate,
-    /// In progress, past the Enhancements Freeze: some item fails, so the KEP
-    /// missed the freeze (an exception request is the way back).
-    MissedFreeze,
+    /// In progress: the board's status.
+    Tracking {
+        /// The status.
+        status: Board,
+    },
     /// After the release in progress: a planned stage (or latest-milestone).
     Planned,
 }
 
 impl Outcome {
-    /// Stable id: `shipped`, `deprecated`, `slipped`, `latest-only`, `ready`,
-    /// `at-risk`, `tracked`, `tracked-late`, `missed-freeze`, `planned`.
+    /// Stable id: `shipped`, `deprecated`, `slipped`, `latest-only`,
+    /// `planned`, and in progress the board status's id
+    /// (`tracked-for-enhancements-freeze`, ...; see [`Board::id`]).
     pub fn id(&self) -> &'static str {
         match self {
             Outcome::Shipped { .. } => "shipped",
             Outcome::Deprecated { .. } => "deprecated",
             Outcome::Slipped { .. } => "slipped",
             Outcome::LatestOnly => "latest-only",
-            Outcome::Ready => "ready",
-            Outcome::AtRisk => "at-risk",
-            Outcome::Tracked => "tracked",
-            Outcome::TrackedLate => "tracked-late",
-            Outcome::MissedFreeze => "missed-freeze",
+            Outcome::Tracking { status } => status.id(),
             Outcome::Planned => "planned",
         }
     }
 
-    /// The outcome of a KEP in the release in progress: its checklist's
-    /// verdict (see [`Readiness::verdict`]).
-    pub fn of(r: &Readiness) -> Outcome {
-        match r.verdict() {
-            "ready" => Outcome::Ready,
-            "at-risk" => Outcome::AtRisk,
-            "tracked" => Outcome::Tracked,
-            "tracked-late" => Outcome::TrackedLate,
-            _ => Outcome::MissedFreeze,
+    /// For people, in `release`: `Shipped`, `Slipped`, `Tracked for
+    /// enhancements freeze`, ...
+    pub fn label(&self, release: Release) -> String {
+        match self {
+            Outcome::Shipped { .. } => "Shipped".into(),
+            Outcome::Deprecated { .. } => "Deprecated/removed".into(),
+            Outcome::Slipped { .. } => "Slipped".into(),
+            Outcome::LatestOnly => "No stage change".into(),
+            Outcome::Tracking { status } => status.label(release),
+            Outcome::Planned => "Planned".into(),
         }
     }
 
-    /// For people: `Shipped`, `Slipped`, `At risk`, ...
-    pub fn label(&self) -> &'static str {
+    /// The board's status, in progress.
+    pub fn status(&self) -> Option<Board> {
         match self {
-            Outcome::Shipped { .. } => "Shipped",
-            Outcome::Deprecated { .. } => "Deprecated/removed",
-            Outcome::Slipped { .. } => "Slipped",
-            Outcome::LatestOnly => "No stage change",
-            Outcome::Ready => "Ready",
-            Outcome::AtRisk => "At risk",
-            Outcome::Tracked => "Tracked",
-            Outcome::TrackedLate => "Tracked late",
-            Outcome::MissedFreeze => "Missed the freeze",
-            Outcome::Planned => "Planned",
+            Outcome::Tracking { status } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// Whether it went well: shipped, deprecated as planned, or tracked.
+    pub fn is_good(&self) -> bool {
+        match self {
+            Outcome::Shipped { .. } | Outcome::Deprecated { .. } => true,
+            Outcome::Tracking { status } => status.tally() == board::Tally::Tracked,
+            _ => false,
+        }
+    }
+
+    /// Whether someone has to act (in progress: at risk, an exception).
+    pub fn needs_action(&self) -> bool {
+        self.status().is_some_and(Board::needs_action)
+    }
+
+    /// Whether it went badly: slipped, or out of the release in progress.
+    pub fn is_bad(&self) -> bool {
+        match self {
+            Outcome::Slipped { .. } => true,
+            Outcome::Tracking { status } => {
+                matches!(
+                    status.tally(),
+                    board::Tally::Removed | board::Tally::AtRisk | board::Tally::Exception
+                )
+            }
+            _ => false,
         }
     }
 }
@@ -166,8 +187,29 @@ pub struct ReleaseEntry {
     /// graduation, or continued from the release before (with history).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<Step>,
-    /// The freeze checklist (the release in progress only).
+    /// The Enhancements Freeze checklist (the release in progress only).
     pub readiness: Option<Readiness>,
+    /// The release in progress: the board's status and every deadline's
+    /// checklist.
+    pub tracking: Option<Tracking>,
+    /// Out, with `--kubernetes`: which source decided, and what the files
+    /// say where the code decided otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<Decided>,
+}
+
+/// A KEP the files tie to the release in progress, not counted in it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApartEntry {
+    /// Index into `model.keps`.
+    #[serde(skip)]
+    pub index: usize,
+    /// KEP number.
+    pub number: Option<u32>,
+    /// The stage a milestone names for the release.
+    pub stage: Stage,
+    /// Why it is apart.
+    pub why: Apart,
 }
 
 /// Every KEP in one release, with what became of it.
@@ -184,12 +226,52 @@ pub struct ReleaseView {
     pub cycle: Option<Cycle>,
     /// KEPs by stage order, then number.
     pub entries: Vec<ReleaseEntry>,
+    /// The release in progress: what decided who is in it.
+    pub membership: Option<Source>,
+    /// The release in progress: the next deadline (none past Code Freeze).
+    pub next: Option<Freeze>,
+    /// The release in progress: KEPs the files tie to it that are not
+    /// counted (a stage milestone written ahead, not opted in).
+    pub apart: Vec<ApartEntry>,
 }
 
 impl ReleaseView {
-    /// How many entries have the outcome `id`.
-    pub fn count(&self, id: &str) -> usize {
-        self.entries.iter().filter(|e| e.outcome.id() == id).count()
+    /// Its KEPs counted by outcome.
+    pub fn counts(&self) -> Counts {
+        Counts::of(self.entries.iter().map(|e| &e.outcome))
+    }
+}
+
+/// What the release views read: the model and its analysis, and the
+/// history, the code and the team's records when at hand.
+#[derive(Clone, Copy)]
+pub struct Sources<'a> {
+    /// The repository.
+    pub model: &'a Model,
+    /// Its analysis (with the deadlines judged).
+    pub analysis: &'a Analysis,
+    /// The stage history, with git.
+    pub history: Option<&'a History>,
+    /// Kubernetes' feature gates (`--kubernetes`).
+    pub code: Option<&'a Code>,
+    /// The release team's records (`--issues`, `--prs`, …).
+    pub team: Option<&'a TeamFacts>,
+    /// The release in progress the views are judged in (the analysis', or
+    /// another snapshot's to compare two alike).
+    pub current: Current,
+}
+
+impl<'a> Sources<'a> {
+    /// The model and its analysis alone.
+    pub fn of(model: &'a Model, analysis: &'a Analysis) -> Self {
+        Sources {
+            model,
+            analysis,
+            history: None,
+            code: None,
+            team: None,
+            current: analysis.current,
+        }
     }
 }
 
@@ -351,41 +433,29 @@ pub fn in_release(kep: &Kep, hist: Option<&KepHistory>, phase: Phase, release: R
 }
 
 /// Every KEP in `release` with what became of it.
-pub fn release_view(
-    model: &Model,
-    analysis: &Analysis,
-    history: Option<&History>,
-    current: &Current,
-    release: Release,
-) -> ReleaseView {
+pub fn release_view(src: &Sources, release: Release) -> ReleaseView {
+    let current = &src.current;
     let phase = phase(current, release);
-    let frozen = phase == Phase::InProgress && past_enhancements_freeze(current);
-    let mut entries: Vec<ReleaseEntry> = model
+    if phase == Phase::InProgress {
+        return in_progress_view(src, release);
+    }
+    let mut entries: Vec<ReleaseEntry> = src
+        .model
         .keps
         .iter()
         .enumerate()
         .filter_map(|(i, kep)| {
-            let hist = history_of(history, kep);
-            let (stage, outcome, step, ready) = match phase {
-                Phase::Out => {
-                    let (stage, outcome, step) = out_entry(kep, hist, release)?;
-                    (stage, outcome, step, None)
+            let hist = history_of(src.history, kep);
+            let (stage, outcome, step, decided) = match (phase, src.code) {
+                (Phase::Out, Some(c)) => {
+                    let (s, o, st, d) = decide::out_decided(c, kep, hist, release)?;
+                    (s, o, st, Some(d))
                 }
-                Phase::Planned => (stage_in(kep, hist, release)?, Outcome::Planned, None, None),
-                Phase::InProgress => {
-                    let stage = stage_in(kep, hist, release)?;
-                    let mut r = checklist(model, analysis, kep, i, release, &stage);
-                    r.frozen = frozen;
-                    r.prr_frozen = past_prr_freeze(current);
-                    if frozen {
-                        r.deadline = analysis
-                            .deadline
-                            .as_ref()
-                            .filter(|d| d.release == release)
-                            .map(|d| d.of(kep, hist, current));
-                    }
-                    (stage, Outcome::of(&r), None, Some(r))
+                (Phase::Out, None) => {
+                    let (s, o, st) = out_entry(kep, hist, release)?;
+                    (s, o, st, None)
                 }
+                _ => (stage_in(kep, hist, release)?, Outcome::Planned, None, None),
             };
             Some(ReleaseEntry {
                 index: i,
@@ -394,7 +464,9 @@ pub fn release_view(
                 stage,
                 outcome,
                 step,
-                readiness: ready,
+                readiness: None,
+                tracking: None,
+                decided,
             })
         })
         .collect();
@@ -402,80 +474,13 @@ pub fn release_view(
     ReleaseView {
         release,
         phase,
-        frozen,
+        frozen: false,
         cycle: cycle(release),
         entries,
+        membership: None,
+        next: None,
+        apart: Vec::new(),
     }
-}
-
-/// Whether the snapshot is past the Enhancements Freeze deadline of the
-/// release in progress: its instant after the deadline's, or (no instant)
-/// its day after the freeze's day. Unknown dates: not past.
-pub fn past_enhancements_freeze(current: &Current) -> bool {
-    let cycle = current.cycle.as_ref();
-    past(
-        current,
-        cycle.and_then(|c| c.enhancements_freeze_at),
-        cycle.and_then(|c| c.enhancements_freeze),
-    )
-}
-
-/// Whether the snapshot is past the PRR Freeze of the release in progress.
-pub fn past_prr_freeze(current: &Current) -> bool {
-    let at = current.cycle.as_ref().and_then(|c| c.prr_freeze_at);
-    past(
-        current,
-        at,
-        at.map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date()),
-    )
-}
-
-fn past(current: &Current, at: Option<jiff::Timestamp>, day: Option<jiff::civil::Date>) -> bool {
-    match (current.now, at, current.today, day) {
-        (Some(now), Some(at), _, _) => now >= at.as_second(),
-        (_, _, Some(today), Some(day)) => today > day,
-        _ => false,
-    }
-}
-
-/// The freeze checklist of a KEP in the release in progress. A KEP with no
-/// stage in it (latest-milestone only) is checked at its own stage, and the
-/// stage-milestone item is not held against it.
-fn checklist(
-    model: &Model,
-    analysis: &Analysis,
-    kep: &Kep,
-    i: usize,
-    release: Release,
-    stage: &Stage,
-) -> Readiness {
-    let a = &analysis.keps[i];
-    if !stage.is_unset() {
-        return readiness(model, kep, a, release, stage);
-    }
-    let own = kep.meta.stage.nearest().unwrap_or_default();
-    let mut r = readiness(model, kep, a, release, &own);
-    // Stable in an earlier release and implemented since: nothing to
-    // graduate here, so implemented is the status it should have.
-    let done = kep.meta.status == Status::Implemented
-        && own == Stage::Stable
-        && kep
-            .meta
-            .milestone
-            .release(&own)
-            .is_some_and(|r| r < release);
-    for item in &mut r.items {
-        if item.id == "stage-milestone" {
-            item.ok = true;
-            item.detail = "no stage change in this release".into();
-        }
-        if item.id == "status-implementable" && done {
-            item.ok = true;
-            item.detail = "status is implemented: stable in an earlier release".into();
-        }
-    }
-    r.ready = r.items.iter().all(|i| i.ok || !i.required);
-    r
 }
 
 /// Every release any KEP names (latest-milestone or a stage milestone), plus

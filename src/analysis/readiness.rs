@@ -1,78 +1,129 @@
-//! One KEP against the Enhancements Freeze checklist ([`freeze::CHECKLIST`]):
-//! ([`Model`], [`Kep`], its [`KepAnalysis`], a release and the stage it
-//! targets there) → [`Readiness`], each item required or advice, and the
-//! verdict (Ready / At risk before the freeze; Tracked, Tracked late or
-//! Missed the freeze after it, judged at the deadline).
+//! One KEP against a deadline's checklist ([`freeze::CHECKLIST`]): ([`Model`],
+//! [`Kep`], its [`KepAnalysis`], a release, the stage it targets there and
+//! the [`Freeze`]) → [`Readiness`], each item required or advice at that
+//! deadline, and its [`Verdict`] (met, not met, met only after the
+//! deadline). The board's status is taken from these in `analysis::board`.
+
+mod items;
 
 use serde::Serialize;
 
-use super::completeness::PrrTarget;
-use super::freeze::{self, Checkbox, Weight};
+use super::freeze::{self, CheckId, Weight};
 use super::tracking::KepAnalysis;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;
+use crate::team::Freeze;
+use items::facts;
 
-/// One item of the Enhancements Freeze checklist (see [`freeze::CHECKLIST`]).
+/// One item of a checklist (see [`freeze::CHECKLIST`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Item {
     /// Stable id, e.g. `prr-approved`.
-    pub id: &'static str,
+    pub id: CheckId,
     /// Whether it passes.
     pub ok: bool,
-    /// Whether it decides the verdict (an official checklist item) or is
-    /// advice.
+    /// Whether it decides the verdict at this deadline (an official
+    /// checklist item) or is advice.
     pub required: bool,
     /// What was found, for people.
     pub detail: String,
 }
 
-/// Readiness of one KEP for one (release, stage). Serialized with its
-/// verdict, label and basis beside the fields, so every export says the
-/// verdict the pages show.
+/// A deadline's checklist judged for one KEP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every required item passes (at the deadline, once it has passed).
+    Met,
+    /// Some required item fails.
+    NotMet,
+    /// Past the deadline: failed there, passes now (it needs an exception).
+    MetLate,
+    /// The facts this deadline needs are not at hand (Code Freeze without
+    /// `--kubernetes`).
+    NotChecked,
+}
+
+impl Verdict {
+    /// Stable id: `met`, `not-met`, `met-late`, `not-checked`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::NotMet => "not-met",
+            Verdict::MetLate => "met-late",
+            Verdict::NotChecked => "not-checked",
+        }
+    }
+
+    /// For people: `met`, `not met`, `met after the deadline`, `not checked`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::NotMet => "not met",
+            Verdict::MetLate => "met after the deadline",
+            Verdict::NotChecked => "not checked",
+        }
+    }
+}
+
+/// Readiness of one KEP for one (release, stage) at one deadline.
+/// Serialized with its verdict, label and basis beside the fields, so
+/// every export says the verdict the pages show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Readiness {
+    /// The deadline whose checklist this is.
+    pub freeze: Freeze,
     /// Release.
     pub release: Release,
     /// Stage targeted in it.
     pub stage: Stage,
-    /// All items pass.
+    /// All required items pass.
     pub ready: bool,
     /// Every checklist item.
     pub items: Vec<Item>,
-    /// The release is in progress and past its Enhancements Freeze.
+    /// The release is in progress and past this deadline.
     pub frozen: bool,
     /// The release is in progress and past its PRR Freeze: unanswered
     /// questionnaire items are flagged for the PRR reviewers.
     pub prr_frozen: bool,
-    /// Past the freeze: the checklist as it stood at the deadline (`None`
-    /// when the deadline's files are not at hand: judged on these files).
+    /// Past the deadline: the checklist as it stood there (`None` when the
+    /// deadline's files are not at hand: judged on these files).
     pub deadline: Option<AtDeadline>,
+    /// Why the checklist could not be judged ([`Verdict::NotChecked`]).
+    pub not_checked: Option<String>,
 }
 
 impl Readiness {
-    /// `ready`, `at-risk`; past the Enhancements Freeze, `tracked`,
-    /// `tracked-late` or `missed-freeze`.
-    pub fn verdict(&self) -> &'static str {
-        if !self.frozen {
-            return if self.ready { "ready" } else { "at-risk" };
+    /// The checklist's verdict: before the deadline on these files; after
+    /// it, as the files stood at the deadline.
+    pub fn verdict(&self) -> Verdict {
+        if self.not_checked.is_some() {
+            return Verdict::NotChecked;
         }
-        match &self.deadline {
-            Some(d) if d.ready => "tracked",
-            Some(_) if self.ready => "tracked-late",
-            Some(_) => "missed-freeze",
-            None if self.ready => "tracked",
-            None => "missed-freeze",
+        match (&self.deadline, self.frozen) {
+            (Some(d), true) if d.ready => Verdict::Met,
+            (Some(_), true) if self.ready => Verdict::MetLate,
+            _ if self.ready => Verdict::Met,
+            _ => Verdict::NotMet,
         }
     }
 
-    /// For people: `Ready`, `At risk`, `Tracked`, `Tracked late`, `Missed
-    /// the freeze`.
-    pub fn label(&self) -> &'static str {
-        verdict_label(self.verdict())
+    /// For people: "Meets the Enhancements Freeze checklist", "Met the PRR
+    /// Freeze checklist only after its deadline", ...
+    pub fn label(&self) -> String {
+        let name = self.freeze.name(self.release);
+        match self.verdict() {
+            Verdict::Met if self.frozen => format!("Met the {name} checklist"),
+            Verdict::Met => format!("Meets the {name} checklist"),
+            Verdict::NotMet if self.frozen => format!("Did not meet the {name} checklist"),
+            Verdict::NotMet => format!("Does not meet the {name} checklist yet"),
+            Verdict::MetLate => format!("Met the {name} checklist only after its deadline"),
+            Verdict::NotChecked => format!("{name}: not checked"),
+        }
     }
 
-    /// The failing required items' details: why it is not Ready or Tracked.
+    /// The failing required items' details: why it is not met.
     pub fn reasons(&self) -> Vec<&str> {
         self.failing().map(|i| i.detail.as_str()).collect()
     }
@@ -82,7 +133,7 @@ impl Readiness {
         self.items.iter().filter(|i| i.required && !i.ok)
     }
 
-    /// The failing advice items' details (never decide the verdict).
+    /// The failing advice items' details (never decide), for people.
     pub fn advice(&self) -> Vec<&str> {
         self.items
             .iter()
@@ -91,8 +142,16 @@ impl Readiness {
             .collect()
     }
 
-    /// One line on how the verdict was taken, past the freeze.
+    /// The item `id`, when this checklist has it.
+    pub fn item(&self, id: CheckId) -> Option<&Item> {
+        self.items.iter().find(|i| i.id == id)
+    }
+
+    /// One line on how the verdict was taken, past the deadline.
     pub fn basis(&self) -> Option<String> {
+        if let Some(why) = &self.not_checked {
+            return Some(why.clone());
+        }
         if !self.frozen {
             return None;
         }
@@ -123,12 +182,29 @@ impl Readiness {
             )
         })
     }
+
+    /// This checklist at another deadline: the same facts, each item kept
+    /// when `freeze` checks it and weighted as `freeze` weighs it.
+    pub fn at(&self, freeze: Freeze) -> Readiness {
+        let items = weigh(self.items.clone(), freeze);
+        Readiness {
+            freeze,
+            ready: items.iter().all(|i| i.ok || !i.required),
+            items,
+            frozen: false,
+            deadline: None,
+            not_checked: None,
+            ..self.clone()
+        }
+    }
 }
 
 impl Serialize for Readiness {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct Shape<'a> {
+            freeze: Freeze,
+            name: &'static str,
             release: &'a Release,
             stage: &'a Stage,
             ready: bool,
@@ -136,11 +212,13 @@ impl Serialize for Readiness {
             frozen: bool,
             prr_frozen: bool,
             deadline: &'a Option<AtDeadline>,
-            verdict: &'static str,
-            label: &'static str,
+            verdict: Verdict,
+            label: String,
             basis: Option<String>,
         }
         Shape {
+            freeze: self.freeze,
+            name: self.freeze.name(self.release),
             release: &self.release,
             stage: &self.stage,
             ready: self.ready,
@@ -156,22 +234,11 @@ impl Serialize for Readiness {
     }
 }
 
-/// The label of a verdict id (see [`Readiness::verdict`]).
-pub fn verdict_label(id: &str) -> &'static str {
-    match id {
-        "ready" => "Ready",
-        "at-risk" => "At risk",
-        "tracked" => "Tracked",
-        "tracked-late" => "Tracked late",
-        _ => "Missed the freeze",
-    }
-}
-
 fn short(commit: &str) -> &str {
     commit.get(..10).unwrap_or(commit)
 }
 
-/// A KEP's checklist at the Enhancements Freeze deadline.
+/// A KEP's checklist at a deadline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AtDeadline {
     /// The deadline, `YYYY-MM-DD HH:MM UTC`.
@@ -183,9 +250,9 @@ pub struct AtDeadline {
     /// What failed there.
     pub reasons: Vec<String>,
     /// The ids of the items that failed there.
-    pub failing: Vec<&'static str>,
-    /// Tracked late, with history: the first change after the deadline
-    /// that set the kep.yaml items that failed there, (commit, date).
+    pub failing: Vec<CheckId>,
+    /// Met late, with history: the first change after the deadline that
+    /// set the kep.yaml items that failed there, (commit, date).
     pub met: Option<(String, String)>,
 }
 
@@ -208,26 +275,21 @@ pub fn readiness(
     release: Release,
     stage: &Stage,
 ) -> Readiness {
-    let mut items = milestone_items(kep, release, stage);
-    items.extend(prr_items(model, kep, a, stage));
-    items.extend(readme_items(kep, a, stage));
-    if kep.meta.status == Status::Withdrawn && stage.is_deprecation() {
-        // The handbook: a deprecation or removal by withdrawal needs status
-        // and latest-milestone; "No changes are needed to the PRR", and it
-        // adds no code to test.
-        for i in &mut items {
-            if matches!(
-                i.id,
-                "prr-approved" | "test-plan-checkbox" | "required-sections"
-            ) {
-                i.ok = true;
-                i.detail = "not needed for a deprecation or removal by withdrawal".into();
-            }
-        }
-    }
-    // Table order: the one checklist's.
-    items.sort_by_key(|i| freeze::CHECKLIST.iter().position(|c| c.id == i.id));
+    checklist(model, kep, a, release, stage, Freeze::Enhancements)
+}
+
+/// `freeze`'s checklist for `kep` going `stage` in `release`.
+pub fn checklist(
+    model: &Model,
+    kep: &Kep,
+    a: &KepAnalysis,
+    release: Release,
+    stage: &Stage,
+    freeze: Freeze,
+) -> Readiness {
+    let items = weigh(facts(model, kep, a, release, stage), freeze);
     Readiness {
+        freeze,
         release,
         stage: stage.clone(),
         ready: items.iter().all(|i| i.ok || !i.required),
@@ -235,192 +297,20 @@ pub fn readiness(
         frozen: false,
         prr_frozen: false,
         deadline: None,
+        not_checked: None,
     }
 }
 
-/// A checklist item whose detail is `pass` or `fail` as `ok` says; required
-/// as the checklist table says.
-fn item(id: &'static str, ok: bool, pass: String, fail: String) -> Item {
-    let required = freeze::check(id).is_some_and(|c| c.weight == Weight::Required);
-    Item {
-        id,
-        ok,
-        required,
-        detail: if ok { pass } else { fail },
-    }
-}
-
-/// The status, latest-milestone and stage-milestone items.
-fn milestone_items(kep: &Kep, release: Release, stage: &Stage) -> Vec<Item> {
-    let m = &kep.meta;
-    let stage_in_release = m.milestone.release(stage) == Some(release);
-    // A KEP that went through `stage` in `release` and has since moved on
-    // (latest-milestone later) still went through it there.
-    let moved_on = m.latest_release().is_some_and(|l| l > release) && stage_in_release;
-    vec![
-        item(
-            "status-implementable",
-            status_ok(&m.status, stage),
-            format!("status is {}", m.status),
-            format!(
-                "status is {}, not implementable{}",
-                or_none(m.status.as_str()),
-                if stage.is_deprecation() {
-                    " or withdrawn"
-                } else {
-                    ""
-                }
-            ),
-        ),
-        item(
-            "latest-milestone",
-            release.is(&m.latest_milestone) || moved_on,
-            if moved_on {
-                format!(
-                    "latest-milestone is {}, after {stage} in {release}",
-                    m.latest_milestone
-                )
-            } else {
-                format!("latest-milestone is {release}")
-            },
-            format!(
-                "latest-milestone is {}, not {release}",
-                or_none(&m.latest_milestone)
-            ),
-        ),
-        item(
-            "stage-milestone",
-            stage_in_release,
-            format!("milestone.{stage} is {release}"),
-            if stage.is_unset() {
-                "no stage set".to_string()
-            } else {
-                format!(
-                    "milestone.{stage} is {}, not {release}",
-                    or_none(m.milestone.get(stage))
-                )
-            },
-        ),
-    ]
-}
-
-/// The PRR approval and PRR questionnaire items.
-fn prr_items(model: &Model, kep: &Kep, a: &KepAnalysis, stage: &Stage) -> [Item; 2] {
-    let questionnaire = a.assessment.prr.at(stage);
-    let q_stage = if stage.is_unset() {
-        "alpha"
-    } else {
-        stage.as_str()
-    };
-    let prr_file = model.prr_for(kep);
-    let approval = prr_file.and_then(|p| p.approval(stage));
-    let approval_ok =
-        approval.is_some_and(|ap| model.aliases.is_prr_approver_or_emeritus(&ap.approver));
-    [
-        item(
-            "prr-approved",
-            approval_ok,
-            format!(
-                "PRR approved for {stage} by {}",
-                approval.map(|a| a.approver.as_str()).unwrap_or("")
-            ),
-            match (prr_file, approval) {
-                (None, _) => "no prod-readiness file".to_string(),
-                (Some(_), None) if stage.is_unset() => "no stage to approve".to_string(),
-                (Some(_), None) => format!("no PRR approver for {stage}"),
-                (Some(_), Some(ap)) => {
-                    format!("PRR approver {} is not a PRR approver", ap.approver)
-                }
-            },
-        ),
-        item(
-            "prr-questionnaire",
-            questionnaire.unanswered.is_empty(),
-            format!("PRR questionnaire answered for {q_stage}"),
-            format!(
-                "PRR questionnaire {}/{} answered for {q_stage}",
-                questionnaire.answered, questionnaire.required
-            ),
-        ),
-    ]
-}
-
-/// The Test Plan checkbox, the required sections and the template items of
-/// the README.
-fn readme_items(kep: &Kep, a: &KepAnalysis, stage: &Stage) -> [Item; 3] {
-    let line = |l: usize| l + kep.readme_offset;
-    let (checked, pass, fail) = match a.freeze.checkbox {
-        _ if kep.readme_path.is_none() => (
-            false,
-            String::new(),
-            "no Test Plan checkbox (no README)".to_string(),
-        ),
-        Checkbox::Checked(l) => (true, format!("Test Plan checkbox checked (line {})", line(l)), String::new()),
-        Checkbox::Unchecked(l) => (
-            false,
-            String::new(),
-            format!(
-                "Test Plan checkbox \"I/we understand the owners of the involved components may require updates to existing tests\" is unchecked (line {})",
-                line(l)
-            ),
-        ),
-        Checkbox::Absent => (
-            false,
-            String::new(),
-            "Test Plan lacks the checkbox \"I/we understand the owners of the involved components may require updates to existing tests\"".to_string(),
-        ),
-    };
-    let target = if stage.is_unset() {
-        Some(PrrTarget::Alpha)
-    } else {
-        PrrTarget::from_stage(stage)
-    };
-    let missing = a.freeze.missing_for(target);
-    [
-        item("test-plan-checkbox", checked, pass, fail),
-        item(
-            "required-sections",
-            kep.readme_path.is_some() && missing.is_empty(),
-            "README has the sections required for the stage".into(),
-            if kep.readme_path.is_none() {
-                "no README".to_string()
-            } else {
-                format!(
-                    "README lacks required section{}: {}",
-                    if missing.len() == 1 { "" } else { "s" },
-                    missing.join("; ")
-                )
-            },
-        ),
-        item(
-            "follows-template",
-            a.assessment.follows_template,
-            "README follows the whole template".into(),
-            if kep.readme_path.is_none() {
-                "no README".to_string()
-            } else {
-                missing_sections(&a.assessment.missing_sections)
-            },
-        ),
-    ]
-}
-
-/// "README lacks N template sections: a; b; c; and M more".
-fn missing_sections(missing: &[String]) -> String {
-    let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
-    format!(
-        "README lacks {} template section{}: {}{}",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        shown.join("; "),
-        if missing.len() > 3 {
-            format!("; and {} more", missing.len() - 3)
-        } else {
-            String::new()
+/// `items` as `freeze` checks them: those it checks, weighted as it weighs
+/// them, in the table's order.
+pub fn weigh(mut items: Vec<Item>, freeze: Freeze) -> Vec<Item> {
+    items.retain_mut(|i| match freeze::check(i.id).weight_at(freeze) {
+        Some(w) => {
+            i.required = w == Weight::Required;
+            true
         }
-    )
-}
-
-fn or_none(s: &str) -> &str {
-    if s.is_empty() { "(none)" } else { s }
+        None => false,
+    });
+    items.sort_by_key(|i| freeze::CHECKLIST.iter().position(|c| c.id == i.id));
+    items
 }

@@ -12,12 +12,13 @@ use super::deadline::Deadline;
 use super::freeze::{self, Facts};
 use super::history::History;
 use super::outcome::{self, Phase};
-pub use super::readiness::{AtDeadline, Item, Readiness, readiness, status_ok, verdict_label};
+pub use super::readiness::{AtDeadline, Item, Readiness, Verdict, readiness, status_ok};
 use super::template::{self, Template};
 use crate::kep::Kep;
 use crate::kep::document::{self, TocMismatch};
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::{KepId, Model};
+use crate::team::Freeze;
 
 /// Whether the PRR questionnaire is complete and approved, per stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -94,9 +95,10 @@ pub struct Analysis {
     pub keps: Vec<KepAnalysis>,
     /// The release in progress at the snapshot.
     pub current: Current,
-    /// Past the release's Enhancements Freeze, with git: the checklist at
-    /// the deadline (see [`deadline`]).
-    pub deadline: Option<Deadline>,
+    /// The deadlines of the release in progress that have passed (PRR
+    /// Freeze, Enhancements Freeze), with git: each KEP's checklist there
+    /// (see [`deadline`](super::deadline)).
+    pub deadlines: Vec<Deadline>,
 }
 
 impl Analysis {
@@ -105,10 +107,19 @@ impl Analysis {
     /// `history`, when it met the checklist later), as the release views do.
     pub fn set_deadline(&mut self, model: &Model, history: Option<&History>, deadline: Deadline) {
         let current = self.current;
-        for (kep, a) in model.keps.iter().zip(&mut self.keps) {
-            a.set_deadline(kep, history, &deadline, &current);
+        if deadline.freeze == Freeze::Enhancements {
+            for (kep, a) in model.keps.iter().zip(&mut self.keps) {
+                a.set_deadline(kep, history, &deadline, &current);
+            }
         }
-        self.deadline = Some(deadline);
+        self.deadlines.retain(|d| d.freeze != deadline.freeze);
+        self.deadlines.push(deadline);
+        self.deadlines.sort_by_key(|d| d.freeze);
+    }
+
+    /// The judgement at `freeze`'s deadline, when taken.
+    pub fn deadline(&self, freeze: Freeze) -> Option<&Deadline> {
+        self.deadlines.iter().find(|d| d.freeze == freeze)
     }
 
     /// The analysis of the KEP `id` of the analysed model.
@@ -156,7 +167,7 @@ fn analyze_each(
         template,
         keps,
         current,
-        deadline: None,
+        deadlines: Vec::new(),
     }
 }
 

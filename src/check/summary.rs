@@ -9,12 +9,13 @@
 use std::fmt::Write as _;
 
 use crate::analysis::completeness::{Completeness, PrrTarget};
-use crate::analysis::outcome::stage_in;
-use crate::analysis::tracking::{Analysis, KepAnalysis, Readiness, readiness};
+use crate::analysis::outcome::{ReleaseView, Sources, release_view};
+use crate::analysis::tracking::{Analysis, KepAnalysis, Readiness};
 use crate::finding::{Finding, Severity};
 use crate::kep::domain::Release;
 use crate::model::Model;
 use crate::report::render::md;
+use crate::team::Freeze;
 
 /// Where the summary's KEP links point.
 #[derive(Debug, Clone)]
@@ -27,32 +28,46 @@ pub struct SummaryLinks {
     pub tree: String,
 }
 
-/// The release whose readiness the summary shows, and each KEP's readiness
-/// for it: the analysis' release in progress (the release calendar at the
-/// snapshot's commit date, see `analysis::calendar`). This type is the only
-/// place the summary asks.
+/// The release whose readiness the summary shows, and each KEP's status
+/// there: the release view of the analysis' release in progress (the
+/// release calendar at the snapshot's commit date, see `analysis::calendar`),
+/// as the release page and the report show it. This type is the only place
+/// the summary asks.
 pub struct InProgress {
-    release: Release,
+    view: ReleaseView,
 }
 
 impl InProgress {
     /// The release in progress for the analysed snapshot.
-    pub fn of(analysis: &Analysis) -> InProgress {
+    pub fn of(model: &Model, analysis: &Analysis) -> InProgress {
+        let release = analysis.current.release;
         InProgress {
-            release: analysis.current.release,
+            view: release_view(&Sources::of(model, analysis), release),
         }
     }
 
     /// The release.
     pub fn release(&self) -> Release {
-        self.release
+        self.view.release
     }
 
-    /// Readiness of KEP `i` for the release, when it is in the release.
-    pub fn readiness(&self, model: &Model, a: &KepAnalysis, i: usize) -> Option<Readiness> {
-        let kep = &model.keps[i];
-        let stage = stage_in(kep, None, self.release)?;
-        Some(readiness(model, kep, a, self.release, &stage))
+    /// KEP `i`'s line for the release: its status and the checklist it is
+    /// about, or why it is apart; `None` when it is not in the release.
+    fn line(&self, i: usize) -> Option<String> {
+        let release = self.view.release;
+        if let Some(a) = self.view.apart.iter().find(|a| a.index == i) {
+            return Some(format!(
+                "- {release}: listed apart: {}",
+                md(&a.why.says(release))
+            ));
+        }
+        let e = self.view.entries.iter().find(|e| e.index == i)?;
+        let t = e.tracking.as_ref()?;
+        Some(readiness_line(
+            &t.label,
+            t.focus(),
+            t.phase(Freeze::Enhancements),
+        ))
     }
 }
 
@@ -118,21 +133,13 @@ fn prr_line(model: &Model, a: &KepAnalysis, i: usize) -> String {
     s
 }
 
-fn readiness_line(r: Option<&Readiness>, release: Release) -> String {
-    let Some(r) = r else {
-        return format!("- {release}: not in this release");
-    };
-    let mut line = format!(
-        "- {}: **{}** ({})",
-        r.release,
-        r.label(),
-        md(r.stage.as_str())
-    );
+fn readiness_line(label: &str, r: &Readiness, ef: &Readiness) -> String {
+    let mut line = format!("- {}: **{label}** ({})", r.release, md(r.stage.as_str()));
     let reasons: Vec<String> = r.reasons().iter().map(|x| md(x)).collect();
     if !reasons.is_empty() {
         let _ = write!(line, ": {}", reasons.join("; "));
     }
-    let advice: Vec<String> = r.advice().iter().map(|x| md(x)).collect();
+    let advice: Vec<String> = ef.advice().iter().map(|x| md(x)).collect();
     if !advice.is_empty() {
         let _ = write!(
             line,
@@ -198,7 +205,7 @@ pub fn render(input: &Input, links: &SummaryLinks) -> String {
         Some(base) => crate::urls::kep_paths(model, base).dirs,
         None => Vec::new(),
     };
-    let in_progress = InProgress::of(analysis);
+    let in_progress = InProgress::of(model, analysis);
     let mut out = String::from("### kepsite check\n\n");
     let scope = match since {
         Some(s) => format!("changed since `{}`", s.replace('`', "")),
@@ -231,8 +238,10 @@ pub fn render(input: &Input, links: &SummaryLinks) -> String {
         let a = &analysis.keps[i];
         out.push_str(&prr_line(model, a, i));
         out.push('\n');
-        let r = in_progress.readiness(model, a, i);
-        out.push_str(&readiness_line(r.as_ref(), in_progress.release()));
+        let line = in_progress
+            .line(i)
+            .unwrap_or_else(|| format!("- {}: not in this release", in_progress.release()));
+        out.push_str(&line);
         out.push('\n');
         for f in fs {
             shown.insert(*f as *const Finding);

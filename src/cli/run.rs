@@ -154,6 +154,9 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         crate::report::check_release(&project.model, &project.analysis.current, &r.to_string())?;
     }
     let in_release = (!releases.is_empty()).then(|| query::in_releases(&project, &releases));
+    let mut trackings = project.trackings();
+    let mut outcomes =
+        crate::analysis::outcome::outcomes_by_kep(&project.sources(), releases.iter().copied());
     let Project {
         model,
         analysis,
@@ -168,7 +171,15 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         .zip(model.ids())
         .filter(|(_, id)| in_release.as_ref().is_none_or(|s| s.contains(&id.0)))
         .filter(|(_, id)| filters.matches(&model, &analysis, *id))
-        .map(|((_, f), id)| crate::view::kep_view(&model, &analysis, id, std::mem::take(f)))
+        .map(|((_, f), id)| {
+            let mut v = crate::view::kep_view(&model, &analysis, id, std::mem::take(f));
+            v.tracking = trackings.get_mut(id.0).and_then(Option::take);
+            v.releases = outcomes
+                .get_mut(id.0)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            v
+        })
         .collect();
     write_stdout(&query::render(&views, a.format)?)?;
     Ok(0)
@@ -318,7 +329,18 @@ fn export(a: &ExportArgs) -> Result<i32> {
             now: project.now,
             stale_days: a.stale_days,
         });
-    let json = query::export(&project.model, &project.analysis, &project.findings, ctx)?;
+    let trackings = project.trackings();
+    let src = project.sources();
+    let releases = crate::analysis::outcome::releases(&project.model, &project.analysis.current);
+    let outcomes = crate::analysis::outcome::outcomes_by_kep(&src, releases);
+    let json = query::export(
+        &project.model,
+        &project.analysis,
+        &project.findings,
+        ctx,
+        &trackings,
+        outcomes,
+    )?;
     write_out(a.out.as_deref(), &json)?;
     Ok(0)
 }
@@ -328,7 +350,6 @@ fn report(a: &ReportArgs) -> Result<i32> {
         input: a.input.input(),
         release: a.release.clone(),
         since: a.since.clone(),
-        issues: a.issues.clone(),
         format: a.format,
         freeze: a.freeze.clone(),
         today: a.today.clone(),

@@ -243,7 +243,7 @@ impl Snapshot {
         let mut files = Vec::new();
         let listing = repo::gate_files_in_tree(repo, tree, &mut Default::default())?;
         for (path, oid) in &listing.files {
-            let blob = repo.find_blob(*oid)?;
+            let blob = repo::find_blob(repo, *oid, path)?;
             files.push((path.clone(), Arc::new(parse::read_bytes(blob.content()))));
         }
         Ok(Snapshot::from_facts(files, &listing.problems))

@@ -320,7 +320,7 @@ fn parse_blob(
     path: &str,
     oid: Oid,
 ) -> Result<FileFacts, Error> {
-    let blob = repo.find_blob(oid)?;
+    let blob = find_blob(repo, oid, path)?;
     let Ok(text) = std::str::from_utf8(blob.content()) else {
         last.remove(path);
         return Ok(parse::read_bytes(blob.content()));
@@ -339,6 +339,26 @@ fn parse_blob(
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Blob `oid` of gate file `path`; a blob the object store lacks (a
+/// blob-less clone that did not fetch the gate files' history) is an
+/// error naming the file and the way to fetch it, not git's bare "object
+/// not found".
+pub(super) fn find_blob<'r>(
+    repo: &'r Repository,
+    oid: Oid,
+    path: &str,
+) -> Result<git2::Blob<'r>, Error> {
+    repo.find_blob(oid).map_err(|e| match e.code() {
+        git2::ErrorCode::NotFound => anyhow!(
+            "{} (blob {oid}) is not in the checkout: a partial (blob-less) clone \
+             lacks the feature-gate files' history; fetch their blobs as \
+             docs/install.md says (\"The code, in one command\")",
+            crate::escape::terminal(path)
+        ),
+        _ => anyhow!(e),
+    })
 }
 
 /// Whether the walk descends into directory `path`.

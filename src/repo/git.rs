@@ -29,6 +29,17 @@ pub(crate) fn shallow_hint(repo: &Repository) -> &'static str {
 }
 
 pub(super) fn load(root: &Path, rev: &str, defer: Option<super::Defer>) -> Result<RepoSnapshot> {
+    load_where(root, rev, defer, &|_| true)
+}
+
+/// [`load`] of the paths `under` keeps (a directory is entered when it, or
+/// a path below it, is kept): one KEP's files at a pull request's head.
+pub(super) fn load_where(
+    root: &Path,
+    rev: &str,
+    defer: Option<super::Defer>,
+    under: &dyn Fn(&str) -> bool,
+) -> Result<RepoSnapshot> {
     let repo = Repository::discover(root)
         .with_context(|| format!("{} is not inside a git repository", root.display()))?;
     let prefix = subdir_prefix(&repo, root)?;
@@ -52,12 +63,12 @@ pub(super) fn load(root: &Path, rev: &str, defer: Option<super::Defer>) -> Resul
         let path = format!("{dir}{name}");
         if entry.filemode() == MODE_TREE {
             // Descend only where kepsite looks.
-            if path == "keps" || path.starts_with("keps/") {
+            if (path == "keps" || path.starts_with("keps/")) && under(&format!("{path}/")) {
                 return TreeWalkResult::Ok;
             }
             return TreeWalkResult::Skip;
         }
-        if is_wanted(&path) && entry.kind() != Some(ObjectType::Commit) {
+        if is_wanted(&path) && under(&path) && entry.kind() != Some(ObjectType::Commit) {
             listed.push((path, entry.id(), entry.filemode()));
         }
         TreeWalkResult::Ok

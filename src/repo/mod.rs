@@ -164,6 +164,15 @@ pub fn load_git(root: &Path, rev: &str) -> Result<RepoSnapshot> {
     git::load(root, rev, None)
 }
 
+/// The files of revision `rev` of the repository at `root` that `under`
+/// keeps: every input file for which it is true, read as [`load`] reads
+/// them (a directory path ends in `/`, and is entered when `under` keeps
+/// it). A pull request's head is read this way, its KEP's files only. A
+/// revision missing from the clone is an error saying so.
+pub fn load_only(root: &Path, rev: &str, under: &dyn Fn(&str) -> bool) -> Result<RepoSnapshot> {
+    git::load_where(root, rev, None, under)
+}
+
 /// Which of a revision's listed paths a deferring load leaves unread (the
 /// KEPs' READMEs: `kep::kep_readmes`, where the loader's rule is).
 pub type Defer = fn(&[&str]) -> std::collections::BTreeSet<String>;

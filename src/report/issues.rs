@@ -1,124 +1,16 @@
-//! Enhancement issues: the JSON of `gh issue list --json
-//! number,title,labels,milestone,state,url` → [`Issue`]s, and what they say
-//! about a release's KEPs ([`IssueState`] per row, flags where the issue and
-//! the KEP's files disagree, [`IssueSummary`]).
-//!
-//! In kubernetes/enhancements a KEP's number is its tracking issue's number.
+//! What the enhancement issues (`--issues`) say beside a release report's
+//! rows: each row's [`IssueState`], flags where the issue and the KEP's
+//! files disagree, and the [`IssueSummary`] (opted-in issues whose KEP files
+//! do not name the release among them).
 
 use std::collections::BTreeMap;
 
-use anyhow::Result;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Row, stage_group};
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
-
-/// The fields `--issues` needs in every element.
-pub const FIELDS: &[&str] = &["number", "title", "labels", "milestone", "state", "url"];
-
-/// The issues file: how it is named, and the largest read (64 MiB; the
-/// enhancements repository's every issue, with these fields, is about
-/// 5 MB).
-pub const FILE: crate::input_file::Kind = crate::input_file::Kind {
-    what: "the issues file",
-    item: "issue",
-    limit: 64 << 20,
-    hint: "export with `gh issue list --json number,title,labels,milestone,state,url`",
-};
-
-/// One enhancement issue. Every field of [`FIELDS`] must be present
-/// (`milestone` may be `null`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Issue {
-    /// Issue number (= KEP number).
-    pub number: u32,
-    /// Title.
-    pub title: String,
-    /// The labels kepsite reads (`lead-opted-in`, `tracked/*`, `stage/*`);
-    /// the others are dropped as they are read, so a file of a million
-    /// labels costs what its issues do.
-    #[serde(deserialize_with = "read_labels")]
-    pub labels: Vec<Label>,
-    /// Milestone, when set.
-    #[serde(deserialize_with = "crate::input_file::nullable")]
-    pub milestone: Option<Milestone>,
-    /// `OPEN` or `CLOSED`.
-    pub state: String,
-    /// Web URL.
-    pub url: String,
-}
-
-fn read_labels<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Label>, D::Error> {
-    crate::input_file::filtered(d, |l: &Label| {
-        l.name == "lead-opted-in" || l.name.starts_with("tracked/") || l.name.starts_with("stage/")
-    })
-}
-
-/// A label.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Label {
-    /// Its name.
-    pub name: String,
-}
-
-/// A milestone.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Milestone {
-    /// Its title, `v1.35`.
-    pub title: String,
-}
-
-/// Parse an issues file ([`crate::input_file::parse_list`]), naming the
-/// element and field that is wrong.
-pub fn parse(bytes: &[u8]) -> Result<Vec<Issue>> {
-    crate::input_file::parse_list(&FILE, bytes)
-}
-
-/// Read and parse the issues file at `path`, within [`FILE`]'s limit.
-pub fn read(path: &std::path::Path) -> Result<Vec<Issue>> {
-    crate::input_file::read_list(&FILE, path)
-}
-
-impl Issue {
-    fn has(&self, name: &str) -> bool {
-        self.labels.iter().any(|l| l.name == name)
-    }
-
-    /// The `tracked/*` label's value (`yes`, `no`, `out-of-tree`).
-    pub fn tracked(&self) -> Option<&str> {
-        self.labels
-            .iter()
-            .find_map(|l| l.name.strip_prefix("tracked/"))
-    }
-
-    /// The `stage/*` label's value.
-    pub fn stage(&self) -> Option<&str> {
-        self.labels
-            .iter()
-            .find_map(|l| l.name.strip_prefix("stage/"))
-    }
-
-    /// Whether the SIG lead opted it into `release` (`lead-opted-in` and the milestone).
-    pub fn opted_in(&self, release: Release) -> bool {
-        self.has("lead-opted-in") && self.in_release(release)
-    }
-
-    fn in_release(&self, release: Release) -> bool {
-        self.milestone
-            .as_ref()
-            .is_some_and(|m| release.is(&m.title))
-    }
-}
-
-/// Issues by number (the first of duplicates).
-pub fn index(list: &[Issue]) -> BTreeMap<u32, &Issue> {
-    let mut m = BTreeMap::new();
-    for i in list {
-        m.entry(i.number).or_insert(i);
-    }
-    m
-}
+use crate::team::issues::Issue;
 
 /// What a KEP's issue says.
 #[derive(Debug, Clone, Serialize)]
@@ -137,50 +29,10 @@ pub struct IssueState {
     pub stage: Option<String>,
 }
 
-/// The release in progress, as the release team's board has it: a
-/// `tracked/yes` issue on the release's milestone is Tracked; `tracked/no`,
-/// or an issue taken off the milestone, is Removed (an exception request is
-/// the way back). Other labels leave the files' outcome.
-fn board_outcome(row: &mut Row, state: &IssueState, release: Release) {
-    let on_milestone = state.milestone.as_deref().is_some_and(|m| release.is(m));
-    let (outcome, label, why) = match (state.tracked.as_deref(), on_milestone) {
-        (Some("yes"), true) => (
-            "tracked",
-            "Tracked",
-            "tracked/yes on the milestone".to_string(),
-        ),
-        (Some("no"), _) => ("removed", "Removed", "tracked/no".to_string()),
-        (Some(_), false) | (None, false)
-            if state.tracked.is_some() || matches!(row.outcome, "tracked" | "tracked-late") =>
-        {
-            (
-                "removed",
-                "Removed",
-                format!(
-                    "the issue's milestone is {}",
-                    state.milestone.as_deref().unwrap_or("none")
-                ),
-            )
-        }
-        _ => return,
-    };
-    // Ready and Tracked agree (the checklist met); so do At risk, Missed
-    // the freeze and Removed.
-    if row.ready != (outcome == "tracked") {
-        row.flags.push(format!(
-            "the board says {label} ({why}); the files say {}",
-            row.label
-        ));
-    }
-    row.outcome = outcome;
-    row.label = label;
-    row.ready = outcome == "tracked";
-}
-
-/// Link `row` to its issue and flag disagreements; in the release in
-/// progress the issue's `tracked/*` label and milestone decide Tracked and
-/// Removed.
-pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in_progress: bool) {
+/// Link `row` to its issue and flag where the issue and the files
+/// disagree (who is in the release and its status are the analysis'
+/// decision, from the same issue).
+pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release) {
     let Some(issue) = row.number.and_then(|n| idx.get(&n)) else {
         row.flags
             .push("not opted in: its issue is not in the issues file".to_string());
@@ -210,6 +62,12 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in
         Some(_) => {}
     }
     if state.tracked.as_deref() == Some("yes") {
+        if row.tone != crate::analysis::outcome::Tone::Good {
+            flags.push(format!(
+                "the issue is labelled tracked/yes; the files say {}",
+                row.label
+            ));
+        }
         match &state.stage {
             None => flags.push(format!(
                 "tracked, but the issue has no stage/* label (files: {})",
@@ -236,9 +94,6 @@ pub fn annotate(row: &mut Row, idx: &BTreeMap<u32, &Issue>, release: Release, in
         flags.push("issue is closed".to_string());
     }
     row.flags.extend(flags);
-    if in_progress {
-        board_outcome(row, &state, release);
-    }
     row.issue = Some(state);
 }
 
@@ -335,34 +190,5 @@ pub fn summarize(
             .filter(|r| r.issue.is_some() && !r.flags.is_empty())
             .count(),
         opted_in_without_kep_change: missing,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bad_files_name_the_problem() {
-        let e = parse(b"{").unwrap_err().to_string();
-        assert!(e.contains("not a JSON list"), "{e}");
-        let e = parse(b"{}").unwrap_err().to_string();
-        assert!(e.contains("JSON list"), "{e}");
-        let e = parse(
-            br#"[{"number": 1, "title": "t", "milestone": null, "state": "OPEN", "url": "u"}]"#,
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("issue 0") && e.contains("`labels`"), "{e}");
-        let e = parse(br#"[{"number": "x", "title": "t", "labels": [], "milestone": null, "state": "OPEN", "url": "u"}]"#)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("issue 0") && e.contains("invalid type"), "{e}");
-        let ok = parse(br#"[{"number": 5, "title": "t", "labels": [{"name": "lead-opted-in", "color": "x"}, {"name": "tracked/yes"}, {"name": "stage/beta"}], "milestone": {"title": "v1.35", "number": 3}, "state": "OPEN", "url": "u"}]"#).unwrap();
-        assert!(ok[0].opted_in(Release::new(1, 35)) && !ok[0].opted_in(Release::new(1, 36)));
-        assert_eq!(
-            (ok[0].tracked(), ok[0].stage()),
-            (Some("yes"), Some("beta"))
-        );
     }
 }

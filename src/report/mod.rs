@@ -13,6 +13,7 @@ pub mod issues;
 pub mod render;
 mod rows;
 pub mod run;
+mod select;
 pub mod since;
 pub mod site;
 mod summary;
@@ -21,15 +22,18 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::analysis::Analysis;
+use crate::analysis::board::{BoardDiff, TeamFacts, Tracking};
 use crate::analysis::calendar::{Current, Cycle};
 use crate::analysis::history::History;
-use crate::analysis::outcome::{self, Landed, Outcome, Phase};
-use crate::analysis::tracking::{Item, Readiness};
+use crate::analysis::outcome::{self, Counts, Landed, Outcome, Phase, Sources, Tone};
+use crate::analysis::tracking::Item;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
-pub use issues::Issue;
+use crate::team::Freeze;
+pub use crate::team::Issue;
 pub use jiff::civil::Date;
+pub use select::{Selected, select};
 pub use summary::health;
 
 /// Where a KEP's link points.
@@ -68,9 +72,20 @@ pub struct Report {
     pub release: Release,
     /// Out, in progress or planned, at the snapshot.
     pub phase: Phase,
-    /// In progress and past its Enhancements Freeze: KEPs are Tracked or
-    /// Missed the freeze (`ready` and `at_risk` count them).
+    /// In progress and past its Enhancements Freeze.
     pub frozen: bool,
+    /// In progress: the next deadline (`prr-freeze`, `enhancements-freeze`,
+    /// `code-freeze`; none past Code Freeze).
+    pub next: Option<Freeze>,
+    /// In progress: what decided who is in the release (`files`, `issues`).
+    pub membership: Option<crate::analysis::board::Source>,
+    /// In progress: the names of the deadlines in this release's schedule,
+    /// in order (the first is "PRR Freeze" or "KEP Readiness Deadline").
+    pub deadlines: Vec<DeadlineName>,
+    /// In progress: KEPs the files tie to the release, not counted in it.
+    pub apart: Vec<ApartRow>,
+    /// `--board`: the board's items whose Status, Stage or SIG differ.
+    pub board: Option<Vec<BoardDiff>>,
     /// The release in progress at the snapshot.
     pub current: Release,
     /// The release's dates, when the calendar has them.
@@ -104,27 +119,45 @@ pub struct Report {
 /// The freeze checklist's items in order (one table, in the analysis).
 pub use crate::analysis::freeze::CHECKLIST;
 
+/// A deadline of the release's schedule, by name.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadlineName {
+    /// Its id.
+    pub freeze: Freeze,
+    /// Its name in the release's schedule.
+    pub name: &'static str,
+    /// Its instant, `YYYY-MM-DD HH:MM UTC`, when the schedule gives one.
+    pub at: Option<String>,
+    /// Whether the snapshot is past it.
+    pub past: bool,
+}
+
+/// A KEP listed apart from the release in progress.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApartRow {
+    /// KEP number.
+    pub number: Option<u32>,
+    /// Title.
+    pub title: String,
+    /// Link to the KEP.
+    pub url: String,
+    /// Owning SIG.
+    pub sig: String,
+    /// The stage a milestone names for the release.
+    pub stage: String,
+    /// Why it is apart, for people.
+    pub why: String,
+}
+
 /// Counts for the release.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    /// KEPs in the release.
-    pub total: usize,
-    /// Ready, or past the freeze Tracked (the release in progress).
-    pub ready: usize,
-    /// Past the freeze: met the checklist only after the deadline.
-    pub tracked_late: usize,
-    /// At risk, or past the freeze Missed (the release in progress).
-    pub at_risk: usize,
-    /// Shipped at their stage (a release that is out).
-    pub shipped: usize,
-    /// Deprecations and removals that went through (out).
-    pub deprecated: usize,
-    /// Slipped (out).
-    pub slipped: usize,
-    /// Only latest-milestone named the release (out).
-    pub latest_only: usize,
-    /// Planned (a later release).
-    pub planned: usize,
+    /// Every outcome's count (in progress: the KEPs on the board; those
+    /// listed apart are not counted).
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// In progress: KEPs listed apart (planned in kep.yaml, not opted in).
+    pub apart: usize,
     /// Per stage group, in order; groups with no KEPs are listed with zeros.
     pub by_stage: Vec<Count>,
     /// Per owning SIG, by name.
@@ -139,34 +172,23 @@ pub struct Summary {
 pub struct Count {
     /// Stage group id or SIG name.
     pub label: String,
-    /// All.
-    pub total: usize,
-    /// Ready.
-    pub ready: usize,
-    /// Tracked late.
-    pub tracked_late: usize,
-    /// At risk.
-    pub at_risk: usize,
-    /// Shipped, deprecations included.
-    pub shipped: usize,
-    /// Slipped.
-    pub slipped: usize,
-    /// No stage change.
-    pub latest_only: usize,
-    /// Planned.
-    pub planned: usize,
+    /// Every outcome's count (shipped with the deprecations that went through).
+    #[serde(flatten)]
+    pub counts: Counts,
 }
 
-/// The release as a whole against the next freeze.
+/// The release as a whole, in one line.
 #[derive(Debug, Clone, Serialize)]
 pub struct Health {
-    /// `green`, `yellow` or `red` in progress; `out` or `planned` otherwise.
-    pub status: &'static str,
+    /// `in-progress`, `out` or `planned`.
+    pub status: Phase,
     /// One line for people.
     pub line: String,
-    /// The freeze date, when given.
+    /// In progress: the share of the KEPs in the release at risk, percent.
+    pub share_at_risk: Option<f64>,
+    /// The deadline the line counts to (`--freeze`, else the schedule's next).
     pub freeze: Option<String>,
-    /// Days from today to the freeze (negative once passed).
+    /// Days from today to it (negative once passed).
     pub days_to_freeze: Option<i64>,
 }
 
@@ -214,8 +236,14 @@ pub struct Row {
     /// The stage it has in this release ("" for no stage change).
     pub stage: String,
     /// What became of it: `shipped`, `deprecated`, `slipped`,
-    /// `latest-only`, `ready`, `at-risk` or `planned`.
+    /// `latest-only`, `planned`, or in progress the board's status
+    /// (`tracked-for-enhancements-freeze`, `removed-from-milestone`, ...).
     pub outcome: &'static str,
+    /// The same, typed.
+    #[serde(skip)]
+    pub result: Outcome,
+    /// How it reads at a glance: `good`, `risk`, `bad`, `neutral`.
+    pub tone: Tone,
     /// Where a slipped KEP went ("moved to v1.32").
     pub went: Option<String>,
     /// The commit of the default branch where a shipped stage was recorded.
@@ -235,16 +263,25 @@ pub struct Row {
     /// whether the code for the targeted stage has landed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<crate::analysis::code::CodeNote>,
+    /// Out, with `--kubernetes`: which source decided the outcome (`code`
+    /// or `files`) and what the files say where the code decided otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<outcome::Decided>,
     /// `latest-milestone`, as written.
     pub latest_milestone: String,
     /// PRR approver for the targeted stage, when there is one.
     pub prr_approver: Option<String>,
-    /// Every checklist item passes (in progress), or it shipped (out).
+    /// Tracked (in progress), or shipped (out).
     pub ready: bool,
-    /// The outcome for people: `Ready`, `At risk`, `Shipped`, `Slipped`, ...
-    pub label: &'static str,
+    /// The outcome for people: `Shipped`, `Slipped`, `Tracked for
+    /// enhancements freeze`, `Removed from milestone`, ...
+    pub label: String,
     /// The Enhancements Freeze checklist (the release in progress only).
     pub checklist: Vec<Item>,
+    /// The release in progress: the board's status with every deadline's
+    /// checklist, the open PRs and the notes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tracking: Option<Tracking>,
     /// What fails, for people (required items only).
     pub failing: Vec<String>,
     /// Failing advice items (never decide), for people.
@@ -282,64 +319,6 @@ pub fn stage_group(stage: &Stage) -> &'static str {
     }
 }
 
-/// One KEP of the release before rendering: its index in the model, the
-/// stage it has there, what became of it and its freeze checklist at that
-/// stage (for every phase, so `--since` can compare).
-#[derive(Debug, Clone)]
-pub struct Selected {
-    /// Index into `model.keps`.
-    pub index: usize,
-    /// Stage in the release (unset: no stage change).
-    pub stage: Stage,
-    /// What became of it.
-    pub outcome: Outcome,
-    /// The freeze checklist.
-    pub readiness: Readiness,
-    /// Shipped: whether the stage was new, a graduation or continued.
-    pub step: Option<outcome::Step>,
-}
-
-/// Every KEP of `release`, in model order.
-pub fn select(
-    model: &Model,
-    analysis: &Analysis,
-    history: Option<&History>,
-    current: &Current,
-    release: Release,
-) -> Vec<Selected> {
-    let view = outcome::release_view(model, analysis, history, current, release);
-    let mut out: Vec<Selected> = view
-        .entries
-        .into_iter()
-        .map(|e| {
-            let readiness = e.readiness.unwrap_or_else(|| {
-                let kep = &model.keps[e.index];
-                let stage = if e.stage.is_unset() {
-                    kep.meta.stage.nearest().unwrap_or_default()
-                } else {
-                    e.stage.clone()
-                };
-                crate::analysis::tracking::readiness(
-                    model,
-                    kep,
-                    &analysis.keps[e.index],
-                    release,
-                    &stage,
-                )
-            });
-            Selected {
-                index: e.index,
-                stage: e.stage,
-                outcome: e.outcome,
-                readiness,
-                step: e.step,
-            }
-        })
-        .collect();
-    out.sort_by_key(|s| s.index);
-    out
-}
-
 /// Normalise `--release`: `1.35`, `v1.35` → v1.35; an error names the
 /// releases the repository knows when `release` is not one of them.
 pub fn check_release(model: &Model, current: &Current, release: &str) -> Result<Release> {
@@ -373,10 +352,25 @@ pub struct Inputs<'a> {
     pub history: Option<&'a History>,
     /// The older snapshot for `--since`.
     pub since: Option<since::Baseline<'a>>,
-    /// Enhancement issues, from `--issues`.
-    pub issues: Option<&'a [Issue]>,
+    /// The release team's records (`--issues`, `--prs`, `--board`,
+    /// `--exceptions`).
+    pub team: Option<&'a TeamFacts>,
     /// Kubernetes' feature gates, from `--kubernetes`.
     pub code: Option<&'a crate::analysis::code::Code>,
+}
+
+impl<'a> Inputs<'a> {
+    /// What the release views read.
+    pub fn sources(&self) -> Sources<'a> {
+        Sources {
+            model: self.model,
+            analysis: self.analysis,
+            history: self.history,
+            code: self.code,
+            team: self.team,
+            current: self.analysis.current,
+        }
+    }
 }
 
 /// Page URLs per KEP (model order).
@@ -405,23 +399,64 @@ pub fn build_with_urls(inputs: &Inputs, opts: &Options, urls: &[String]) -> Repo
     let model = inputs.model;
     let release = opts.release;
     let phase = outcome::phase(&opts.current, release);
-    let issue_index = inputs.issues.map(issues::index);
-    let rows = rows::rows(inputs, opts, urls, phase, issue_index.as_ref());
-    let summary = summary::summarize(&rows, phase, opts);
+    let issue_index = inputs.team.and_then(TeamFacts::issue_index);
+    let (rows, apart) = rows::rows(inputs, opts, urls, phase, issue_index.as_ref());
+    let summary = summary::summarize(&rows, apart.len(), phase, opts);
     let since = inputs
         .since
         .as_ref()
         .map(|b| since::diff(b, model, inputs.analysis, &rows, urls, opts));
-    let issue_summary = match (inputs.issues, &issue_index) {
+    let issue_summary = match (
+        inputs.team.and_then(|t| t.team.issues.as_deref()),
+        &issue_index,
+    ) {
         (Some(list), Some(idx)) => Some(issues::summarize(list, idx, model, &rows, release)),
         _ => None,
     };
+    let in_progress = phase == Phase::InProgress;
+    let board = inputs
+        .team
+        .and_then(|t| t.team.board.as_deref())
+        .filter(|_| in_progress)
+        .map(|items| rows::board_diff(items, &rows, release));
+    let cycle = crate::analysis::calendar::cycle(release);
     Report {
         release,
         phase,
-        frozen: phase == Phase::InProgress && outcome::past_enhancements_freeze(&opts.current),
+        frozen: in_progress && outcome::past_enhancements_freeze(&opts.current),
+        next: in_progress
+            .then(|| {
+                Freeze::ALL
+                    .into_iter()
+                    .find(|f| !crate::analysis::board::past(&opts.current, *f))
+            })
+            .flatten(),
+        membership: in_progress.then(|| {
+            if issue_index.is_some() {
+                crate::analysis::board::Source::Issues
+            } else {
+                crate::analysis::board::Source::Files
+            }
+        }),
+        deadlines: if in_progress {
+            Freeze::ALL
+                .into_iter()
+                .map(|f| DeadlineName {
+                    freeze: f,
+                    name: f.name(release),
+                    at: cycle
+                        .and_then(|c| c.deadline(f))
+                        .map(|t| t.strftime("%Y-%m-%d %H:%M UTC").to_string()),
+                    past: crate::analysis::board::past(&opts.current, f),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        apart,
+        board,
         current: opts.current.release,
-        cycle: crate::analysis::calendar::cycle(release),
+        cycle,
         commit: model.source.commit.clone(),
         summary,
         groups: rows::groups(&rows),

@@ -6,6 +6,7 @@
 //! HTML goes through the theme's autoescaping, CSV defuses formulas.
 
 mod announcement;
+mod decided;
 pub(crate) mod link;
 mod markdown;
 mod prose;
@@ -18,6 +19,7 @@ use serde_json::json;
 pub use markdown::markdown;
 
 use super::{CHECKLIST, Report, Row};
+pub(super) use decided::decided_notes;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -89,10 +91,19 @@ fn cell(s: &str) -> String {
 /// One CSV row per KEP, in report order.
 pub fn csv(r: &Report) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(csv_header())?;
+    let code = decided::has_code(r);
+    let mut header = csv_header();
+    if code {
+        header.extend(decided::CSV_HEADER);
+    }
+    w.write_record(header)?;
     for g in &r.groups {
         for k in g.sigs.iter().flat_map(|s| &s.keps) {
-            w.write_record(csv_record(r, g.id, k).iter().map(|c| cell(c)))?;
+            let mut rec = csv_record(r, g.id, k);
+            if code {
+                rec.extend(decided::csv_cells(k));
+            }
+            w.write_record(rec.iter().map(|c| cell(c)))?;
         }
     }
     let bytes = w.into_inner().context("writing CSV")?;
@@ -115,7 +126,8 @@ fn csv_header() -> Vec<&'static str> {
         "went",
         "landed_commit",
     ];
-    header.extend(CHECKLIST.iter().map(|c| c.id));
+    header.extend(CHECKLIST.iter().map(|c| c.id.as_str()));
+    header.extend(crate::team::Freeze::ALL.iter().map(|f| f.id()));
     header.extend([
         "prr_approver",
         "last_change",
@@ -160,6 +172,14 @@ fn csv_record(r: &Report, group: &str, k: &Row) -> Vec<String> {
             .into(),
         );
     }
+    for f in crate::team::Freeze::ALL {
+        rec.push(
+            k.tracking
+                .as_ref()
+                .map(|t| t.phase(f).verdict().id().to_string())
+                .unwrap_or_default(),
+        );
+    }
     let issue = k.issue.as_ref();
     rec.extend([
         k.prr_approver
@@ -182,7 +202,7 @@ fn csv_record(r: &Report, group: &str, k: &Row) -> Vec<String> {
 
 /// The theme context for a report page.
 pub fn context(r: &Report) -> serde_json::Value {
-    let checklist: Vec<_> = CHECKLIST.iter().collect();
+    let checklist = markdown::columns_of(r);
     let since: Vec<_> = r
         .since
         .iter()

@@ -3,43 +3,75 @@
 
 use std::collections::BTreeMap;
 
-use super::{GROUPS, Group, Inputs, Options, Row, Selected, SigGroup, issues, select, stage_group};
+use super::{
+    ApartRow, GROUPS, Group, Inputs, Options, Row, Selected, SigGroup, issues, select, stage_group,
+};
+use crate::analysis::board::{self, BoardDiff};
 use crate::analysis::code::{self, Code};
 use crate::analysis::history::KepHistory;
 use crate::analysis::outcome::{self, Outcome, Phase};
 use crate::kep::domain::{Release, Stage};
+use crate::team::board::Item;
+use crate::team::issues::Issue;
 
 /// Every KEP of the release as a row, in report order (stage group, SIG,
-/// number, path), annotated from the issues when given.
+/// number, path), annotated from the issues when given; and the KEPs
+/// listed apart.
 pub(super) fn rows(
     inputs: &Inputs,
     opts: &Options,
     urls: &[String],
     phase: Phase,
-    issue_index: Option<&BTreeMap<u32, &issues::Issue>>,
-) -> Vec<Row> {
-    let selected = select(
-        inputs.model,
-        inputs.analysis,
-        inputs.history,
-        &opts.current,
-        opts.release,
-    );
+    issue_index: Option<&BTreeMap<u32, &Issue>>,
+) -> (Vec<Row>, Vec<ApartRow>) {
+    let (selected, apart) = select(&inputs.sources(), opts.release);
     let mut rows: Vec<Row> = selected
         .iter()
         .map(|s| {
             let mut row = row(inputs, opts, urls, phase, s);
             if let Some(idx) = issue_index {
-                issues::annotate(&mut row, idx, opts.release, phase == Phase::InProgress);
+                issues::annotate(&mut row, idx, opts.release);
             }
             row
+        })
+        .collect();
+    let apart = apart
+        .iter()
+        .map(|a| {
+            let kep = &inputs.model.keps[a.index];
+            ApartRow {
+                number: kep.number(),
+                title: kep.title().to_string(),
+                url: urls[a.index].clone(),
+                sig: kep.sig().to_string(),
+                stage: a.stage.to_string(),
+                why: a.why.says(opts.release),
+            }
         })
         .collect();
     rows.sort_by(|a, b| {
         let g = |r: &Row| GROUPS.iter().position(|(id, _)| *id == group_of(r));
         (g(a), &a.sig, a.number, &a.path).cmp(&(g(b), &b.sig, b.number, &b.path))
     });
-    rows
+    (rows, apart)
+}
+
+/// The board's items whose Status, Stage or SIG differ from the rows.
+pub(super) fn board_diff(items: &[Item], rows: &[Row], release: Release) -> Vec<BoardDiff> {
+    let stages: Vec<Stage> = rows.iter().map(|r| Stage::parse(&r.stage)).collect();
+    let said: Vec<board::compare::Said> = rows
+        .iter()
+        .zip(&stages)
+        .filter_map(|(r, stage)| {
+            Some(board::compare::Said {
+                number: r.number?,
+                status: r.result.status()?,
+                stage,
+                sig: &r.sig,
+            })
+        })
+        .collect();
+    board::compare(items, &said, release)
 }
 
 /// `lines`, owned, for the release in progress; nothing otherwise.
@@ -65,6 +97,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         .map(|a| a.approver.trim().to_string());
     let hist = outcome::history_of(inputs.history, kep);
     let in_progress = phase == Phase::InProgress;
+    let focus = s.tracking.as_ref().map_or(&s.readiness, |t| t.focus());
     let (went, landed) = match &s.outcome {
         Outcome::Slipped { went, .. } => (Some(went.clone()), None),
         Outcome::Shipped { commit } | Outcome::Deprecated { commit } => (None, commit.clone()),
@@ -83,6 +116,8 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         current_stage: kep.meta.stage.to_string(),
         stage: s.stage.to_string(),
         outcome: s.outcome.id(),
+        result: s.outcome.clone(),
+        tone: s.outcome.tone(),
         went,
         landed,
         step: s.step.map(|x| x.label()),
@@ -96,29 +131,20 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
             };
             code::note(c, kep.number()?, opts.release, said)
         }),
+        decided: s.decided.clone(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
-        ready: matches!(
-            s.outcome,
-            Outcome::Ready
-                | Outcome::Tracked
-                | Outcome::TrackedLate
-                | Outcome::Shipped { .. }
-                | Outcome::Deprecated { .. }
-        ),
-        label: s.outcome.label(),
+        ready: s.outcome.is_good(),
+        label: s.outcome.label(opts.release),
         checklist: if in_progress {
             s.readiness.items.clone()
         } else {
             Vec::new()
         },
-        failing: owned_if(in_progress, s.readiness.reasons()),
+        tracking: s.tracking.clone(),
+        failing: owned_if(in_progress, focus.reasons()),
         advice: owned_if(in_progress, s.readiness.advice()),
-        basis: if in_progress {
-            s.readiness.basis()
-        } else {
-            None
-        },
+        basis: if in_progress { focus.basis() } else { None },
         last_change: hist.map(|h| h.last.date.clone()),
         targeting_since: hist.and_then(|h| targeting_since(h, opts.release)),
         issue: None,

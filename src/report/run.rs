@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
-use super::{Date, Inputs, KepLinks, Options, build, check_release, issues};
+use super::{Date, Inputs, KepLinks, Options, build, check_release};
 use crate::analysis::history::History;
 use crate::analysis::{outcome, tracking};
 use crate::kep::domain::Release;
@@ -25,8 +25,6 @@ pub struct Request {
     pub release: String,
     /// `--since`.
     pub since: Option<String>,
-    /// `--issues`.
-    pub issues: Option<PathBuf>,
     /// `--format`.
     pub format: ReportFormat,
     /// `--freeze`.
@@ -58,8 +56,23 @@ fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
 /// The project of the report's input, with only the release's KEPs'
 /// READMEs parsed (the report reads no other), and the release.
 fn load(req: &Request) -> Result<(Project, Release)> {
+    // The opted-in issues name KEPs whose files may not name the release.
+    let team = req.input.team.read()?;
+    let opted: Vec<u32> = team
+        .issues
+        .iter()
+        .flatten()
+        .filter(|i| i.labels.iter().any(|l| l.name == "lead-opted-in"))
+        .map(|i| i.number)
+        .collect();
     Project::load_picked(&req.input, &req.history, |model, history| {
-        release_keps(model, history, &req.release)
+        let (release, mut picked) = release_keps(model, history, &req.release)?;
+        for n in &opted {
+            if let Some(i) = model.kep_at(*n) {
+                picked[i] = true;
+            }
+        }
+        Ok((release, picked))
     })
 }
 
@@ -86,10 +99,6 @@ pub fn release_keps(
 pub fn run(req: &Request) -> Result<(String, Project)> {
     let freeze = date("--freeze", &req.freeze)?;
     let today = date("--today", &req.today)?;
-    let issue_list = match &req.issues {
-        Some(p) => Some(issues::read(p)?),
-        None => None,
-    };
     let input = &req.input;
     if req.since.is_some() && input.is_embedded() {
         bail!("--since needs --repo DIR, a git repository");
@@ -110,6 +119,7 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
                 current: Some(current.release),
                 kubernetes: None,
                 readmes: crate::kep::Readmes::Analysis,
+                team: Default::default(),
                 ..input.clone()
             };
             let p = Project::load_files(&baseline)
@@ -130,7 +140,7 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
             }),
             _ => None,
         },
-        issues: issue_list.as_deref(),
+        team: project.team.as_ref(),
         code: project.code.as_ref(),
     };
     let repo_url = crate::urls::repo_url(&req.repo_url);

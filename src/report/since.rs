@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::{Options, Row, Selected, kep_key, select};
 use crate::analysis::Analysis;
 use crate::analysis::history::format_date;
+use crate::analysis::outcome::Sources;
 use crate::analysis::tracking::approved;
 use crate::kep::Kep;
 use crate::kep::domain::Stage;
@@ -289,8 +290,12 @@ pub fn diff(
 ) -> Since {
     // Both sides are judged in the same cycle and without history (the
     // baseline's would be a different walk), so membership means the same.
-    let old_sel = select(b.model, b.analysis, None, &opts.current, opts.release);
-    let selected = select(model, analysis, None, &opts.current, opts.release);
+    let side = |model, analysis| Sources {
+        current: opts.current,
+        ..Sources::of(model, analysis)
+    };
+    let (old_sel, _) = select(&side(b.model, b.analysis), opts.release);
+    let (selected, _) = select(&side(model, analysis), opts.release);
     let old: BTreeMap<String, &Selected> = old_sel
         .iter()
         .map(|s| (kep_key(&b.model.keps[s.index]), s))
@@ -471,7 +476,7 @@ fn prr_ok(s: &Selected) -> bool {
     s.readiness
         .items
         .iter()
-        .any(|i| i.id == "prr-approved" && i.ok)
+        .any(|i| i.id == crate::analysis::freeze::CheckId::PrrApproved && i.ok)
 }
 
 /// "no stage" or the stage.

@@ -32,7 +32,7 @@ pub fn pages(
                 analysis: &data.analysis,
                 history: data.history.as_ref(),
                 since: None,
-                issues: None,
+                team: data.team.as_ref(),
                 code: data.code.as_ref(),
             };
             let opts = site_options(*release, current, base, repo_url, branch);

@@ -1,34 +1,27 @@
-//! The report's counts and its red/yellow/green line: [`Row`]s → [`Summary`].
+//! The report's counts and its one-line summary: [`Row`]s → [`Summary`].
 
 use std::collections::BTreeMap;
 
 use super::{Count, Date, GROUPS, Health, Options, Row, Summary, stage_group};
-use crate::analysis::outcome::Phase;
+use crate::analysis::outcome::{Counts, Phase};
 use crate::kep::domain::Stage;
 
-/// The outcome counts of `rows` under `label`.
+/// The outcome counts of `rows` under `label` (shipped with the
+/// deprecations that went through, as the stage tables show them).
 fn count(label: &str, rows: &[&Row]) -> Count {
-    let n = |ids: &[&str]| rows.iter().filter(|r| ids.contains(&r.outcome)).count();
+    let mut counts = Counts::of(rows.iter().map(|r| &r.result));
+    counts.shipped += counts.deprecated;
+    counts.deprecated = 0;
     Count {
         label: label.to_string(),
-        total: rows.len(),
-        // Past the Enhancements Freeze these are Tracked and Missed the
-        // freeze: the same test (the checklist met or not), other words;
-        // with the issues, the board's Removed counts with Missed.
-        ready: n(&["ready", "tracked"]),
-        tracked_late: n(&["tracked-late"]),
-        at_risk: n(&["at-risk", "missed-freeze", "removed"]),
-        shipped: n(&["shipped", "deprecated"]),
-        slipped: n(&["slipped"]),
-        latest_only: n(&["latest-only"]),
-        planned: n(&["planned"]),
+        counts,
     }
 }
 
-/// The counts and health of the release's rows.
-pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
-    let all: Vec<&Row> = rows.iter().collect();
-    let total = count("total", &all);
+/// The counts and health of the release's rows; `apart` KEPs are listed
+/// apart and not counted.
+pub(super) fn summarize(rows: &[Row], apart: usize, phase: Phase, opts: &Options) -> Summary {
+    let counts = Counts::of(rows.iter().map(|r| &r.result));
     let group_of = |r: &Row| stage_group(&Stage::parse(&r.stage));
     let by_stage = GROUPS
         .iter()
@@ -43,117 +36,112 @@ pub(super) fn summarize(rows: &[Row], phase: Phase, opts: &Options) -> Summary {
         sigs.entry(r.sig.as_str()).or_default().push(r);
     }
     let by_sig = sigs.into_iter().map(|(s, rs)| count(s, &rs)).collect();
-    let n = |id: &str| rows.iter().filter(|r| r.outcome == id).count();
     let health = match phase {
-        Phase::InProgress => health(total.total, total.at_risk, total.tracked_late, opts),
+        Phase::InProgress => health(&counts, apart, opts),
         Phase::Out => Health {
-            status: "out",
+            status: Phase::Out,
             line: format!(
                 "released{}: {} of {} shipped, {} slipped, {} with no stage change",
                 crate::analysis::calendar::cycle(opts.release)
                     .and_then(|c| c.release_date)
                     .map(|d| format!(" on {d}"))
                     .unwrap_or_default(),
-                total.shipped,
-                crate::view::keps(total.total),
-                total.slipped,
-                total.latest_only
+                counts.shipped + counts.deprecated,
+                crate::view::keps(counts.total),
+                counts.slipped,
+                counts.latest_only
             ),
+            share_at_risk: None,
             freeze: None,
             days_to_freeze: None,
         },
         Phase::Planned => Health {
-            status: "planned",
+            status: Phase::Planned,
             line: format!(
                 "after the release in progress ({}): {} plan{} work here",
                 opts.current.release,
-                crate::view::keps(total.total),
-                if total.total == 1 { "s" } else { "" }
+                crate::view::keps(counts.total),
+                if counts.total == 1 { "s" } else { "" }
             ),
+            share_at_risk: None,
             freeze: None,
             days_to_freeze: None,
         },
     };
     Summary {
-        total: total.total,
-        ready: total.ready,
-        tracked_late: total.tracked_late,
-        at_risk: total.at_risk,
-        shipped: n("shipped"),
-        deprecated: n("deprecated"),
-        slipped: total.slipped,
-        latest_only: total.latest_only,
-        planned: total.planned,
+        counts,
+        apart,
         by_stage,
         by_sig,
         health,
     }
 }
 
-/// The freeze the checklist is judged against: `--freeze`, else the
-/// calendar's Enhancements Freeze of the release (the checklist is that
-/// freeze's), else its next deadline after the snapshot's day.
-fn next_freeze(opts: &Options) -> Option<(Date, &'static str)> {
+/// The deadline the line counts to: `--freeze`, else the schedule's next
+/// deadline of the release after the snapshot (PRR, Enhancements or Code
+/// Freeze, then the release), else the last one passed.
+fn next_deadline(opts: &Options) -> Option<(Date, String)> {
     if let Some(f) = opts.freeze {
-        return Some((f, "the freeze"));
+        return Some((f, "the freeze".into()));
     }
     let cycle = crate::analysis::calendar::cycle(opts.release)?;
-    if let Some(ef) = cycle.enhancements_freeze {
-        return Some((ef, "Enhancements Freeze"));
+    let day = |t: jiff::Timestamp| t.to_zoned(jiff::tz::TimeZone::UTC).date();
+    let mut all: Vec<(Date, String)> = crate::team::Freeze::ALL
+        .into_iter()
+        .filter_map(|f| Some((day(cycle.deadline(f)?), f.name(opts.release).to_string())))
+        .collect();
+    all.extend(cycle.release_date.map(|d| (d, "the release".to_string())));
+    let today = opts.today.or(opts.current.today);
+    match today {
+        Some(t) => all
+            .iter()
+            .find(|(d, _)| *d >= t)
+            .or_else(|| {
+                all.iter()
+                    .rev()
+                    .find(|(d, _)| *d < t && !d.to_string().is_empty())
+            })
+            .cloned(),
+        None => all.first().cloned(),
     }
-    let today = opts.today.or(opts.current.today)?;
-    let (what, d) = cycle.next_deadline(today)?;
-    Some((d, what))
 }
 
-/// The release's red/yellow/green line.
-///
-/// Before the freeze: green with at most 10 % of KEPs At risk, red above
-/// 50 % (or above 25 % in the last week), yellow in between. Once the freeze
-/// has passed, anything still At risk is red.
-pub fn health(total: usize, at_risk: usize, late: usize, opts: &Options) -> Health {
-    let freeze = next_freeze(opts);
+/// The release in progress in one line: how many KEPs are tracked, at
+/// risk, waiting on an exception, removed or deferred, the share at risk,
+/// and the days to the next deadline. (No red/yellow/green: on the board a
+/// Red means the Enhancements team's own work is blocked, which the files
+/// cannot tell.)
+pub fn health(c: &Counts, apart: usize, opts: &Options) -> Health {
+    let freeze = next_deadline(opts);
     let today = opts.today.or(opts.current.today);
-    let days = match (freeze, today) {
-        (Some((f, _)), Some(t)) => Some((f - t).get_days() as i64),
+    let days = match (&freeze, today) {
+        (Some((f, _)), Some(t)) => Some((*f - t).get_days() as i64),
         _ => None,
     };
-    let share = if total == 0 {
-        0.0
-    } else {
-        at_risk as f64 / total as f64
-    };
-    let status = match days {
-        Some(d) if d < 0 => {
-            if at_risk == 0 {
-                "green"
-            } else {
-                "red"
-            }
+    let share = c.share_at_risk();
+    let mut parts = vec![format!("{} tracked", c.tracked)];
+    // Once nothing is at risk and KEPs were removed, the deadlines that
+    // could put one at risk have passed: "0 at risk (0%)" says nothing.
+    if c.at_risk > 0 || c.removed + c.exception == 0 {
+        parts.push(format!("{} at risk ({share:.0}%)", c.at_risk));
+    }
+    for (n, what) in [
+        (c.exception, "waiting on an exception"),
+        (c.removed, "removed from the milestone"),
+        (c.deferred, "deferred"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
         }
-        _ if share <= 0.10 => "green",
-        Some(d) if d <= 7 && share > 0.25 => "red",
-        _ if share > 0.50 => "red",
-        _ => "yellow",
-    };
-    let frozen = opts.release == opts.current.release
-        && crate::analysis::outcome::past_enhancements_freeze(&opts.current);
-    let (met, missed) = match frozen {
-        true => ("Tracked", "Missed the freeze"),
-        false => ("Ready", "At risk"),
-    };
-    let late_part = if late > 0 {
-        format!(", {late} Tracked late (after the deadline, by exception)")
-    } else {
-        String::new()
-    };
-    let mut line = format!(
-        "{} of {} {met}{late_part}, {at_risk} {missed} ({:.0}%)",
-        total.saturating_sub(at_risk + late),
-        crate::view::keps(total),
-        share * 100.0
-    );
-    match (freeze, days) {
+    }
+    let mut line = format!("{}: {}", crate::view::keps(c.total), parts.join(", "));
+    if apart > 0 {
+        line.push_str(&format!(
+            " ({} more listed apart, not counted)",
+            crate::view::keps(apart)
+        ));
+    }
+    match (&freeze, days) {
         (Some((f, what)), Some(d)) if d < 0 => {
             line.push_str(&format!("; {what} ({f}) passed {} days ago", -d))
         }
@@ -162,11 +150,12 @@ pub fn health(total: usize, at_risk: usize, late: usize, opts: &Options) -> Heal
             "; {d} day{} to {what} ({f})",
             if d == 1 { "" } else { "s" }
         )),
-        _ => line.push_str("; no freeze date known"),
+        _ => line.push_str("; no deadline date known"),
     }
     Health {
-        status,
+        status: Phase::InProgress,
         line,
+        share_at_risk: Some((share * 10.0).round() / 10.0),
         freeze: freeze.map(|(f, _)| f.to_string()),
         days_to_freeze: days,
     }
@@ -175,17 +164,19 @@ pub fn health(total: usize, at_risk: usize, late: usize, opts: &Options) -> Heal
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::board::Status;
     use crate::analysis::calendar::{Basis, Current};
+    use crate::analysis::outcome::Outcome;
     use crate::kep::domain::Release;
     use crate::report::KepLinks;
+    use crate::team::Freeze;
 
     fn d(s: &str) -> Date {
         s.parse().unwrap()
     }
 
-    #[test]
-    fn health_thresholds() {
-        let opts = |freeze: Option<&str>| Options {
+    fn opts(freeze: Option<&str>) -> Options {
+        Options {
             release: Release::new(1, 35),
             current: Current {
                 release: Release::new(1, 35),
@@ -199,34 +190,37 @@ mod tests {
             branch: String::new(),
             freeze: freeze.map(d),
             today: None,
-        };
-        let cases = [
-            (None, 10, 1, "green"),
-            (None, 10, 2, "yellow"),
-            (None, 10, 5, "yellow"),
-            (None, 10, 6, "red"),
-            (Some("2025-10-30"), 10, 3, "yellow"),
-            (Some("2025-10-05"), 10, 3, "red"),
-            (Some("2025-09-30"), 10, 0, "green"),
-            (Some("2025-09-30"), 10, 1, "red"),
-            (None, 0, 0, "green"),
-        ];
-        for (freeze, total, risk, want) in cases {
-            assert_eq!(
-                health(total, risk, 0, &opts(freeze)).status,
-                want,
-                "{freeze:?} {total} {risk}"
-            );
         }
-        assert!(
-            health(10, 3, 0, &opts(Some("2025-10-05")))
-                .line
-                .contains("4 days to the freeze (2025-10-05)")
+    }
+
+    #[test]
+    fn the_line_counts_every_status_and_the_days_to_the_next_deadline() {
+        let outcomes: Vec<Outcome> = [
+            Status::Tracked(Freeze::Enhancements),
+            Status::Tracked(Freeze::Enhancements),
+            Status::AtRisk(Freeze::Enhancements),
+            Status::ExceptionRequired(Freeze::Enhancements),
+            Status::Removed,
+        ]
+        .into_iter()
+        .map(|status| Outcome::Tracking { status })
+        .collect();
+        let c = Counts::of(&outcomes);
+        assert_eq!(
+            (c.total, c.tracked, c.at_risk, c.exception, c.removed),
+            (5, 2, 1, 1, 1)
         );
-        // Without --freeze the calendar's next deadline of v1.35 counts.
-        let line = health(10, 3, 0, &opts(None)).line;
+        let h = health(&c, 2, &opts(Some("2025-10-05")));
+        assert_eq!(
+            h.line,
+            "5 KEPs: 2 tracked, 1 at risk (25%), 1 waiting on an exception, 1 removed from the milestone (2 KEPs more listed apart, not counted); 4 days to the freeze (2025-10-05)"
+        );
+        assert_eq!(h.share_at_risk, Some(25.0));
+        // Without --freeze the schedule's next deadline counts: v1.35's PRR
+        // Freeze (2025-10-10 12:00 UTC).
+        let line = health(&c, 0, &opts(None)).line;
         assert!(
-            line.contains("16 days to Enhancements Freeze (2025-10-17)"),
+            line.ends_with("9 days to PRR Freeze (2025-10-10)"),
             "{line}"
         );
     }

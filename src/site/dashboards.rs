@@ -18,7 +18,7 @@ use super::charts;
 use super::pages::{Ctx, Listing, cycle_json, shipped_series};
 use super::view::is_open;
 use crate::analysis::findings::prr_required;
-use crate::analysis::outcome::{Phase, ReleaseView, past_enhancements_freeze};
+use crate::analysis::outcome::{Phase, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
@@ -104,7 +104,8 @@ fn sig_page(
             "by_stage": counted(|k| k.meta.stage.category(), "stage"),
             "newest": c.analysis.current.release.to_string(),
             "cycle": cycle_json(c),
-            "summary": triage::summary(&current, &c.analysis.current.release.to_string(), past_enhancements_freeze(&c.analysis.current)),
+            "summary": triage::summary(&current, &c.analysis.current.release.to_string()),
+            "board": views.iter().find(|v| v.phase == Phase::InProgress).map(|v| super::pages::board_json(c, v)),
             "current": current,
             "planned": planned,
             "shipped_chart": chart,

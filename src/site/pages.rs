@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod entries;
 mod home;
 
 use super::charts::{self, Series};
@@ -23,6 +24,7 @@ use crate::analysis::outcome::{self, Phase, ReleaseEntry, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
+pub(super) use entries::{board_json, entry_json};
 use home::home_pages;
 
 /// What the listing pages are built from.
@@ -43,6 +45,22 @@ pub struct Ctx<'a> {
     pub urls: &'a Urls<'a>,
     /// Kubernetes' feature gates (`--kubernetes`).
     pub code: Option<&'a crate::analysis::code::Code>,
+    /// The release team's records (`--issues`, `--prs`, …).
+    pub team: Option<&'a crate::analysis::board::TeamFacts>,
+}
+
+impl<'a> Ctx<'a> {
+    /// What the release views read.
+    pub fn sources(&self) -> outcome::Sources<'a> {
+        outcome::Sources {
+            model: self.model,
+            analysis: self.analysis,
+            history: self.history,
+            code: self.code,
+            team: self.team,
+            current: self.analysis.current,
+        }
+    }
 }
 
 /// `(output path, template, title, nav section, context)`.
@@ -60,65 +78,13 @@ fn stage_categories() -> Vec<String> {
 /// Every release's view, newest first.
 fn views(c: &Ctx) -> Vec<ReleaseView> {
     let current = &c.analysis.current;
+    let src = c.sources();
     let mut all: Vec<ReleaseView> = outcome::releases(c.model, current)
         .into_par_iter()
-        .map(|r| outcome::release_view(c.model, c.analysis, c.history, current, r))
+        .map(|r| outcome::release_view(&src, r))
         .collect();
     all.reverse();
     all
-}
-
-/// One entry of a release view as the pages show it.
-pub(super) fn entry_json(c: &Ctx, e: &ReleaseEntry) -> Value {
-    let reasons: Vec<&str> = e
-        .readiness
-        .as_ref()
-        .map(|r| r.reasons())
-        .unwrap_or_default();
-    let (went, landed) = match &e.outcome {
-        outcome::Outcome::Slipped { went, .. } => (Some(went.clone()), None),
-        outcome::Outcome::Shipped { commit } | outcome::Outcome::Deprecated { commit } => {
-            (None, commit.clone())
-        }
-        _ => (None, None),
-    };
-    let failing: Vec<Value> = e
-        .readiness
-        .as_ref()
-        .map(|r| {
-            r.failing()
-                .map(|i| json!({ "id": i.id, "detail": i.detail }))
-                .collect()
-        })
-        .unwrap_or_default();
-    let advice: Vec<&str> = e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default();
-    let basis = e.readiness.as_ref().and_then(|r| r.basis());
-    let missing: Vec<&str> = failing.iter().filter_map(|f| f["id"].as_str()).collect();
-    let code = c
-        .code
-        .zip(e.number)
-        .and_then(|(code, n)| crate::analysis::code::note(code, n, e.release, e.into()))
-        .filter(|n| !n.says.is_empty());
-    json!({
-        "code": code,
-        "kep": &c.refs[e.index],
-        "stage": e.stage.as_str(),
-        "open": matches!(e.outcome.id(), "at-risk" | "missed-freeze"),
-        "missing": missing.join(" "),
-        "failing": failing,
-        "advice": advice,
-        "basis": basis,
-        "outcome": e.outcome.id(),
-        "label": e.outcome.label(),
-        "reasons": reasons,
-        "went": went,
-        "step": e.step.map(|s| s.label()),
-        "landed": landed.map(|l| json!({
-            "date": l.date,
-            "url": format!("{}/commit/{}", c.urls.repo_url, l.commit),
-            "short": l.commit.chars().take(8).collect::<String>(),
-        })),
-    })
 }
 
 impl Ctx<'_> {
@@ -233,7 +199,11 @@ pub(super) fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool
                         .iter()
                         .filter(|e| {
                             e.stage == *s
-                                && matches!(e.outcome.id(), "shipped" | "deprecated")
+                                && matches!(
+                                    e.outcome,
+                                    outcome::Outcome::Shipped { .. }
+                                        | outcome::Outcome::Deprecated { .. }
+                                )
                                 && keep(e.index)
                         })
                         .count()
@@ -322,26 +292,24 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                     .map(|e| entry_json(c, e))
                     .collect();
                 dashboards::triage::order(&mut rows);
-                let ready = rows
-                    .iter()
-                    .filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "tracked" | "shipped" | "deprecated")))
-                    .count();
+                let ready = rows.iter().filter(|r| r["good"] == true).count();
                 json!({ "stage": if s.is_unset() { "no stage change" } else { s.as_str() }, "rows": rows, "ready": ready })
             })
             .collect();
         let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["rows"].as_array().map_or(0, Vec::len) })).collect();
+        let n = view.counts();
         let tally = json!({
-            "total": view.entries.len(),
-            "ready": view.count("ready") + view.count("tracked"),
-            "tracked_late": view.count("tracked-late"),
-            "at_risk": view.count("at-risk") + view.count("missed-freeze"),
+            "total": n.total,
             "frozen": view.frozen,
-            "shipped": view.count("shipped") + view.count("deprecated"),
-            "slipped": view.count("slipped"),
-            "latest_only": view.count("latest-only"),
-            "planned": view.count("planned"),
+            "shipped": n.shipped + n.deprecated,
+            "slipped": n.slipped,
+            "latest_only": n.latest_only,
+            "planned": n.planned,
+            "tracked": n.tracked,
+            "at_risk": n.at_risk,
         });
-        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "phase": phase, "tally": tally, "dates": view.cycle }));
+        let board = (phase == Phase::InProgress).then(|| board_json(c, view));
+        rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "phase": phase, "tally": tally, "board": board, "dates": view.cycle }));
         out.push((
             format!("releases/{name}/index.html"),
             "release.html",
@@ -350,8 +318,9 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
             json!({
                 "summary": (phase == Phase::InProgress).then(|| {
                     let all: Vec<Value> = by_stage.iter().flat_map(|g| g["rows"].as_array().cloned().unwrap_or_default()).collect();
-                    dashboards::triage::summary(&all, &name, view.frozen)
+                    dashboards::triage::summary(&all, &name)
                 }),
+                "board": board,
                 "release": name, "by_stage": by_stage, "phase": phase, "tally": tally,
                 "dates": view.cycle,
                 "cycle": if phase == Phase::InProgress { cycle_json(c) } else { Value::Null },

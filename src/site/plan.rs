@@ -243,7 +243,8 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         .iter()
         .zip(&kit.paths.dirs)
         .zip(&data.analysis.keps)
-        .map(|((k, d), a)| view::kep_ref(model, k, Some(a), &kit.urls.page(d)))
+        .zip(&kit.tracking)
+        .map(|(((k, d), a), t)| view::kep_ref(model, k, Some(a), t.as_ref(), &kit.urls.page(d)))
         .collect();
     let ctx = pages::Ctx {
         model,
@@ -254,6 +255,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         refs: &refs,
         urls: &kit.urls,
         code: data.code.as_ref(),
+        team: data.team.as_ref(),
     };
     let opts = kit.opts;
     let streamed = std::sync::Mutex::new(Vec::new());

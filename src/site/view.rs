@@ -8,8 +8,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::analysis::board::Tracking;
 use crate::analysis::findings::prr_required;
-use crate::analysis::outcome::Phase;
+use crate::analysis::outcome::{self, Phase};
 use crate::analysis::tracking::KepAnalysis;
 use crate::finding::Finding;
 use crate::kep::Kep;
@@ -46,8 +47,11 @@ pub struct KepRef {
     /// PRR for the current stage: `complete` (approved and questionnaire
     /// answered), `incomplete`, or `` when the KEP needs none.
     pub prr_complete: String,
-    /// Readiness for the release it targets: `Ready`, `At risk`, or ``.
+    /// Its status on the board of the release in progress ("Tracked for
+    /// enhancements freeze"), `Planned` for a later target, or ``.
     pub readiness: String,
+    /// How that status reads at a glance, in the release in progress.
+    pub tone: Option<outcome::Tone>,
     /// The target release of that readiness (`v1.36`), or ``.
     pub target_release: String,
 }
@@ -159,6 +163,10 @@ pub struct KepPage {
     /// Release readiness, Ready / At risk (filled in by analysis later).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness: Option<Value>,
+    /// In the release in progress: the board's status and every
+    /// deadline's checklist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tracking: Option<Value>,
 }
 
 /// One entry of `keps.json` and `/keps/<n>/kep.json`.
@@ -228,7 +236,13 @@ pub fn prr_state(model: &Model, kep: &Kep) -> String {
 }
 
 /// The short form of a KEP.
-pub fn kep_ref(model: &Model, kep: &Kep, a: Option<&KepAnalysis>, url: &str) -> KepRef {
+pub fn kep_ref(
+    model: &Model,
+    kep: &Kep,
+    a: Option<&KepAnalysis>,
+    t: Option<&Tracking>,
+    url: &str,
+) -> KepRef {
     let prr_complete = match a.and_then(|a| a.prr_complete_current) {
         Some(_) if !prr_required(kep) => "",
         Some(true) => "complete",
@@ -240,11 +254,12 @@ pub fn kep_ref(model: &Model, kep: &Kep, a: Option<&KepAnalysis>, url: &str) -> 
     let readiness = a.and_then(|a| Some((a.readiness.as_ref()?, a.target_phase?)));
     KepRef {
         prr_complete: prr_complete.to_string(),
-        readiness: match readiness {
-            Some((r, Phase::InProgress)) => r.label().to_string(),
-            Some((_, Phase::Planned)) => "Planned".to_string(),
+        readiness: match (t, readiness) {
+            (Some(t), _) => t.label.clone(),
+            (None, Some((_, Phase::Planned))) => "Planned".to_string(),
             _ => String::new(),
         },
+        tone: t.map(|t| outcome::Outcome::Tracking { status: t.status }.tone()),
         target_release: readiness
             .map(|(r, _)| r.release.to_string())
             .unwrap_or_default(),
@@ -321,6 +336,7 @@ pub fn kep_view(
     model: &Model,
     kep: &Kep,
     a: Option<&KepAnalysis>,
+    t: Option<&Tracking>,
     url: &str,
     findings: Vec<Finding>,
     urls: &Urls,
@@ -338,7 +354,7 @@ pub fn kep_view(
         }
     };
     KepPage {
-        summary: kep_ref(model, kep, a, url),
+        summary: kep_ref(model, kep, a, t, url),
         path: kep.path.clone(),
         meta_ok: kep.meta_ok,
         participating_sigs: m
@@ -350,16 +366,7 @@ pub fn kep_view(
             })
             .collect(),
         sig_url: sig_url(kep.sig()),
-        milestones: m
-            .milestone
-            .entries()
-            .into_iter()
-            .map(|(s, v)| StageMilestone {
-                stage: s.to_string(),
-                milestone: v.to_string(),
-                url: urls.release(v),
-            })
-            .collect(),
+        milestones: milestones(kep, urls),
         authors: m.authors.clone(),
         reviewers: m.reviewers.clone(),
         approvers: m.approvers.clone(),
@@ -390,5 +397,42 @@ pub fn kep_view(
         readiness: a
             .and_then(|a| a.readiness.as_ref())
             .map(|r| serde_json::to_value(readiness_view(r, urls)).unwrap_or_default()),
+        tracking: t.map(|t| tracking_json(t, urls)),
     }
+}
+
+/// The KEP's stage milestones, each linked to its release's page.
+fn milestones(kep: &Kep, urls: &Urls) -> Vec<StageMilestone> {
+    kep.meta
+        .milestone
+        .entries()
+        .into_iter()
+        .map(|(s, v)| StageMilestone {
+            stage: s.to_string(),
+            milestone: v.to_string(),
+            url: urls.release(v),
+        })
+        .collect()
+}
+
+/// The KEP's tracking in the release in progress as its page shows it:
+/// with its tone, its release page's URL and links to its open PRs.
+fn tracking_json(t: &Tracking, urls: &Urls) -> serde_json::Value {
+    let mut v = serde_json::to_value(t).unwrap_or_default();
+    v["tone"] = serde_json::json!(outcome::Outcome::Tracking { status: t.status }.tone());
+    v["release_url"] = serde_json::json!(urls.page(&format!(
+        "releases/{}/",
+        t.phase(crate::team::Freeze::Prr).release
+    )));
+    v["prs"] = serde_json::json!(
+        t.prs
+            .iter()
+            .map(|p| serde_json::json!({
+                "number": p.number,
+                "title": p.title,
+                "url": format!("{}/pull/{}", urls.repo_url, p.number),
+            }))
+            .collect::<Vec<_>>()
+    );
+    v
 }

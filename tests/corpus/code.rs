@@ -13,14 +13,14 @@ use kepsite::model::{self, Model};
 
 use crate::shared::{corpus, kubernetes};
 
-struct Both {
-    model: Model,
-    analysis: Analysis,
-    history: History,
-    code: Code,
+pub(crate) struct Both {
+    pub model: Model,
+    pub analysis: Analysis,
+    pub history: History,
+    pub code: Code,
 }
 
-fn both() -> &'static Both {
+pub(crate) fn both() -> &'static Both {
     static C: OnceLock<Both> = OnceLock::new();
     C.get_or_init(|| {
         let model = model::load(corpus(), None, None).unwrap();
@@ -40,13 +40,11 @@ fn both() -> &'static Both {
 
 fn view(r: Release) -> ReleaseView {
     let c = both();
-    outcome::release_view(
-        &c.model,
-        &c.analysis,
-        Some(&c.history),
-        &c.analysis.current,
-        r,
-    )
+    let src = outcome::Sources {
+        history: Some(&c.history),
+        ..outcome::Sources::of(&c.model, &c.analysis)
+    };
+    outcome::release_view(&src, r)
 }
 
 /// The files-only model against the gates, v1.31-v1.36: the table the
@@ -251,6 +249,7 @@ fn check_reports_a_milestone_the_code_contradicts() {
         sigs: None,
         current: None,
         readmes: kepsite::kep::Readmes::Analysis,
+        team: Default::default(),
         kubernetes: Some(Kubernetes {
             path: kubernetes().to_path_buf(),
             rev: None,

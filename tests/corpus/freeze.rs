@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use kepsite::analysis::board::{Freeze, Status};
 use kepsite::analysis::outcome::{self, Outcome, ReleaseView};
 use kepsite::kep::domain::Release;
 use kepsite::project::{Input, Project, Walk};
@@ -36,6 +37,7 @@ fn load(rev: Option<&str>) -> Project {
         current: None,
         readmes: kepsite::kep::Readmes::Analysis,
         kubernetes: None,
+        team: Default::default(),
     };
     Project::load(&input, &Walk::Skip).expect("the corpus loads")
 }
@@ -46,13 +48,17 @@ fn at_head() -> &'static Project {
 }
 
 fn view(p: &Project, r: Release) -> ReleaseView {
-    outcome::release_view(&p.model, &p.analysis, None, &p.analysis.current, r)
+    outcome::release_view(&p.sources(), r)
 }
 
-fn verdicts(v: &ReleaseView) -> BTreeMap<u32, Outcome> {
+/// The board status of each KEP of the release in progress.
+fn verdicts(v: &ReleaseView) -> BTreeMap<u32, Status> {
     v.entries
         .iter()
-        .filter_map(|e| Some((e.number?, e.outcome.clone())))
+        .filter_map(|e| match e.outcome {
+            Outcome::Tracking { status } => Some((e.number?, status)),
+            _ => None,
+        })
         .collect()
 }
 
@@ -63,18 +69,23 @@ const V137: Release = Release::new(1, 37);
 /// questionnaire items and an approved PRR, KEP-5966 lacks Drawbacks and
 /// Alternatives, KEP-4317 merges Summary and Motivation: none of that is on
 /// the official checklist, so all four are Tracked. KEP-5683 was provisional
-/// at the deadline and implementable hours later: Tracked late.
+/// at the deadline and implementable hours later: it needs an exception.
 #[test]
 fn v137_verdicts_are_taken_at_the_deadline() {
     let p = at_head();
-    let d = p.analysis.deadline.as_ref().expect("a deadline at HEAD");
+    let d = p
+        .analysis
+        .deadline(Freeze::Enhancements)
+        .expect("a deadline at HEAD");
     assert_eq!(d.commit, deadline_commit("2026-06-17T12:00:00Z"));
     assert_eq!(d.at, "2026-06-17 12:00 UTC");
+    let prr = p.analysis.deadline(Freeze::Prr).expect("the PRR Freeze");
+    assert_eq!(prr.commit, deadline_commit("2026-06-10T12:00:00Z"));
     let v = verdicts(&view(p, V137));
     for n in [2837, 5366, 5966, 4317] {
-        assert_eq!(v[&n], Outcome::Tracked, "KEP-{n}");
+        assert_eq!(v[&n], Status::Tracked(Freeze::Enhancements), "KEP-{n}");
     }
-    assert_eq!(v[&5683], Outcome::TrackedLate);
+    assert_eq!(v[&5683], Status::ExceptionRequired(Freeze::Enhancements));
     let e = view(p, V137)
         .entries
         .into_iter()
@@ -114,22 +125,67 @@ fn v137_verdicts_are_taken_at_the_deadline() {
     // The Test Plan checkbox decides: absent (4762, 4188, 6132) or
     // unchecked (4939, 5758, 5941) is Missed.
     for n in [4762, 4188, 6132, 4939, 5758, 5941] {
-        assert_eq!(v[&n], Outcome::MissedFreeze, "KEP-{n}");
+        assert_eq!(v[&n], Status::Removed, "KEP-{n}");
     }
+    // Removed says why, in the deadline's name.
+    let e = view(p, V137)
+        .entries
+        .into_iter()
+        .find(|e| e.number == Some(4939))
+        .unwrap();
+    let t = e.tracking.unwrap();
+    assert_eq!(
+        t.why.as_deref(),
+        Some("missed the Enhancements Freeze (2026-06-17 12:00 UTC)")
+    );
+    let at = t.phase(Freeze::Enhancements).deadline.as_ref().unwrap();
+    assert_eq!(
+        at.failing,
+        [kepsite::analysis::freeze::CheckId::TestPlanCheckbox]
+    );
 }
 
 /// At the deadline commit itself the release is not yet frozen: the four
-/// are Ready, KEP-5683 At risk (provisional), the checkbox KEPs At risk.
+/// are Tracked for the Enhancements Freeze, KEP-5683 At risk for it
+/// (provisional), the checkbox KEPs At risk.
 #[test]
 fn at_the_deadline_commit_5683_is_not_ready() {
     let p = load(Some(&deadline_commit("2026-06-17T12:00:00Z")));
-    assert!(p.analysis.deadline.is_none());
+    assert!(p.analysis.deadline(Freeze::Enhancements).is_none());
     let v = verdicts(&view(&p, V137));
     for n in [2837, 5366, 5966, 4317] {
-        assert_eq!(v[&n], Outcome::Ready, "KEP-{n}");
+        assert_eq!(v[&n], Status::Tracked(Freeze::Enhancements), "KEP-{n}");
     }
-    assert_eq!(v[&5683], Outcome::AtRisk);
-    assert_eq!(v[&4939], Outcome::AtRisk);
+    assert_eq!(v[&5683], Status::AtRisk(Freeze::Enhancements));
+    assert_eq!(v[&4939], Status::AtRisk(Freeze::Enhancements));
+}
+
+/// At the PRR Freeze deadline commit of v1.37 (the last first-parent
+/// commit before 2026-06-10 12:00 UTC), KEP-5958 has no `milestone:`
+/// struct in kep.yaml: At risk for the PRR Freeze, the item named.
+#[test]
+fn at_the_prr_freeze_5958_is_at_risk_for_it() {
+    let p = load(Some(&deadline_commit("2026-06-10T12:00:00Z")));
+    let view = view(&p, V137);
+    let v = verdicts(&view);
+    assert_eq!(v[&5958], Status::AtRisk(Freeze::Prr));
+    assert_eq!(
+        Status::AtRisk(Freeze::Prr).label(V137),
+        "At risk for PRR freeze"
+    );
+    let t = view
+        .entries
+        .iter()
+        .find(|e| e.number == Some(5958))
+        .and_then(|e| e.tracking.as_ref())
+        .unwrap();
+    let failing: Vec<&str> = t.focus().failing().map(|i| i.id.as_str()).collect();
+    assert_eq!(failing, ["kep-yaml"]);
+    // The board's words for the first deadline follow the schedule.
+    assert_eq!(
+        Status::Tracked(Freeze::Prr).label(Release::new(1, 38)),
+        "Tracked for KEP readiness"
+    );
 }
 
 /// No KEP of v1.36 (judged at a snapshot after its freeze) or v1.37 is
@@ -146,10 +202,14 @@ fn no_kep_misses_the_freeze_on_advice_alone() {
         assert!(v.frozen, "{r} is past its freeze");
         for e in &v.entries {
             let Some(ready) = &e.readiness else { continue };
-            if e.outcome != Outcome::MissedFreeze {
+            if e.outcome
+                != (Outcome::Tracking {
+                    status: Status::Removed,
+                })
+            {
                 continue;
             }
-            let failing: Vec<&str> = ready.failing().map(|i| i.id).collect();
+            let failing: Vec<&str> = ready.failing().map(|i| i.id.as_str()).collect();
             assert!(
                 !failing.is_empty(),
                 "{r} KEP-{:?} missed with no reason",
@@ -220,21 +280,29 @@ fn every_view_says_the_same_verdict() {
     let report = v137_json("report", &["--no-history"]);
     let query = v137_json("query", &["--no-history"]);
     let rows = report_rows(&report);
-    // (KEP, SIG, PRR approver's queue, the verdict)
+    // (KEP, SIG, PRR approver's queue, the board's status)
     for (n, sig, approver, want) in [
-        (2837, "sig-node", "jpbetz", "tracked"),
-        (5683, "sig-node", "soltysh", "tracked-late"),
-        (4939, "sig-node", "kannon92", "missed-freeze"),
+        (
+            2837,
+            "sig-node",
+            "jpbetz",
+            "tracked-for-enhancements-freeze",
+        ),
+        (5683, "sig-node", "soltysh", "exception-required"),
+        (4939, "sig-node", "kannon92", "removed-from-milestone"),
     ] {
         let row = rows.iter().find(|r| r["number"] == n).unwrap();
         assert_eq!(row["outcome"], want, "report KEP-{n}");
+        assert_eq!(row["tracking"]["status"], want, "report KEP-{n}");
         let q = query
             .as_array()
             .unwrap()
             .iter()
             .find(|k| k["number"] == n)
             .unwrap();
-        assert_eq!(q["analysis"]["readiness"]["verdict"], want, "query KEP-{n}");
+        assert_eq!(q["tracking"]["status"], want, "query KEP-{n}");
+        let label = row["label"].as_str().unwrap();
+        assert_eq!(q["tracking"]["label"], label, "query KEP-{n}");
         let release = page("releases/v1.37/index.html");
         assert_eq!(
             badge_after(&release, n).as_deref(),
@@ -261,12 +329,29 @@ fn every_view_says_the_same_verdict() {
     }
     let s = &report["summary"];
     let home = page("index.html");
-    for (count, label) in [
-        (&s["ready"], "Tracked"),
-        (&s["tracked_late"], "Tracked late"),
-        (&s["at_risk"], "Missed the freeze"),
+    let release = page("releases/v1.37/index.html");
+    for (count, id, label) in [
+        (&s["tracked"], "tracked", "Tracked"),
+        (&s["at_risk"], "at-risk", "At risk"),
+        (&s["exception"], "exception", "Exception"),
+        (&s["removed"], "removed", "Removed"),
     ] {
-        let text = format!(">{} {label}</span>", count.as_u64().unwrap());
+        let text = format!(
+            "<span class=\"badge tally-{id}\">{} {label}</span>",
+            count.as_u64().unwrap()
+        );
         assert!(home.contains(&text), "home lacks {text:?}");
+        assert!(release.contains(&text), "release page lacks {text:?}");
     }
+    // The export says what `query` says.
+    let export = kepsite(&["export", "--repo", repo]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let export: Value = serde_json::from_str(&export.stdout).unwrap();
+    let k = export
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["number"] == 4939)
+        .unwrap();
+    assert_eq!(k["tracking"]["status"], "removed-from-milestone");
 }

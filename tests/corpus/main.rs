@@ -11,13 +11,17 @@
 
 mod analysis;
 mod announcement;
+mod board;
 mod browser;
 mod check_changes;
 mod code;
+mod code_decides;
 mod corpus;
 mod freeze;
+mod gate_clone;
 mod gates;
 mod history;
+mod posts;
 mod prr_reading;
 mod release;
 mod report;

@@ -19,6 +19,7 @@ fn input() -> Input {
         current: None,
         kubernetes: None,
         readmes: Readmes::Analysis,
+        team: Default::default(),
     }
 }
 
@@ -40,9 +41,15 @@ fn a_release_report_reads_what_the_full_load_reads() {
         let (picked, release) =
             Project::load_picked(&input(), &Walk::Skip, |m, h| release_keps(m, h, flag)).unwrap();
         let current = full.analysis.current;
-        let view = release_view(&full.model, &full.analysis, None, &current, release);
+        let view = release_view(&full.sources(), release);
         assert!(view.entries.len() > 20, "{flag}: {}", view.entries.len());
-        let theirs = release_view(&picked.model, &picked.analysis, None, &current, release);
+        let theirs = release_view(
+            &kepsite::analysis::outcome::Sources {
+                current,
+                ..picked.sources()
+            },
+            release,
+        );
         assert_eq!(format!("{theirs:?}"), format!("{view:?}"), "{flag}");
         for e in &view.entries {
             let (a, b) = (&picked.analysis.keps[e.index], &full.analysis.keps[e.index]);

@@ -25,6 +25,7 @@ fn corpus_site_links_and_redirects_resolve() {
         sigs: None,
         current: None,
         readmes: kepsite::kep::Readmes::Pages,
+        team: Default::default(),
         kubernetes: Some(kepsite::project::Kubernetes {
             path: crate::shared::kubernetes().to_path_buf(),
             rev: None,

@@ -67,7 +67,7 @@ fn releases_list_every_stage_milestone() {
     assert_eq!(a.current.release, Release::new(1, 36));
     let rels = outcome::releases(&m, &a.current);
     assert!(rels.windows(2).all(|w| w[0] < w[1]));
-    let v136 = outcome::release_view(&m, &a, None, &a.current, Release::new(1, 36));
+    let v136 = outcome::release_view(&outcome::Sources::of(&m, &a), Release::new(1, 36));
     let stages: Vec<(Option<u32>, &str)> = v136
         .entries
         .iter()

@@ -156,3 +156,105 @@ fn plain_cargo_test_reads_nothing_from_the_shared_folder() {
         .collect();
     assert_eq!(offenders, Vec::<String>::new());
 }
+
+/// Verdicts are typed end to end: the string id of a board status, an
+/// outcome, a checklist verdict, a tally or a checklist item is written
+/// only in the module of its enum (its `id()`/`as_str()`), never matched
+/// back elsewhere in `src/` (test modules aside). Ids that are also other
+/// things are left out, each for its reason: `latest-milestone` is a
+/// kep.yaml key; `tracked`, `removed`, `deferred`, `deprecated`, `planned`
+/// (and `exception`) are also KEP statuses, stages, keywords or words for
+/// people; a literal followed by
+/// `:` is a JSON key.
+#[test]
+fn verdict_ids_are_written_only_in_their_enum_module() {
+    use kepsite::analysis::board::{Status, Tally};
+    use kepsite::analysis::freeze::CHECKLIST;
+    use kepsite::analysis::outcome::Outcome;
+    use kepsite::analysis::readiness::Verdict;
+    use kepsite::team::Freeze;
+
+    let mut ids: BTreeSet<String> = BTreeSet::new();
+    for f in Freeze::ALL {
+        for s in [
+            Status::Tracked(f),
+            Status::AtRisk(f),
+            Status::ExceptionRequired(f),
+            Status::ExceptionRequested(f),
+        ] {
+            ids.insert(s.id().into());
+        }
+    }
+    ids.extend([Status::Removed.id(), Status::Deferred.id()].map(String::from));
+    ids.extend(Tally::ALL.iter().map(|t| t.id().to_string()));
+    ids.extend(
+        [
+            Verdict::Met,
+            Verdict::NotMet,
+            Verdict::MetLate,
+            Verdict::NotChecked,
+        ]
+        .iter()
+        .map(|v| v.id().to_string()),
+    );
+    ids.extend(
+        [
+            Outcome::Shipped { commit: None },
+            Outcome::Slipped {
+                went: String::new(),
+                to: None,
+                late: false,
+            },
+            Outcome::LatestOnly,
+        ]
+        .iter()
+        .map(|o| o.id().to_string()),
+    );
+    ids.extend(CHECKLIST.iter().map(|c| c.id.as_str().to_string()));
+    // The names of the model before the board: none may come back.
+    ids.extend(["missed-freeze", "tracked-late", "ready"].map(String::from));
+    for other in [
+        "latest-milestone",
+        "tracked",
+        "removed",
+        "deferred",
+        "deprecated",
+        "planned",
+        "met",
+        "exception",
+    ] {
+        ids.remove(other);
+    }
+    assert!(ids.len() >= 30, "{ids:?}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let homes = [
+        "src/analysis/board/mod.rs",
+        "src/analysis/outcome.rs",
+        "src/analysis/readiness.rs",
+        "src/analysis/freeze.rs",
+    ];
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut offenders = Vec::new();
+    for p in &files {
+        let rel = p.strip_prefix(root).unwrap().to_str().unwrap().to_string();
+        if homes.contains(&rel.as_str()) || rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(p).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            for id in &ids {
+                let lit = format!("\"{id}\"");
+                for (at, _) in line.match_indices(&lit) {
+                    let after = line[at + lit.len()..].trim_start();
+                    if !after.starts_with(':') {
+                        offenders.push(format!("{rel}:{}: {lit}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(offenders, Vec::<String>::new());
+}

@@ -168,7 +168,7 @@ fn md_summary() {
 
 - 1 error, 1 warning
 - PRR questionnaire for alpha: 4 of 5 answered; unanswered: {QUESTION} (line 23); PRR approval: approved
-- v1.36: **At risk** (alpha): Test Plan lacks the checkbox \"I/we understand the owners of the involved components may require updates to existing tests\"; README lacks required sections: Test Plan; Graduation Criteria (advice, not a freeze requirement: PRR questionnaire 4/5 answered for alpha; README lacks 13 template sections: Motivation; Goals; Proposal; and 10 more)
+- v1.36: **Removed from milestone** (alpha): Test Plan lacks the checkbox \"I/we understand the owners of the involved components may require updates to existing tests\"; README lacks required sections: Test Plan; Graduation Criteria (advice, not a freeze requirement: PRR questionnaire 4/5 answered for alpha; README lacks 13 template sections: Motivation; Goals; Proposal; and 10 more)
 - **warning** `prr-unanswered` keps/sig-node/1000-touched/README.md:23: PRR question not answered (required at alpha): {QUESTION} (help: {UNANSWERED_HELP})
 - **error** `date-invalid` keps/sig-node/1000-touched/kep.yaml:7: creation-date \\`2025-30-01\\` is not a real date (help: {DATE_HELP})
 

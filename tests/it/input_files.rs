@@ -74,7 +74,7 @@ fn an_issues_file_over_the_limit_is_refused_naming_it() {
     // A sparse file: its size is read, its bytes never are.
     std::fs::File::create(&path)
         .unwrap()
-        .set_len(kepsite::report::issues::FILE.limit + 1)
+        .set_len(kepsite::team::issues::FILE.limit + 1)
         .unwrap();
     let run = kepsite(&["report", "--release", "v1.36", "--issues", s(&path)]);
     assert_eq!(run.code, 2, "{}", run.stderr);

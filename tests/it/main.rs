@@ -35,3 +35,4 @@ mod serve_state;
 mod site;
 mod support;
 mod synth;
+mod team_prs;

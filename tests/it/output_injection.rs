@@ -41,6 +41,7 @@ fn options(format: CheckFormat) -> Options {
             current: None,
             kubernetes: None,
             readmes: Readmes::Analysis,
+            team: Default::default(),
         },
         range: None,
         format,

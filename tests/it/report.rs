@@ -72,9 +72,10 @@ fn snapshots_per_format() {
 fn content_v136_matches_the_sample_inventory() {
     let r = json(&["--release", "v1.36"]);
     // SAMPLE.md: v1.36 work is alpha 5140, 3101, 5204, 4590, 5588; beta 4321,
-    // 4470 (+5301 via milestone.beta); stable 3348, 4815; deprecated 2750;
-    // removed 2288; and with no stage change 5833, 5702, 5410 and 5066 (its
-    // beta milestone names v1.33: v1.36 only moved its latest-milestone).
+    // 4470; stable 3348, 4815; deprecated 2750; removed 2288; and with no
+    // stage change 5833, 5702, 5410 and 5066 (its beta milestone names
+    // v1.33: v1.36 only moved its latest-milestone). 5301 names v1.36 in
+    // milestone.beta only (latest-milestone v1.34): listed apart.
     let groups: Vec<(&str, BTreeSet<u64>)> = r["groups"]
         .as_array()
         .unwrap()
@@ -92,25 +93,39 @@ fn content_v136_matches_the_sample_inventory() {
         .collect();
     let want: Vec<(&str, BTreeSet<u64>)> = vec![
         ("alpha", [3101, 4590, 5140, 5204, 5588].into()),
-        ("beta", [4321, 4470, 5301].into()),
+        ("beta", [4321, 4470].into()),
         ("stable", [3348, 4815].into()),
         ("deprecation", [2288, 2750].into()),
         ("none", [5066, 5410, 5702, 5833].into()),
     ];
     assert_eq!(groups, want);
     let s = &r["summary"];
-    assert_eq!(s["total"], 16);
-    assert_eq!(
-        s["ready"].as_u64().unwrap() + s["at_risk"].as_u64().unwrap(),
-        16
+    assert_eq!(s["total"], 15);
+    assert_eq!(s["apart"], 1);
+    assert_eq!(r["apart"][0]["number"], 5301);
+    assert!(
+        r["apart"][0]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("planned for v1.36 in kep.yaml, not updated this cycle"),
+        "{}",
+        r["apart"]
     );
-    // Ready: fully answered and approved.
+    assert_eq!(
+        s["tracked"].as_u64().unwrap() + s["at_risk"].as_u64().unwrap(),
+        15
+    );
+    // content/ has no commit date: the release is before its first
+    // deadline, the PRR Freeze. Tracked for it: questionnaire answered,
+    // kep.yaml filled out, PRR approved.
+    assert_eq!(r["next"], "prr-freeze");
     for n in [4321, 3348, 4815, 5204] {
-        assert_eq!(row(&r, n)["label"], "Ready", "{n}");
+        assert_eq!(row(&r, n)["label"], "Tracked for PRR freeze", "{n}");
+        assert_eq!(row(&r, n)["outcome"], "tracked-for-prr-freeze", "{n}");
     }
     // At risk, with the failing items spelled out.
     let k = row(&r, 4470);
-    assert_eq!(k["label"], "At risk");
+    assert_eq!(k["label"], "At risk for PRR freeze");
     assert!(
         k["failing"]
             .as_array()
@@ -126,11 +141,10 @@ fn content_v136_matches_the_sample_inventory() {
             .iter()
             .any(|f| f == "no prod-readiness file")
     );
+    let keps = r["groups"].to_string() + &r["apart"].to_string();
     assert!(
-        row(&r, 5301)["failing"][0]
-            .as_str()
-            .unwrap()
-            .starts_with("latest-milestone is v1.34")
+        !keps.contains("\"number\":1480"),
+        "1480 names v1.36 nowhere in its files: not in the release without its issue"
     );
     // Groups are ordered by SIG inside.
     let sigs: Vec<&str> = r["groups"][0]["sigs"]
@@ -142,10 +156,10 @@ fn content_v136_matches_the_sample_inventory() {
     let mut sorted = sigs.clone();
     sorted.sort();
     assert_eq!(sigs, sorted);
-    // Without a freeze date the health line is about the share at risk
-    // only: 7 of 16 (over a quarter, not over half).
-    assert_eq!(r["summary"]["at_risk"], 7);
-    assert_eq!(r["summary"]["health"]["status"], "yellow");
+    // The line says the share at risk; no red/yellow/green.
+    assert_eq!(r["summary"]["at_risk"], 8);
+    assert_eq!(r["summary"]["health"]["status"], "in-progress");
+    assert_eq!(r["summary"]["health"]["share_at_risk"], 53.3);
 }
 
 #[test]
@@ -209,15 +223,26 @@ fn issues_fixture_flags_disagreements() {
         .iter()
         .map(|m| (m["number"].as_u64().unwrap(), m["reason"].as_str().unwrap()))
         .collect();
-    assert_eq!(missing.len(), 2, "{missing:?}");
+    // 1480 is opted in on v1.36 though its files name v1.34: the issue
+    // decides, so it is in the release, At risk for what its files lack.
+    assert_eq!(missing.len(), 1, "{missing:?}");
     assert!(
-        missing[0].0 == 1480 && missing[0].1.contains("latest-milestone is v1.34"),
+        missing[0].0 == 9001 && missing[0].1.contains("no KEP"),
         "{missing:?}"
     );
+    let k = row(&r, 1480);
+    assert_eq!(k["tracking"]["source"], "issues", "{k}");
+    assert_eq!(k["outcome"], "at-risk-for-prr-freeze", "{k}");
     assert!(
-        missing[1].0 == 9001 && missing[1].1.contains("no KEP"),
-        "{missing:?}"
+        k["failing"]
+            .to_string()
+            .contains("latest-milestone is v1.34"),
+        "{k}"
     );
+    // With the issues, the opted-in issues decide who is in the release:
+    // 4321, 4470, 1480, and 5140 (tracked/no: removed); the rest apart.
+    assert_eq!(r["membership"], "issues");
+    assert_eq!(r["summary"]["total"], 4);
     // Tracked, labels agree: no flags, linked to the issue.
     let k = row(&r, 4321);
     assert_eq!(k["flags"].as_array().unwrap().len(), 0, "{k}");
@@ -229,53 +254,58 @@ fn issues_fixture_flags_disagreements() {
         flags.contains("tracked as stage/stable, but the files target beta"),
         "{flags}"
     );
-    // Not opted in; an unsafe issue URL is not used.
+    // tracked/no removes; an unsafe issue URL is not used.
     let k = row(&r, 5140);
     assert!(k["flags"].to_string().contains("not opted in"), "{k}");
     assert_eq!(
         k["issue_url"],
         "https://github.com/kubernetes/enhancements/issues/5140"
     );
-    assert!(
-        row(&r, 5301)["flags"]
-            .to_string()
-            .contains("issue milestone is v1.37")
-    );
-    assert!(
-        row(&r, 3101)["flags"]
-            .to_string()
-            .contains("issue has no milestone")
-    );
-    // v1.36 is the release in progress: the board decides Tracked and
-    // Removed, and says where the files disagree.
-    assert_eq!(row(&r, 4321)["outcome"], "tracked");
-    assert_eq!(row(&r, 4470)["outcome"], "tracked");
-    let k = row(&r, 5140);
     assert_eq!(
         (&k["outcome"], &k["label"]),
-        (&json!("removed"), &json!("Removed")),
+        (
+            &json!("removed-from-milestone"),
+            &json!("Removed from milestone")
+        ),
         "{k}"
     );
     assert!(k["flags"].to_string().contains("tracked/no"), "{k}");
-    // 4470 is tracked on the board though its files miss items: said.
+    let apart = |n: u64| {
+        r["apart"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["number"] == n)
+            .map(|a| a["why"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        apart(3101).as_deref(),
+        Some("not opted in: the issue has no milestone")
+    );
+    assert_eq!(
+        apart(5204).as_deref(),
+        Some("not opted in: its issue is not in the issues file")
+    );
+    // The statuses come from the checklists: 4321 meets them; 4470 is
+    // labelled tracked/yes but its files miss items, and the flag says so.
+    assert_eq!(row(&r, 4321)["outcome"], "tracked-for-prr-freeze");
     let k = row(&r, 4470);
-    assert_eq!(row(&plain_files(), 4470)["outcome"], "at-risk");
+    assert_eq!(k["outcome"], "at-risk-for-prr-freeze");
+    assert_eq!(k["outcome"], row(&plain_files(), 4470)["outcome"]);
     assert!(
-        k["flags"].to_string().contains("the board says Tracked"),
+        k["flags"]
+            .to_string()
+            .contains("the issue is labelled tracked/yes; the files say At risk for PRR freeze"),
         "{k}"
     );
-    // No tracked/* label: the files decide.
-    let plain = plain_files();
-    assert_eq!(row(&r, 3101)["outcome"], row(&plain, 3101)["outcome"]);
-    assert_eq!(row(&plain, 5140)["outcome"], "at-risk");
     let t = &r["summary"];
     assert_eq!(
-        t["ready"].as_u64().unwrap() + t["at_risk"].as_u64().unwrap(),
-        t["total"].as_u64().unwrap(),
+        (&t["tracked"], &t["at_risk"], &t["removed"]),
+        (&json!(1), &json!(2), &json!(1)),
         "{t}"
     );
     // Without the issues file the report stands on the repository alone.
-    assert!(plain["issues"].is_null());
+    assert!(plain_files()["issues"].is_null());
     // HTML never carries the untrusted URL or markup.
     let html = report(&["--release", "v1.36", "--issues", ISSUES, "--format", "html"]);
     assert!(!html.contains("javascript:") && !html.contains("<b>without</b>"));
@@ -588,7 +618,7 @@ fn out_is_written_atomically_and_equals_stdout() {
     assert!(run.stdout.is_empty());
     let csv = std::fs::read_to_string(&out).unwrap();
     assert_eq!(csv, report(&["--release", "v1.36", "--format", "csv"]));
-    assert_eq!(csv.lines().count(), 17, "a header and one row per KEP");
+    assert_eq!(csv.lines().count(), 16, "a header and one row per KEP");
 }
 
 #[test]
@@ -738,7 +768,7 @@ fn announcement_of_the_release_in_progress_is_a_sneak_peek() {
         .flat_map(|g| g["sigs"].as_array().unwrap())
         .flat_map(|s| s["keps"].as_array().unwrap())
         .filter(|k| !k["stage"].as_str().unwrap_or_default().is_empty())
-        .filter(|k| k["outcome"] != "missed-freeze")
+        .filter(|k| k["tone"] != "bad")
         .filter_map(|k| k["number"].as_u64())
         .collect();
     let listed: BTreeSet<u64> = md

@@ -23,6 +23,7 @@ fn input(root: &Path) -> Input {
         current: None,
         readmes: Readmes::Pages,
         kubernetes: None,
+        team: Default::default(),
     }
 }
 

@@ -472,7 +472,7 @@ fn kep_pages_show_readiness_and_the_prr_questionnaire() {
     let page = String::from_utf8_lossy(&files["keps/4470/index.html"]).into_owned();
     // 4470 targets beta in v1.36 without a beta PRR approval.
     assert!(
-        page.contains("At risk</span> for <strong>beta</strong>"),
+        page.contains(">At risk for PRR freeze</span> in <a href=\"/releases/v1.36/\">v1.36</a>, for <strong>beta</strong>"),
         "{page}"
     );
     assert!(page.contains("no PRR approver for beta"));

@@ -211,6 +211,14 @@ pub(super) const CALENDAR: &[(u32, &str, &str, &str, &str, bool)] = &[
         "2026-08-26",
         true,
     ),
+    (
+        38,
+        "2026-08-31",
+        "2026-09-30",
+        "2026-11-19",
+        "2026-12-16",
+        true,
+    ),
 ];
 
 /// The deadlines as instants, from each release's schedule
@@ -319,5 +327,11 @@ pub(super) const DEADLINES: &[(u32, &str, &str, &str)] = &[
         "2026-06-10T12:00:00Z",
         "2026-06-17T12:00:00Z",
         "2026-07-23T12:00:00Z",
+    ),
+    (
+        38,
+        "2026-09-23T12:00:00Z",
+        "2026-09-30T12:00:00Z",
+        "2026-11-19T12:00:00Z",
     ),
 ];

@@ -67,7 +67,7 @@ fn deadline_instants_fall_on_the_freeze_days_in_order() {
                 .collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{c:?}");
     }
-    assert_eq!(with_instants, 24, "v1.14 to v1.37");
+    assert_eq!(with_instants, 25, "v1.14 to v1.38");
     // The schedule's AoE: Tuesday 16 June 2026, end of day = 12:00 UTC the next.
     let v137 = cycle(Release::new(1, 37)).unwrap();
     assert_eq!(

@@ -219,7 +219,7 @@ impl<'a> Sides<'a> {
                 let change =
                     files_change(e.into()).filter(|s| !s.is_deprecation() || deprecated.insert(n));
                 if let Some(s) = change.filter(|_| in_range.contains(&r.minor)) {
-                    files.insert((n, bucket(&s), r.minor), e.outcome.label().to_string());
+                    files.insert((n, bucket(&s), r.minor), e.outcome.label(*r));
                 }
                 if matches!(e.outcome, Outcome::Slipped { late: true, .. }) {
                     late.insert((n, bucket(&e.stage), r.minor));
@@ -232,10 +232,19 @@ impl<'a> Sides<'a> {
         }
         let mut changes = BTreeMap::new();
         for n in code.gates_of.keys() {
+            let mut first = code.first_deprecation(*n);
             for (s, m, g) in code.reached(*n) {
+                if s.is_deprecation() && first.as_ref().is_some_and(|(f, _)| *f < m) {
+                    continue;
+                }
                 if in_range.contains(&m) {
                     changes.insert((*n, bucket(&s), m), g);
                 }
+            }
+            // A gate deprecated, or removed before GA: the KEP's first
+            // deprecation, as the views with the code deciding count it.
+            if let Some((m, g)) = first.take().filter(|(m, _)| in_range.contains(m)) {
+                changes.entry((*n, "deprecated".into(), m)).or_insert(g);
             }
         }
         Sides {

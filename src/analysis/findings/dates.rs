@@ -3,6 +3,7 @@
 use super::{at, is_placeholder};
 use crate::finding::Finding;
 use crate::kep::Kep;
+use crate::kep::domain::Status;
 use crate::kep::metadata::{Release, Stage};
 
 /// Whether `s` is a real calendar date `YYYY-MM-DD`.
@@ -158,4 +159,43 @@ pub(super) fn milestones(kep: &Kep, out: &mut Vec<Finding>) {
             .hint("latest-milestone is the newest release with work on this KEP; bump it"),
         );
     }
+}
+
+/// `stage` is "the current stage this KEP is targeting" (the template): a
+/// KEP whose `milestone.<stage>` names the release in progress targets
+/// that stage there, and `stage` should say so (the board and the release
+/// team read the stage from it).
+pub(super) fn stage_vs_target(kep: &Kep, current: Release) -> Option<Finding> {
+    let m = &kep.meta;
+    if !kep.meta_ok || !matches!(m.status, Status::Provisional | Status::Implementable) {
+        return None;
+    }
+    let own = m.stage.nearest()?;
+    if m.stage.is_deprecation() {
+        return None;
+    }
+    let target = [Stage::Stable, Stage::Beta, Stage::Alpha]
+        .into_iter()
+        .find(|s| m.milestone.release(s) == Some(current))?;
+    if own == target {
+        return None;
+    }
+    let key = if kep.line("stage").is_some() {
+        "stage"
+    } else {
+        "milestone"
+    };
+    Some(
+        at(
+            kep,
+            "stage-vs-target",
+            key,
+            format!(
+                "stage is {own}, but milestone.{target} names {current}, the release in progress"
+            ),
+        )
+        .hint(format!(
+            "set `stage: {target}` when the KEP is opted in for {current}, or move milestone.{target}"
+        )),
+    )
 }

@@ -246,6 +246,12 @@ pub const RULES: &[Rule] = &[
         "authors, reviewers and approvers name at most 30 handles each, prr-approvers 3 (the rest get no pages)",
     ),
     rule(
+        "stage-vs-target",
+        W,
+        "kepsite",
+        "stage is the stage whose milestone names the release in progress (the stage the KEP targets)",
+    ),
+    rule(
         "milestone-vs-code",
         W,
         "kepsite",

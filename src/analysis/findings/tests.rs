@@ -2,6 +2,7 @@
 
 use super::metadata::suggestion;
 use super::*;
+use crate::kep::domain::Release;
 use crate::model::from_snapshot;
 use crate::repo::RepoSnapshot;
 
@@ -294,4 +295,34 @@ fn a_placeholder_title_is_reported_at_its_line() {
         f.hint.as_deref().unwrap_or("").contains("Good widgets"),
         "{f:?}"
     );
+}
+
+/// `stage` against the stage whose milestone names the release in
+/// progress: beta targeted in v1.36 with `stage: alpha` is flagged at the
+/// `stage:` line; `stage: beta` is not, nor is another release.
+#[test]
+fn stage_is_compared_with_the_targeted_stage() {
+    let found_in = |yaml: &str, current: Release| {
+        let files = [
+            ("OWNERS_ALIASES", ALIASES),
+            ("keps/sig-node/100-good/kep.yaml", yaml),
+            ("keps/sig-node/100-good/README.md", "# Good\n"),
+            ("keps/prod-readiness/sig-node/100.yaml", GOOD_PRR),
+        ];
+        let mut model = from_snapshot(snapshot(&files), None);
+        model.current_release = Some(current);
+        check(&model)
+            .into_iter()
+            .filter(|f| f.rule == "stage-vs-target")
+            .collect::<Vec<_>>()
+    };
+    let v136 = Release::new(1, 36);
+    assert!(found_in(GOOD, v136).is_empty());
+    let alpha = GOOD.replace("stage: beta", "stage: alpha");
+    let f = found_in(&alpha, v136);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].line, Some(12));
+    assert_eq!(f[0].kep, Some(100));
+    assert!(f[0].message.contains("milestone.beta names v1.36"), "{f:?}");
+    assert!(found_in(&alpha, Release::new(1, 37)).is_empty());
 }

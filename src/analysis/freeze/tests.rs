@@ -105,18 +105,38 @@ fn delegated_questionnaire_counts_as_present() {
 
 #[test]
 fn checklist_has_unique_ids_and_required_first() {
-    let mut ids: Vec<&str> = CHECKLIST.iter().map(|c| c.id).collect();
-    let first_advice = CHECKLIST
+    let mut ids: Vec<&str> = CHECKLIST.iter().map(|c| c.id.as_str()).collect();
+    let ef: Vec<&Check> = enhancements_checklist().collect();
+    let first_advice = ef
         .iter()
-        .position(|c| c.weight == Weight::Advice)
+        .position(|c| c.weight == Some(Weight::Advice))
         .unwrap();
     assert!(
-        CHECKLIST[first_advice..]
+        ef[first_advice..]
             .iter()
-            .all(|c| c.weight == Weight::Advice)
+            .all(|c| c.weight == Some(Weight::Advice))
     );
+    for c in CHECKLIST {
+        assert_eq!(c.weight, c.weight_at(Freeze::Enhancements), "{}", c.id);
+        assert!(!c.at.is_empty(), "{} is checked at no deadline", c.id);
+    }
+    // The PRR Freeze's three checks, as the handbook lists them.
+    let prr: Vec<&str> = CHECKLIST
+        .iter()
+        .filter(|c| c.weight_at(Freeze::Prr) == Some(Weight::Required))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(prr, ["prr-approved", "prr-questionnaire", "kep-yaml"]);
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), CHECKLIST.len());
-    assert!(check("prr-approved").is_some() && check("nope").is_none());
+    assert!(check_named("prr-approved").is_some() && check_named("nope").is_none());
+    // Every id has its row, and its string is its serialized form.
+    for c in CHECKLIST {
+        assert_eq!(check(c.id).id, c.id);
+        assert_eq!(
+            serde_json::to_value(c.id).unwrap(),
+            serde_json::json!(c.id.as_str())
+        );
+    }
 }

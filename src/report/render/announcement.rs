@@ -20,6 +20,8 @@ use std::fmt::Write;
 
 use super::link;
 use super::prose::prose;
+use crate::analysis::board::Tally;
+use crate::analysis::outcome::Outcome;
 use crate::kep::domain::Stage;
 use crate::report::{KepLinks, Report, Row, stage_group};
 
@@ -37,7 +39,7 @@ enum Section {
 /// The section of `k`, from its outcome, step and stage.
 fn section_of(k: &Row) -> Section {
     let group = stage_group(&Stage::parse(&k.stage));
-    if k.outcome == "deprecated" || group == "deprecation" {
+    if matches!(k.result, Outcome::Deprecated { .. }) || group == "deprecation" {
         return Section::Deprecations;
     }
     if k.step == Some("continued") {
@@ -160,6 +162,10 @@ fn item(out: &mut String, k: &Row, d: &Dest) {
     if !gates.is_empty() {
         let _ = write!(out, "{gates}\n\n");
     }
+    let source = super::decided_notes(k);
+    if !source.is_empty() {
+        let _ = write!(out, "*Outcome {}.*\n\n", prose(&source.join("; ")));
+    }
     let _ = write!(
         out,
         "This work was done as part of KEP #{} led by {}. {}\n\n",
@@ -174,9 +180,14 @@ fn item(out: &mut String, k: &Row, d: &Dest) {
 /// One continuing KEP: a line naming its stage.
 fn continuing_item(out: &mut String, k: &Row, d: &Dest) {
     let gates = gates(k);
+    let source = super::decided_notes(k);
+    let source = match source.is_empty() {
+        true => String::new(),
+        false => format!(" Outcome {}.", prose(&source.join("; "))),
+    };
     let _ = writeln!(
         out,
-        "- {}{}: continues in {}, led by {}.{}{} {}",
+        "- {}{}: continues in {}, led by {}.{}{}{source} {}",
         number_prefix(k),
         prose(&k.title),
         stage_name(k),
@@ -225,11 +236,13 @@ struct Lists<'a> {
 impl<'a> Lists<'a> {
     fn of(r: &'a Report, out_release: bool) -> Lists<'a> {
         let counted = |k: &Row| {
-            if out_release {
-                k.outcome == "shipped" || k.outcome == "deprecated"
-            } else {
-                // Past the Enhancements Freeze, a KEP that missed it is out.
-                !matches!(k.outcome, "slipped" | "latest-only" | "missed-freeze")
+            match &k.result {
+                Outcome::Shipped { .. } | Outcome::Deprecated { .. } => out_release,
+                // In progress: what is on the board and not out of the release.
+                Outcome::Tracking { status } => {
+                    !out_release && !matches!(status.tally(), Tally::Removed | Tally::Deferred)
+                }
+                _ => false,
             }
         };
         let pick = |section: Section| -> Vec<&'a Row> {

@@ -3,10 +3,14 @@
 
 use std::fmt::Write as _;
 
+mod keps;
+
 use super::md;
-use crate::analysis::freeze::Weight;
-use crate::analysis::outcome::Phase;
-use crate::report::{CHECKLIST, Count, GROUPS, Report, Row};
+use crate::analysis::board::Tally;
+use crate::analysis::outcome::{Counts, Phase};
+use crate::report::{GROUPS, Report};
+pub use keps::columns_of;
+use keps::keps_section;
 
 /// A URL inside `(...)` of a Markdown link.
 fn md_url(u: &str) -> String {
@@ -27,16 +31,6 @@ fn kep_label(number: Option<u32>, title: &str) -> String {
     match number {
         Some(n) => format!("KEP-{n}: {title}"),
         None => title.to_string(),
-    }
-}
-
-/// The coloured dot of a health status.
-fn dot(status: &str) -> &'static str {
-    match status {
-        "green" => "🟢",
-        "yellow" => "🟡",
-        "red" => "🔴",
-        _ => "⚪",
     }
 }
 
@@ -73,43 +67,113 @@ pub fn markdown(r: &Report) -> String {
     if let Some(is) = &r.issues {
         issues_section(&mut o, r, is);
     }
+    apart_section(&mut o, r);
+    board_section(&mut o, r);
     keps_section(&mut o, r);
     o
 }
 
-/// The title, the health line and what the report counts.
+/// The KEPs the files tie to the release that are not counted in it.
+fn apart_section(o: &mut String, r: &Report) {
+    if r.apart.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "## Listed apart, not counted ({})
+
+Their files name {} (a stage milestone written ahead, or no opted-in issue); they are not in the release until someone opts them in.
+",
+        r.apart.len(),
+        r.release
+    );
+    for a in &r.apart {
+        let _ = writeln!(
+            o,
+            "- [{}]({}) ({}): {}",
+            md(&kep_label(a.number, &a.title)),
+            md_url(&a.url),
+            md(&a.sig),
+            md(&a.why)
+        );
+    }
+    o.push('\n');
+}
+
+/// The board's items whose fields differ from the files, to set.
+fn board_section(o: &mut String, r: &Report) {
+    let Some(diffs) = &r.board else { return };
+    let _ = writeln!(
+        o,
+        "## Board to update ({})
+",
+        crate::view::keps(diffs.len())
+    );
+    if diffs.is_empty() {
+        o.push_str("Every item's Status, Stage and SIG agree with kepsite.\n\n");
+        return;
+    }
+    o.push_str("| Item | Field | Board says | Set to |\n|:--|:--|:--|:--|\n");
+    for d in diffs {
+        for (field, board, want) in &d.fields {
+            let _ = writeln!(
+                o,
+                "| #{} {} | {field} | {} | {} |",
+                d.number,
+                md(&d.title),
+                if board.is_empty() {
+                    "–".to_string()
+                } else {
+                    md(board)
+                },
+                md(want)
+            );
+        }
+    }
+    o.push('\n');
+}
+
+/// The title, the summary line and what the report counts.
 fn heading(o: &mut String, r: &Report) {
     let s = &r.summary;
     let _ = writeln!(o, "# Enhancements status: {}\n", r.release);
-    let _ = writeln!(
-        o,
-        "{} **{}**: {}.\n",
-        dot(s.health.status),
-        capital(s.health.status),
-        md(&s.health.line)
-    );
-    let mut facts = vec![format!(
-        "{} in {}: named by latest-milestone or a stage milestone{}",
-        crate::view::keps(s.total),
-        r.release,
-        if r.history {
-            ", or by latest-milestone at some commit of the default branch"
-        } else {
-            ""
-        }
-    )];
+    let _ = writeln!(o, "{}.\n", md(&capital(&s.health.line)));
+    let mut facts = vec![match r.membership {
+        Some(m) => format!(
+            "{} in {}, decided by {}",
+            crate::view::keps(s.counts.total),
+            r.release,
+            m.label()
+        ),
+        None => format!(
+            "{} in {}: named by latest-milestone or a stage milestone{}",
+            crate::view::keps(s.counts.total),
+            r.release,
+            if r.history {
+                ", or by latest-milestone at some commit of the default branch"
+            } else {
+                ""
+            }
+        ),
+    }];
     facts.push(match r.phase {
         Phase::Out => format!(
             "{} is out: each KEP shipped its stage, slipped, or only moved latest-milestone",
             r.release
         ),
-        Phase::InProgress if r.frozen => format!(
-            "{} is the release in progress, past its Enhancements Freeze: a KEP is judged on its files at the deadline: one that met the checklist there is Tracked, one that met it only later is Tracked late (it needed an exception), one that has not met it Missed the freeze and is out of the release unless an exception request is granted",
-            r.release
-        ),
         Phase::InProgress => format!(
-            "{} is the release in progress: Ready / At risk against the Enhancements Freeze checklist",
-            r.release
+            "{} is the release in progress; each KEP has the board's status from the checklist of each deadline ({}), judged at the deadline once it has passed",
+            r.release,
+            r.deadlines
+                .iter()
+                .map(|d| format!(
+                    "{}{}{}",
+                    d.name,
+                    d.at.as_deref().map(|a| format!(" {a}")).unwrap_or_default(),
+                    if d.past { ", passed" } else { "" }
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
         Phase::Planned => format!(
             "{} comes after the release in progress ({}): what is planned",
@@ -131,10 +195,16 @@ fn heading(o: &mut String, r: &Report) {
 /// The summary tables: per stage group with a total, then per SIG.
 fn summary(o: &mut String, r: &Report) {
     let s = &r.summary;
-    let cols = columns(r.phase, r.frozen);
+    // In progress, a status no KEP has is no column (as in the HTML).
+    let cols: Vec<Column> = columns(r.phase)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (_, f))| r.phase != Phase::InProgress || *i == 0 || f(&s.counts) > 0)
+        .map(|(_, c)| c)
+        .collect();
     let head: Vec<&str> = cols.iter().map(|(h, _)| *h).collect();
     let align = ":--|--:|".to_string() + &"--:|".repeat(cols.len());
-    let cells = |c: &Count| -> String {
+    let cells = |c: &Counts| -> String {
         cols.iter()
             .map(|(_, f)| format!(" {} |", f(c)))
             .collect::<String>()
@@ -145,27 +215,30 @@ fn summary(o: &mut String, r: &Report) {
         head.join(" | ")
     );
     for c in &s.by_stage {
-        let _ = writeln!(o, "| {} | {} |{}", group_label(&c.label), c.total, cells(c));
+        let _ = writeln!(
+            o,
+            "| {} | {} |{}",
+            group_label(&c.label),
+            c.counts.total,
+            cells(&c.counts)
+        );
     }
-    let total = Count {
-        label: "total".into(),
-        total: s.total,
-        ready: s.ready,
-        tracked_late: s.tracked_late,
-        at_risk: s.at_risk,
-        shipped: s.shipped + s.deprecated,
-        slipped: s.slipped,
-        latest_only: s.latest_only,
-        planned: s.planned,
-    };
+    let mut total = s.counts;
+    total.shipped += total.deprecated;
     let bold: String = cols
         .iter()
         .map(|(_, f)| format!(" **{}** |", f(&total)))
         .collect();
-    let _ = writeln!(o, "| **Total** | **{}** |{bold}\n", s.total);
+    let _ = writeln!(o, "| **Total** | **{}** |{bold}\n", total.total);
     let _ = writeln!(o, "| SIG | KEPs | {} |\n|{align}", head.join(" | "));
     for c in &s.by_sig {
-        let _ = writeln!(o, "| {} | {} |{}", md(&c.label), c.total, cells(c));
+        let _ = writeln!(
+            o,
+            "| {} | {} |{}",
+            md(&c.label),
+            c.counts.total,
+            cells(&c.counts)
+        );
     }
     o.push('\n');
 }
@@ -260,174 +333,34 @@ fn issues_section(o: &mut String, r: &Report, is: &crate::report::issues::IssueS
     }
 }
 
-/// The KEPs, a table per stage group and SIG (with the checklist in progress).
-fn keps_section(o: &mut String, r: &Report) {
-    let checks = r.phase == Phase::InProgress;
-    if checks {
-        let legend = |w: Weight| -> String {
-            CHECKLIST
-                .iter()
-                .filter(|c| c.weight == w)
-                .map(|c| format!("**{}** {}", c.short, md(c.label)))
-                .collect::<Vec<_>>()
-                .join(" · ")
-        };
-        let _ = writeln!(
-            o,
-            "## KEPs\n\nChecklist (decides the verdict): {}.\n\nAdvice (⚠️, never decides): {}.\n",
-            legend(Weight::Required),
-            legend(Weight::Advice)
-        );
-    } else {
-        o.push_str("## KEPs\n\n");
-    }
-    for g in &r.groups {
-        let _ = writeln!(o, "### {} ({})\n", g.label, g.total);
-        for sg in &g.sigs {
-            let _ = writeln!(o, "#### {} ({})\n", md(&sg.sig), sg.keps.len());
-            table_head(o, r, checks);
-            for k in &sg.keps {
-                md_row(o, k, r, checks);
-            }
-            o.push('\n');
-        }
-    }
-}
-
-/// The header and alignment lines of a KEP table.
-fn table_head(o: &mut String, r: &Report, checks: bool) {
-    o.push_str("| KEP | Stage | Status |");
-    if checks {
-        for c in CHECKLIST {
-            let _ = write!(o, " {} |", c.short);
-        }
-    }
-    if r.history {
-        o.push_str(" Updated |");
-    }
-    o.push_str(" Outcome |\n|:--|:--|:--|");
-    if checks {
-        for _ in CHECKLIST {
-            o.push_str(":-:|");
-        }
-    }
-    if r.history {
-        o.push_str(":--|");
-    }
-    o.push_str(":--|\n");
-}
-
 /// The summary's outcome columns for a release's phase: (heading, value).
-type Column = (&'static str, fn(&Count) -> usize);
+type Column = (&'static str, fn(&Counts) -> usize);
 
 /// The summary's outcome columns for `phase`.
-fn columns(phase: Phase, frozen: bool) -> Vec<Column> {
+fn columns(phase: Phase) -> Vec<Column> {
     match phase {
         Phase::Out => vec![
             ("Shipped", |c| c.shipped),
             ("Slipped", |c| c.slipped),
             ("No stage change", |c| c.latest_only),
         ],
-        Phase::InProgress if frozen => vec![
-            ("Tracked", |c| c.ready),
-            ("Tracked late", |c| c.tracked_late),
-            ("Missed the freeze", |c| c.at_risk),
-        ],
-        Phase::InProgress => vec![("Ready", |c| c.ready), ("At risk", |c| c.at_risk)],
+        Phase::InProgress => Tally::ALL
+            .into_iter()
+            .map(|t| -> Column {
+                (
+                    t.label(),
+                    match t {
+                        Tally::Tracked => |c| c.tracked,
+                        Tally::AtRisk => |c| c.at_risk,
+                        Tally::Exception => |c| c.exception,
+                        Tally::Removed => |c| c.removed,
+                        Tally::Deferred => |c| c.deferred,
+                    },
+                )
+            })
+            .collect(),
         Phase::Planned => vec![("Planned", |c| c.planned)],
     }
-}
-
-/// A row's checklist cells: passes, fails (required), advice.
-fn check_cells(o: &mut String, k: &Row) {
-    for c in CHECKLIST {
-        let item = k.checklist.iter().find(|i| i.id == c.id);
-        o.push_str(match item {
-            Some(i) if i.ok => " ✅ |",
-            Some(i) if i.required => " ❌ |",
-            Some(_) => " ⚠️ |",
-            None => " – |",
-        });
-    }
-}
-
-/// One KEP's table row: link, stage, status, checklist, last change, outcome.
-fn md_row(o: &mut String, k: &Row, r: &Report, checks: bool) {
-    let issue = match &k.issue_url {
-        Some(u) => format!(
-            " ([#{}]({}))",
-            k.number.map(|n| n.to_string()).unwrap_or_default(),
-            md_url(u)
-        ),
-        None => String::new(),
-    };
-    let _ = write!(
-        o,
-        "| [{}]({}){} | {} | {} |",
-        md(&kep_label(k.number, &k.title)),
-        md_url(&k.url),
-        if k.number.is_some() {
-            issue
-        } else {
-            String::new()
-        },
-        if k.stage.is_empty() {
-            "–".to_string()
-        } else {
-            md(&k.stage)
-        },
-        md(&k.status)
-    );
-    if checks {
-        check_cells(o, k);
-    }
-    if r.history {
-        let _ = write!(o, " {} |", k.last_change.as_deref().unwrap_or("–"));
-    }
-    let mut notes = Vec::new();
-    if let Some(b) = &k.basis
-        && k.outcome != "tracked"
-    {
-        notes.push(md(b));
-    }
-    if !k.failing.is_empty() {
-        notes.push(md(&k.failing.join("; ")));
-    }
-    if let Some(w) = &k.went {
-        notes.push(md(w));
-    }
-    if let Some(l) = &k.landed {
-        notes.push(format!(
-            "recorded [`{}`]({}/commit/{}) on {}",
-            short(&l.commit),
-            md_url(&r.repo_url),
-            md_url(&l.commit),
-            l.date
-        ));
-    }
-    for f in &k.flags {
-        notes.push(format!("⚠ {}", md(f)));
-    }
-    if let Some(c) = k.code.as_ref().filter(|c| !c.says.is_empty()) {
-        let mark = if c.agrees { "code:" } else { "⚠ code:" };
-        notes.push(format!("{mark} {}", md(&c.says)));
-    }
-    let mark = match k.outcome {
-        "ready" | "tracked" | "shipped" | "deprecated" => "✅ ",
-        "tracked-late" => "⚠️ ",
-        "at-risk" | "missed-freeze" | "slipped" => "❌ ",
-        _ => "",
-    };
-    let _ = writeln!(
-        o,
-        " {mark}{}{} |",
-        k.label,
-        if notes.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", notes.join("; "))
-        }
-    );
 }
 
 #[cfg(test)]

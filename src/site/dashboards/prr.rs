@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::is_login;
 use crate::analysis::completeness::Completeness;
-use crate::analysis::outcome::{Phase, ReleaseEntry, ReleaseView, past_enhancements_freeze};
+use crate::analysis::outcome::{Phase, ReleaseEntry, ReleaseView};
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
 use crate::site::pages::{Ctx, Listing, cycle_json, entry_json};
@@ -135,11 +135,7 @@ fn queue_summary(c: &Ctx, rows: &[Value]) -> Value {
         .filter(|r| r["release"] == now)
         .cloned()
         .collect();
-    super::triage::summary(
-        &current,
-        &now,
-        past_enhancements_freeze(&c.analysis.current),
-    )
+    super::triage::summary(&current, &now)
 }
 
 /// Whether `h` is a PRR approver (or emeritus) in OWNERS_ALIASES.

@@ -31,12 +31,16 @@ pub fn order(rows: &mut [Value]) {
 }
 
 /// The summary line of a dashboard's rows for one release: how many are
-/// ready (tracked) and open, and per checklist item how many open rows lack
-/// it, each part carrying the id a link filters the list by.
-pub fn summary(rows: &[Value], release: &str, frozen: bool) -> Value {
+/// tracked, how many need action (at risk, or an exception), how many wait
+/// on an exception, how many were removed, and per checklist item how many
+/// rows not tracked lack it,
+/// each part carrying the id a link filters the list by.
+pub fn summary(rows: &[Value], release: &str) -> Value {
     let open: Vec<&Value> = rows.iter().filter(|r| r["open"] == true).collect();
+    // What is missing, over every row not tracked: those that need action
+    // and those removed for it (an exception request starts from the list).
     let mut by_id: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in &open {
+    for r in rows.iter().filter(|r| r["good"] != true) {
         for f in r["failing"].as_array().into_iter().flatten() {
             if let Some(id) = f["id"].as_str() {
                 *by_id.entry(id).or_default() += 1;
@@ -46,25 +50,21 @@ pub fn summary(rows: &[Value], release: &str, frozen: bool) -> Value {
     let parts: Vec<Value> = CHECKLIST
         .iter()
         .filter_map(|c| {
-            by_id.get(c.id).map(|&n| {
+            by_id.get(c.id.as_str()).map(|&n| {
                 let says = if n == 1 { c.one } else { c.many };
                 json!({ "id": c.id, "count": n, "says": says })
             })
         })
         .collect();
-    let (ok, not_ok) = if frozen {
-        ("tracked", "missed the freeze")
-    } else {
-        ("ready", "at risk")
-    };
     json!({
         "release": release,
         "total": rows.len(),
-        "ok": rows.iter().filter(|r| matches!(r["outcome"].as_str(), Some("ready" | "tracked"))).count(),
-        "late": rows.iter().filter(|r| r["outcome"] == "tracked-late").count(),
-        "ok_label": ok,
+        "ok": rows.iter().filter(|r| r["good"] == true).count(),
+        "late": rows.iter().filter(|r| r["exception"] == true).count(),
+        "ok_label": "tracked",
         "open": open.len(),
-        "open_label": not_ok,
+        "open_label": "need action",
+        "removed": rows.iter().filter(|r| r["tone"] == "bad").count(),
         "parts": parts,
     })
 }
@@ -108,12 +108,14 @@ pub fn todo(row: &Value) -> (u8, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::outcome::Tone;
 
-    fn row(n: u64, outcome: &str, failing: &[&str], unanswered: usize) -> Value {
+    fn row(n: u64, outcome: Tone, failing: &[&str], unanswered: usize) -> Value {
         json!({
             "kep": { "number": n, "title": format!("KEP {n}") },
-            "outcome": outcome,
-            "open": matches!(outcome, "at-risk" | "missed-freeze"),
+            "good": outcome == Tone::Good,
+            "open": outcome == Tone::Risk,
+            "tone": outcome,
             "failing": failing.iter().map(|id| json!({ "id": id, "detail": id })).collect::<Vec<_>>(),
             "unanswered": (0..unanswered).map(|i| json!({ "title": format!("Q{i}") })).collect::<Vec<_>>(),
             "prr_stage": "beta",
@@ -124,10 +126,10 @@ mod tests {
     #[test]
     fn open_rows_come_first_with_the_most_missing_on_top() {
         let mut rows = vec![
-            row(1, "ready", &[], 0),
-            row(2, "at-risk", &["prr-approved"], 0),
-            row(3, "at-risk", &["prr-approved", "prr-questionnaire"], 2),
-            row(4, "at-risk", &["prr-approved"], 5),
+            row(1, Tone::Good, &[], 0),
+            row(2, Tone::Risk, &["prr-approved"], 0),
+            row(3, Tone::Risk, &["prr-approved", "prr-questionnaire"], 2),
+            row(4, Tone::Risk, &["prr-approved"], 5),
         ];
         order(&mut rows);
         let got: Vec<u64> = rows
@@ -140,27 +142,29 @@ mod tests {
     #[test]
     fn the_summary_counts_what_open_rows_lack() {
         let rows = vec![
-            row(1, "ready", &[], 0),
-            row(2, "at-risk", &["prr-approved"], 0),
-            row(3, "at-risk", &["prr-approved", "test-plan-checkbox"], 2),
+            row(1, Tone::Good, &[], 0),
+            row(2, Tone::Risk, &["prr-approved"], 0),
+            row(3, Tone::Risk, &["prr-approved", "test-plan-checkbox"], 2),
+            // Removed for what it lacks: counted in the parts, not as open.
+            row(4, Tone::Bad, &["prr-approved"], 0),
         ];
-        let s = summary(&rows, "v1.37", false);
+        let s = summary(&rows, "v1.37");
         assert_eq!(s["ok"], 1);
         assert_eq!(s["open"], 2);
-        assert_eq!(s["open_label"], "at risk");
+        assert_eq!(s["removed"], 1);
+        assert_eq!(s["open_label"], "need action");
         assert_eq!(
             s["parts"],
             json!([
-                { "id": "prr-approved", "count": 2, "says": "need PRR approval" },
+                { "id": "prr-approved", "count": 3, "says": "need PRR approval" },
                 { "id": "test-plan-checkbox", "count": 1, "says": "lacks the Test Plan checkbox (checked)" },
             ])
         );
-        assert_eq!(summary(&rows, "v1.37", true)["ok_label"], "tracked");
     }
 
     #[test]
     fn a_reviewer_is_told_what_to_do() {
-        let mut r = row(1, "at-risk", &[], 0);
+        let mut r = row(1, Tone::Risk, &[], 0);
         assert_eq!(todo(&r).0, 0);
         assert!(todo(&r).1.starts_with("Review the PRR"), "{}", todo(&r).1);
         r["unanswered"] = json!([{ "title": "Q" }]);

@@ -51,8 +51,7 @@ fn home_page(
         .map(|e| entry_json(c, e))
         .collect();
     crate::site::dashboards::triage::order(&mut flight);
-    let summary =
-        crate::site::dashboards::triage::summary(&flight, &cur.release.to_string(), cur.frozen);
+    let summary = crate::site::dashboards::triage::summary(&flight, &cur.release.to_string());
     let index = c.urls.page("keps/");
     let linked = |key: &str, it: Vec<Value>| -> Vec<Value> {
         it.into_iter()
@@ -80,12 +79,9 @@ fn home_page(
             "cycle": cycle_json(c),
             "summary": summary,
             "in_flight": flight,
+            "board": super::board_json(c, cur),
             // the rows the home page shows of them (the release page has all)
             "home_rows": 12,
-            "ready": cur.count("ready") + cur.count("tracked"),
-            "tracked_late": cur.count("tracked-late"),
-            "at_risk": cur.count("at-risk") + cur.count("missed-freeze"),
-            "frozen": cur.frozen,
             "sigs": sig_names,
             "releases": releases,
             "charts": c.charts(views),

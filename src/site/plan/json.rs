@@ -18,7 +18,16 @@ pub(super) fn json_files(kit: &Kit, sink: Handoff) {
         stale_days: crate::site::STALE_DAYS,
     });
     let all = crate::timing::timed("plan: export json", || {
-        let views = crate::view::all(&data.model, &data.analysis, &data.findings, history);
+        let views = {
+            let trackings = data.trackings();
+            crate::view::all(
+                &data.model,
+                &data.analysis,
+                &data.findings,
+                history,
+                &trackings,
+            )
+        };
         let sizes: Vec<usize> = views.par_iter().map(json_len).collect();
         let (mut all, ranges) = json_array_layout(&sizes);
         let slots = carve(&mut all, &ranges);

@@ -36,6 +36,12 @@ pub(super) struct Kit<'a> {
     /// Where links can go, as a hash (part of a README's inputs).
     pub links_key: u64,
     sig_dirs: BTreeSet<&'a str>,
+    /// Per KEP: its tracking in the release in progress, when on the board.
+    pub tracking: Vec<Option<crate::analysis::board::Tracking>>,
+    /// Per KEP, with `--kubernetes`: its outcome in each release that is
+    /// out and who decided it (the timeline of the "In Kubernetes' code"
+    /// panel).
+    pub outcomes: Vec<Vec<crate::analysis::outcome::KepOutcome>>,
 }
 
 /// A KEP's planned outputs: its pages handed to the sink (path and
@@ -71,6 +77,11 @@ impl<'a> Kit<'a> {
             linked: std::sync::Mutex::default(),
             links_key,
             sig_dirs: model.keps.iter().map(|k| k.sig()).collect(),
+            tracking: data.trackings(),
+            outcomes: crate::analysis::outcome::outcomes_by_kep(
+                &data.sources(),
+                crate::analysis::outcome::releases(&data.model, &data.analysis.current),
+            ),
         }
     }
 
@@ -239,7 +250,8 @@ impl<'a> Kit<'a> {
         let kf: Vec<Finding> = kf.into_iter().cloned().collect();
         let analysis = data.analysis.keps.get(i);
         let link = |s: &str| self.link(s);
-        let mut v = view::kep_view(model, kep, analysis, url, kf, &self.urls, &link, on_page);
+        let t = self.tracking[i].as_ref();
+        let mut v = view::kep_view(model, kep, analysis, t, url, kf, &self.urls, &link, on_page);
         for s in &mut v.participating_sigs {
             if !self.sig_dirs.contains(s.label.as_str()) {
                 s.url.clear(); // no page: shown as text
@@ -253,6 +265,9 @@ impl<'a> Kit<'a> {
         }
         if let (Some(code), Some(n)) = (&data.code, kep.number()) {
             v.code = crate::analysis::code::kep_panel(code, kep, n);
+            if let Some(panel) = v.code.as_mut() {
+                panel["releases"] = serde_json::json!(self.outcomes[i]);
+            }
         }
         serde_json::to_value(&v).unwrap_or_default()
     }

@@ -2,7 +2,14 @@ use super::*;
 
 /// A shipped row at `stage` with `step`.
 fn row(stage: &str, outcome: &'static str, step: Option<&'static str>) -> Row {
+    let result = match outcome {
+        "deprecated" => Outcome::Deprecated { commit: None },
+        _ => Outcome::Shipped { commit: None },
+    };
     Row {
+        tone: result.tone(),
+        result,
+        tracking: None,
         number: Some(4317),
         title: "Pod Certificates".into(),
         path: "keps/sig-auth/4317-pod-certificates".into(),
@@ -17,12 +24,13 @@ fn row(stage: &str, outcome: &'static str, step: Option<&'static str>) -> Row {
         landed: None,
         step,
         code: None,
+        decided: None,
         summary: "Pods get certificates. The kubelet rotates them.".into(),
         feature_gates: vec!["PodCertificateRequest".into()],
         latest_milestone: "v1.35".into(),
         prr_approver: None,
         ready: true,
-        label: "Shipped",
+        label: "Shipped".into(),
         checklist: Vec::new(),
         failing: Vec::new(),
         advice: Vec::new(),

@@ -11,11 +11,14 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use crate::analysis::calendar::Current;
+mod deadlines;
+mod heads;
+mod team;
+
+use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
-use crate::analysis::deadline::{self, Deadline};
 use crate::analysis::history::History;
-use crate::analysis::outcome::past_enhancements_freeze;
+use crate::analysis::outcome::Sources;
 use crate::analysis::tracking::{KepAnalysis, analyze_kep};
 use crate::analysis::{Analysis, analyze, findings};
 use crate::finding::Finding;
@@ -24,7 +27,10 @@ use crate::kep::domain::Release;
 use crate::kep::{Kep, Readmes};
 use crate::model::{self, Model};
 use crate::repo::EMBEDDED_ROOT;
+use crate::team::Freeze;
 use crate::timing::timed;
+use deadlines::deadlines_of;
+use team::team_facts;
 
 /// What to read: the repository (a directory, a git revision of one, or the
 /// sample compiled into kepsite), sigs.yaml, and the release in progress
@@ -44,6 +50,8 @@ pub struct Input {
     pub kubernetes: Option<Kubernetes>,
     /// What the READMEs are read for (pages keep their parse for the renderer).
     pub readmes: Readmes,
+    /// The release team's files: `--issues`, `--prs`, `--board`, `--exceptions`.
+    pub team: crate::team::Files,
 }
 
 /// A kubernetes/kubernetes checkout to read feature gates from.
@@ -127,6 +135,8 @@ pub struct Project {
     pub now: i64,
     /// What Kubernetes' code shipped (`--kubernetes`).
     pub code: Option<Code>,
+    /// The release team's records, with each open PR judged at its head.
+    pub team: Option<TeamFacts>,
 }
 
 impl Project {
@@ -146,7 +156,33 @@ impl Project {
             history: None,
             now: 0,
             code: None,
+            team: None,
         }
+    }
+
+    /// What the release views read of the project.
+    pub fn sources(&self) -> Sources<'_> {
+        Sources {
+            model: &self.model,
+            analysis: &self.analysis,
+            history: self.history.as_ref(),
+            code: self.code.as_ref(),
+            team: self.team.as_ref(),
+            current: self.analysis.current,
+        }
+    }
+
+    /// Each KEP's tracking in the release in progress (model order; `None`
+    /// for a KEP not on its board): the release view's, read by the pages
+    /// that show one KEP.
+    pub fn trackings(&self) -> Vec<Option<board::Tracking>> {
+        let view =
+            crate::analysis::outcome::release_view(&self.sources(), self.analysis.current.release);
+        let mut out = vec![None; self.model.keps.len()];
+        for e in view.entries {
+            out[e.index] = e.tracking;
+        }
+        out
     }
 
     /// Take every KEP's README out of the model (in model order), leaving
@@ -196,21 +232,21 @@ impl Project {
     /// fell by about 20 ms).
     fn judged(model: Model, history: Option<History>, input: &Input) -> Result<Project> {
         let current = crate::analysis::tracking::current_of(&model, model.current_release);
-        let ((analysis, findings), deadline) = rayon::join(
+        let ((analysis, findings), deadlines) = rayon::join(
             || analysed(&model),
-            || timed("deadline", || deadline_of(input, &current, None, &model)),
+            || timed("deadline", || deadlines_of(input, &current, &[], &model)),
         );
         let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
             project = project.with_history(h);
         }
         let mut project = project.with_code(input)?;
-        if let Some(d) = deadline {
+        for d in deadlines {
             project
                 .analysis
                 .set_deadline(&project.model, project.history.as_ref(), d);
         }
-        Ok(project)
+        project.with_team(input)
     }
 
     /// [`Project::load`] for a reader of some KEPs (one release's report):
@@ -281,7 +317,7 @@ impl Project {
             .map(|&(i, _)| {
                 let kep = &self.model.keps[i];
                 let mut fresh = analyze_kep(&self.model, &a.template, kep, &a.current);
-                if let Some(d) = &a.deadline {
+                if let Some(d) = a.deadline(Freeze::Enhancements) {
                     fresh.set_deadline(kep, self.history.as_ref(), d, &a.current);
                 }
                 fresh
@@ -319,8 +355,9 @@ impl Project {
     /// deadline judgement reused when its commit is the same. `serve`'s
     /// reload; it walks nothing and builds no model of its own.
     pub fn reload(model: Model, previous: &mut Project, input: &Input) -> Project {
-        let earlier = previous.analysis.deadline.take();
+        let earlier = std::mem::take(&mut previous.analysis.deadlines);
         let code = previous.code.take();
+        let team = previous.team.take();
         let mut data = Project::new(model);
         if let Some(h) = previous.history.take() {
             data = data.with_history(h);
@@ -329,7 +366,17 @@ impl Project {
             tracing::warn!("--kubernetes: {}", crate::errors::one_line(&e));
             data.code = code;
         }
-        data.with_deadline(input, earlier.as_ref())
+        let mut data = data.with_deadline(input, &earlier);
+        // The team's files are read again; one that no longer reads keeps
+        // the last reading.
+        match team_facts(input, &data.model, &data.analysis) {
+            Ok(t) => data.team = t,
+            Err(e) => {
+                tracing::warn!("{}", crate::errors::one_line(&e));
+                data.team = team;
+            }
+        }
+        data
     }
 
     /// [`Project::load`] for `check`, which judges the files as they are:
@@ -337,7 +384,7 @@ impl Project {
     /// the repository they take, about 0.28 s on the corpus, is spared).
     pub fn load_files(input: &Input) -> Result<Project> {
         let model = timed("load", || input.model())?;
-        Project::new(model).with_code(input)
+        Project::new(model).with_code(input)?.with_team(input)
     }
 
     /// [`Project::load_files`] for the findings alone (`check` of the whole
@@ -359,26 +406,6 @@ impl Project {
         });
         let found = timed("check", || findings::check_with(&model, &analysis));
         Project::of(model, analysis, found).with_code(input)
-    }
-
-    /// Past the Enhancements Freeze of the release in progress, take the
-    /// checklist at its deadline: the repository at the last first-parent
-    /// commit before it (committer time, as git's `--before`). Without git,
-    /// or when that commit is not in the clone (a shallow clone), the
-    /// verdicts stay on these files, and each says so. Call it after
-    /// [`Project::with_history`]: a late KEP's verdict says when it met the
-    /// checklist from the history. `earlier`: a judgement taken before
-    /// (serve's last load), reused when it is of the same deadline commit,
-    /// as the files there cannot have changed.
-    pub fn with_deadline(mut self, input: &Input, earlier: Option<&Deadline>) -> Self {
-        let current = self.analysis.current;
-        if let Some(d) = timed("deadline", || {
-            deadline_of(input, &current, earlier, &self.model)
-        }) {
-            self.analysis
-                .set_deadline(&self.model, self.history.as_ref(), d);
-        }
-        self
     }
 }
 
@@ -416,60 +443,4 @@ fn parse_picked(model: &mut Model, wanted: Vec<bool>) {
 fn add_code_findings(findings: &mut Vec<Finding>, code: &Code, model: &Model) {
     findings.extend(crate::analysis::code::findings(code, &model.keps));
     crate::finding::sort(findings);
-}
-
-/// The checklist at the Enhancements Freeze deadline of the release in
-/// progress, when the snapshot is past it and the deadline's commit is at hand.
-fn deadline_of(
-    input: &Input,
-    current: &Current,
-    earlier: Option<&Deadline>,
-    today: &Model,
-) -> Option<Deadline> {
-    if input.is_embedded() || !past_enhancements_freeze(current) {
-        return None;
-    }
-    let at = current.cycle?.enhancements_freeze_at?;
-    let repo = git2::Repository::discover(&input.root).ok()?;
-    let head = repo
-        .revparse_single(input.rev.as_deref().unwrap_or("HEAD"))
-        .and_then(|o| o.peel_to_commit())
-        .ok()?;
-    let commit = match crate::repo::before_on_first_parent(&head, at.as_second()) {
-        Ok(c) => c,
-        // The repository begins after the deadline: nothing to judge there,
-        // so the verdicts stay on these files (and say so).
-        Err(_) if !repo.is_shallow() => return None,
-        Err(_) => {
-            tracing::warn!(
-                "this clone is shallow and its oldest commit is after {}'s Enhancements Freeze \
-                 deadline ({at}): freeze verdicts are taken on the snapshot's files, not the \
-                 deadline's; `git fetch --unshallow` to judge them at the deadline",
-                current.release
-            );
-            return None;
-        }
-    };
-    let id = commit.id().to_string();
-    if let Some(d) = earlier.filter(|d| d.commit == id && d.release == current.release) {
-        return Some(d.clone());
-    }
-    let deadline_input = Input {
-        rev: Some(id.clone()),
-        current: Some(current.release),
-        readmes: Readmes::Deferred,
-        ..input.clone()
-    };
-    let model = match deadline_input.model() {
-        Ok(m) => m,
-        Err(e) => {
-            tracing::warn!(
-                "reading the repository at the freeze deadline ({id}): {}",
-                crate::errors::one_line(&e)
-            );
-            return None;
-        }
-    };
-    let when = at.strftime("%Y-%m-%d %H:%M UTC").to_string();
-    Some(deadline::judge(model, current.release, when, id, today))
 }

@@ -1,0 +1,118 @@
+//! The checklists at the deadlines: the [`Input`] and the release in
+//! progress the snapshot is past the PRR and Enhancements Freezes of → a
+//! [`Deadline`] for each, the repository judged at the last first-parent
+//! commit before the deadline, when that commit is at hand.
+
+use super::{Input, Project};
+use crate::analysis::board;
+use crate::analysis::calendar::Current;
+use crate::analysis::deadline::{self, Deadline};
+use crate::kep::Readmes;
+use crate::model::Model;
+use crate::team::Freeze;
+use crate::timing::timed;
+
+impl Project {
+    /// Past the PRR and Enhancements Freezes of the release in progress,
+    /// take each checklist at its deadline: the repository at the last
+    /// first-parent commit before it (committer time, as git's `--before`).
+    /// Without git, or when that commit is not in the clone (a shallow
+    /// clone), the verdicts stay on these files, and each says so. Call it
+    /// after [`Project::with_history`]: a late KEP's verdict says when it
+    /// met the checklist from the history. `earlier`: judgements taken
+    /// before (serve's last load), reused when of the same deadline commit,
+    /// as the files there cannot have changed.
+    pub fn with_deadline(mut self, input: &Input, earlier: &[Deadline]) -> Self {
+        let current = self.analysis.current;
+        for d in timed("deadline", || {
+            deadlines_of(input, &current, earlier, &self.model)
+        }) {
+            self.analysis
+                .set_deadline(&self.model, self.history.as_ref(), d);
+        }
+        self
+    }
+}
+
+/// The checklists at the deadlines of the release in progress the snapshot
+/// is past (PRR Freeze, Enhancements Freeze), each when its commit is at hand.
+pub(super) fn deadlines_of(
+    input: &Input,
+    current: &Current,
+    earlier: &[Deadline],
+    today: &Model,
+) -> Vec<Deadline> {
+    [Freeze::Prr, Freeze::Enhancements]
+        .into_iter()
+        .filter(|f| board::past(current, *f))
+        .filter_map(|f| deadline_of(input, current, f, earlier, today))
+        .collect()
+}
+
+/// The checklist at `freeze`'s deadline of the release in progress, when
+/// the snapshot is past it and the deadline's commit is at hand.
+fn deadline_of(
+    input: &Input,
+    current: &Current,
+    freeze: Freeze,
+    earlier: &[Deadline],
+    today: &Model,
+) -> Option<Deadline> {
+    if input.is_embedded() || !board::past(current, freeze) {
+        return None;
+    }
+    let at = current.cycle?.deadline(freeze)?;
+    let name = freeze.name(current.release);
+    let repo = git2::Repository::discover(&input.root).ok()?;
+    let head = repo
+        .revparse_single(input.rev.as_deref().unwrap_or("HEAD"))
+        .and_then(|o| o.peel_to_commit())
+        .ok()?;
+    let commit = match crate::repo::before_on_first_parent(&head, at.as_second()) {
+        Ok(c) => c,
+        // The repository begins after the deadline: nothing to judge there,
+        // so the verdicts stay on these files (and say so).
+        Err(_) if !repo.is_shallow() => return None,
+        Err(_) => {
+            tracing::warn!(
+                "this clone is shallow and its oldest commit is after {}'s {name} \
+                 deadline ({at}): its verdicts are taken on the snapshot's files, not the \
+                 deadline's; `git fetch --unshallow` to judge them at the deadline",
+                current.release
+            );
+            return None;
+        }
+    };
+    let id = commit.id().to_string();
+    if let Some(d) = earlier
+        .iter()
+        .find(|d| d.commit == id && d.release == current.release && d.freeze == freeze)
+    {
+        return Some(d.clone());
+    }
+    let deadline_input = Input {
+        rev: Some(id.clone()),
+        current: Some(current.release),
+        readmes: Readmes::Deferred,
+        ..input.clone()
+    };
+    let model = match deadline_input.model() {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::warn!(
+                "reading the repository at the {name} deadline ({id}): {}",
+                crate::errors::one_line(&e)
+            );
+            return None;
+        }
+    };
+    let when = at.strftime("%Y-%m-%d %H:%M UTC").to_string();
+    Some(deadline::judge(
+        model,
+        freeze,
+        current.release,
+        when,
+        id,
+        today,
+    ))
+}
