@@ -113,14 +113,14 @@ fn the_posts_sections_are_in_the_draft_with_the_code_deciding() {
     for m in &misses {
         println!("- {m}");
     }
-    // Floors at today's measurement (the issue asks for 95%, which neither
-    // reading reaches: the posts count a stage continued with new work,
-    // an option behind a shared gate, and deprecations of one field of a
-    // KEP that graduates; see docs/README.md).
+    // Floors at today's measurement: alpha and beta at the issue's 95%;
+    // stable and deprecations below it (KEPs in no section of the draft,
+    // a gate shared with another KEP, deprecations of one field of a KEP
+    // that graduates; see docs/README.md).
     let floor = [
         ("stable", 89.0),
-        ("beta", 83.0),
-        ("alpha", 80.0),
+        ("beta", 95.0),
+        ("alpha", 95.0),
         ("deprecations", 66.0),
     ];
     for (s, want) in floor {

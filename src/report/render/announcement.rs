@@ -1,10 +1,12 @@
 //! `report --format announcement`: a draft of the Kubernetes release blog
 //! post's enhancement sections, in its shape. For a release that is out:
 //! the headline counts, then "Graduating to stable", "New features in beta"
-//! (new in beta or graduated to it), "New features in alpha", a short list
-//! of the KEPs that continued at the stage they had with work in the
-//! release (each naming its stage), and "Deprecations and removals" (with
-//! the KEPs withdrawn in the release). Each KEP with its title, two or
+//! (new in beta or graduated to it), "New features in alpha", and
+//! "Deprecations and removals" (with the KEPs withdrawn in the release). A
+//! KEP that continued in alpha or beta with work in the release closes its
+//! stage's section as a short line, as the posts list such KEPs among their
+//! stage's new features; one that continued at stable or with no stage
+//! change is in a short list of its own. Each KEP with its title, two or
 //! three sentences of its Summary, its feature gates, its owning SIG and
 //! links to the KEP and its tracking issue. For the release in progress or
 //! a planned one it is the "sneak peek": what is planned, deprecations and
@@ -229,6 +231,10 @@ struct Lists<'a> {
     stable: Vec<&'a Row>,
     beta: Vec<&'a Row>,
     alpha: Vec<&'a Row>,
+    /// Continued in beta / alpha: short lines closing the stage's section.
+    beta_continuing: Vec<&'a Row>,
+    alpha_continuing: Vec<&'a Row>,
+    /// Continued at stable or with no stage change: a section of its own.
     continuing: Vec<&'a Row>,
     deprecations: Vec<&'a Row>,
 }
@@ -252,17 +258,32 @@ impl<'a> Lists<'a> {
             v.sort_by_key(|k| (k.sig.clone(), k.number));
             v
         };
+        let (mut beta_continuing, mut alpha_continuing, mut continuing) = (vec![], vec![], vec![]);
+        for k in pick(Section::Continuing) {
+            match stage_name(k) {
+                "beta" => beta_continuing.push(k),
+                "alpha" => alpha_continuing.push(k),
+                _ => continuing.push(k),
+            }
+        }
         Lists {
             stable: pick(Section::Stable),
             beta: pick(Section::Beta),
             alpha: pick(Section::Alpha),
-            continuing: pick(Section::Continuing),
+            beta_continuing,
+            alpha_continuing,
+            continuing,
             deprecations: pick(Section::Deprecations),
         }
     }
 
+    /// The KEPs that continued at their stage, in every section.
+    fn continued(&self) -> usize {
+        self.beta_continuing.len() + self.alpha_continuing.len() + self.continuing.len()
+    }
+
     fn total(&self) -> usize {
-        self.stable.len() + self.beta.len() + self.alpha.len() + self.continuing.len()
+        self.stable.len() + self.beta.len() + self.alpha.len() + self.continued()
     }
 }
 
@@ -282,7 +303,7 @@ fn headline(r: &Report, l: &Lists, out_release: bool) -> String {
             l.stable.len(),
             l.beta.len(),
             l.alpha.len(),
-            l.continuing.len(),
+            l.continued(),
         )
     } else {
         format!(
@@ -297,7 +318,7 @@ fn headline(r: &Report, l: &Lists, out_release: bool) -> String {
             l.stable.len(),
             l.beta.len(),
             l.alpha.len(),
-            l.continuing.len(),
+            l.continued(),
         )
     }
 }
@@ -328,19 +349,20 @@ pub fn announcement(r: &Report) -> String {
     s.push_str(
         "<!-- Drafted by kepsite from the KEPs' files: each summary is the first sentences of the KEP's Summary section. Edit before publishing. -->\n\n",
     );
-    // `short`: one line per KEP (the continuing ones).
-    let section = |s: &mut String, title: &str, list: &[&Row], short: bool| {
-        if list.is_empty() {
+    // `list`: an entry per KEP; `short`: one line per KEP (the continuing
+    // ones), after the entries.
+    let section = |s: &mut String, title: &str, list: &[&Row], short: &[&Row]| {
+        if list.is_empty() && short.is_empty() {
             return;
         }
         let _ = write!(s, "## {title}\n\n");
         for k in list {
-            match short {
-                true => continuing_item(s, k, &d),
-                false => item(s, k, &d),
-            }
+            item(s, k, &d);
         }
-        if short {
+        for k in short {
+            continuing_item(s, k, &d);
+        }
+        if !short.is_empty() {
             s.push('\n');
         }
     };
@@ -351,14 +373,14 @@ pub fn announcement(r: &Report) -> String {
     };
     // The sneak peek puts what users must act on first.
     if !out_release {
-        section(&mut s, DEPRECATIONS, &l.deprecations, false);
+        section(&mut s, DEPRECATIONS, &l.deprecations, &[]);
     }
-    section(&mut s, titles[0], &l.stable, false);
-    section(&mut s, titles[1], &l.beta, false);
-    section(&mut s, titles[2], &l.alpha, false);
-    section(&mut s, titles[3], &l.continuing, true);
+    section(&mut s, titles[0], &l.stable, &[]);
+    section(&mut s, titles[1], &l.beta, &l.beta_continuing);
+    section(&mut s, titles[2], &l.alpha, &l.alpha_continuing);
+    section(&mut s, titles[3], &[], &l.continuing);
     if out_release {
-        section(&mut s, DEPRECATIONS, &l.deprecations, false);
+        section(&mut s, DEPRECATIONS, &l.deprecations, &[]);
     }
     s
 }
