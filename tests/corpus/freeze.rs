@@ -340,6 +340,13 @@ fn every_view_says_the_same_verdict() {
             "<span class=\"badge tally-{id}\">{} {label}</span>",
             count.as_u64().unwrap()
         );
+        // At HEAD every deadline of v1.37 has passed: "0 At risk" would
+        // say nothing, and is left out.
+        if id == "at-risk" && count == 0 {
+            let badge = "badge tally-at-risk";
+            assert!(!home.contains(badge) && !release.contains(badge));
+            continue;
+        }
         assert!(home.contains(&text), "home lacks {text:?}");
         assert!(release.contains(&text), "release page lacks {text:?}");
     }

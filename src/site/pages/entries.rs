@@ -99,7 +99,12 @@ pub(in crate::site) fn board_json(c: &Ctx, view: &ReleaseView) -> Value {
     };
     let tallies: Vec<Value> = Tally::ALL
         .into_iter()
-        .filter(|t| of(*t) > 0 || matches!(t, Tally::Tracked | Tally::AtRisk))
+        // "0 at risk" says something only while a deadline is ahead.
+        .filter(|t| {
+            of(*t) > 0
+                || *t == Tally::Tracked
+                || (*t == Tally::AtRisk && view.next.is_some())
+        })
         .map(|t| json!({ "id": t.id(), "label": t.label(), "count": of(t) }))
         .collect();
     let cycle = view.cycle;
