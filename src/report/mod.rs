@@ -9,6 +9,7 @@
 //! shipped and what slipped, the release in progress Ready / At risk against
 //! the freeze checklist, a later release what is planned.
 
+pub mod comments;
 pub mod issues;
 pub mod render;
 mod rows;
