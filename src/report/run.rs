@@ -49,6 +49,31 @@ pub struct Request {
     pub templates: Option<PathBuf>,
 }
 
+/// The report in `req.format`: the comments (with their templates and
+/// phase) read the project besides the report.
+fn render_text(
+    req: &Request,
+    report: &super::Report,
+    project: &Project,
+    comments: Option<(&Templates, Phase)>,
+) -> Result<String> {
+    match comments {
+        Some((t, p)) if req.format.is_comments() => {
+            let src = comments::Sources {
+                model: &project.model,
+                analysis: &project.analysis,
+                team: project.team.as_ref(),
+            };
+            let list = comments::comments(report, &src, p, t)?;
+            match req.format {
+                ReportFormat::CommentsJson => comments::json(&list),
+                _ => Ok(comments::markdown(&list)),
+            }
+        }
+        _ => render::render(report, req.format, req.theme.as_deref()),
+    }
+}
+
 /// The comment templates `--templates` names, else kepsite's own.
 fn templates(path: Option<&std::path::Path>) -> Result<Templates> {
     match path {
@@ -189,20 +214,6 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
         today,
     };
     let report = build(&inputs, &opts);
-    let text = match (phase, &templates) {
-        (Some(p), Some(t)) if req.format.is_comments() => {
-            let src = comments::Sources {
-                model: &project.model,
-                analysis: &project.analysis,
-                team: project.team.as_ref(),
-            };
-            let list = comments::comments(&report, &src, p, t)?;
-            match req.format {
-                ReportFormat::CommentsJson => comments::json(&list)?,
-                _ => comments::markdown(&list),
-            }
-        }
-        _ => render::render(&report, req.format, req.theme.as_deref())?,
-    };
+    let text = render_text(req, &report, &project, templates.as_ref().zip(phase))?;
     Ok((text, project))
 }
