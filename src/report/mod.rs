@@ -11,7 +11,9 @@
 
 pub mod comments;
 pub mod issues;
+pub mod outreach;
 pub mod render;
+pub mod retro;
 mod rows;
 pub mod run;
 mod select;

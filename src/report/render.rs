@@ -39,6 +39,14 @@ pub enum ReportFormat {
     Comments,
     /// The same comments as JSON objects, for a script.
     CommentsJson,
+    /// One Slack-ready message per SIG, then the SIGs with nothing.
+    SigOutreach,
+    /// A draft of the announcement at the last deadline passed.
+    FreezeAnnouncement,
+    /// The cycle's numbers, by deadline, stage and SIG (Markdown).
+    Retro,
+    /// The same numbers as JSON.
+    RetroJson,
 }
 
 impl ReportFormat {
@@ -57,6 +65,14 @@ pub fn render(report: &Report, format: ReportFormat, theme: Option<&Path>) -> Re
         ReportFormat::Announcement => Ok(announcement::announcement(report)),
         ReportFormat::Comments | ReportFormat::CommentsJson => {
             anyhow::bail!("the comments are written by report::run, from the project")
+        }
+        ReportFormat::SigOutreach => Ok(super::outreach::sig_outreach(report, &[])),
+        ReportFormat::FreezeAnnouncement => Ok(super::outreach::freeze_announcement(report)),
+        ReportFormat::Retro => Ok(super::retro::markdown(&super::retro::retro(report))),
+        ReportFormat::RetroJson => {
+            let mut s = serde_json::to_string_pretty(&super::retro::retro(report))?;
+            s.push('\n');
+            Ok(s)
         }
         ReportFormat::Json => {
             let mut s = serde_json::to_string_pretty(report).context("encoding the report")?;

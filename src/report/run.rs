@@ -70,6 +70,18 @@ fn render_text(
                 _ => Ok(comments::markdown(&list)),
             }
         }
+        _ if req.format == ReportFormat::SigOutreach => {
+            let mut sigs: Vec<String> = project
+                .model
+                .keps
+                .iter()
+                .map(|k| k.meta.owning_sig.clone())
+                .filter(|s| !s.is_empty())
+                .collect();
+            sigs.sort();
+            sigs.dedup();
+            Ok(super::outreach::sig_outreach(report, &sigs))
+        }
         _ => render::render(report, req.format, req.theme.as_deref()),
     }
 }

@@ -161,3 +161,86 @@ fn comments_need_a_phase() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--phase"), "{}", run.stderr);
 }
+
+fn run_format(format: &str) -> String {
+    let run = kepsite(&[
+        "report",
+        "--repo",
+        "content",
+        "--no-history",
+        "--release",
+        "v1.36",
+        "--format",
+        format,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn the_retro_numbers_are_the_reports() {
+    let retro: Value = serde_json::from_str(&run_format("retro-json")).unwrap();
+    let report: Value = serde_json::from_str(&run_format("json")).unwrap();
+    for key in [
+        "total",
+        "tracked",
+        "at_risk",
+        "exception",
+        "removed",
+        "shipped",
+        "slipped",
+    ] {
+        assert_eq!(retro["totals"][key], report["summary"][key], "{key}");
+    }
+    assert_eq!(retro["by_sig"], report["summary"]["by_sig"]);
+    let rows = report_rows();
+    let prr = &retro["deadlines"][0];
+    let verdicts = ["met", "not_met", "met_late", "not_checked"];
+    let sum: u64 = verdicts.iter().map(|v| prr[v].as_u64().unwrap()).sum();
+    assert_eq!(sum as usize, rows.len());
+    let md = run_format("retro");
+    let all = md.lines().find(|l| l.starts_with("| **all** |")).unwrap();
+    assert!(
+        all.starts_with(&format!("| **all** | {} |", rows.len())),
+        "{all}"
+    );
+}
+
+#[test]
+fn sig_outreach_puts_what_needs_action_first_and_lists_idle_sigs() {
+    let md = run_format("sig-outreach");
+    let rows = report_rows();
+    for msg in md.split("\n\n").filter(|m| m.starts_with("*sig-")) {
+        let lines: Vec<&str> = msg.lines().skip(1).collect();
+        let needs = |l: &str| l.contains("*At risk") || l.contains("*Exception");
+        let first_calm = lines.iter().position(|l| !needs(l)).unwrap_or(lines.len());
+        assert!(lines[first_calm..].iter().all(|l| !needs(l)), "{msg}");
+    }
+    let mentioned = rows
+        .iter()
+        .filter(|r| md.contains(&format!("KEP-{} ", r["number"])))
+        .count();
+    assert_eq!(mentioned, rows.len());
+    assert!(md.contains("*SIGs with nothing in v1.36:*"), "{md}");
+}
+
+#[test]
+fn the_freeze_announcement_counts_every_kep_on_the_board() {
+    let md = run_format("freeze-announcement");
+    let rows = report_rows();
+    let sum: usize = ["Tracked", "At risk", "Exception", "Removed", "Deferred"]
+        .iter()
+        .map(|t| {
+            let l = md
+                .lines()
+                .find(|l| l.starts_with(&format!("- {t}: ")))
+                .unwrap();
+            l.rsplit(' ').next().unwrap().parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(sum, rows.len(), "{md}");
+    assert!(
+        md.contains(&format!("the {} KEPs on the board", rows.len())),
+        "{md}"
+    );
+}

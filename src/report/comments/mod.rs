@@ -9,7 +9,7 @@
 //! KEP's authors or its issue's assignees, checked as GitHub logins.
 
 mod template;
-mod values;
+pub(crate) mod values;
 
 use std::collections::BTreeMap;
 
