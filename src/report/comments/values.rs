@@ -112,7 +112,10 @@ fn checklist(p: &Readiness) -> String {
         .filter(|i| i.required)
         .map(|i| {
             let mark = if ticked(p, i) { "x" } else { " " };
-            format!("- [{mark}] {}", prose(freeze::check(i.id).label))
+            let label = freeze::check(i.id).label;
+            // Required at this deadline, whatever the Enhancements Freeze makes of it.
+            let label = label.strip_prefix("advice: ").unwrap_or(label);
+            format!("- [{mark}] {}", prose(label))
         })
         .collect();
     if lines.is_empty() {
@@ -138,7 +141,9 @@ fn updates(p: &Readiness, kep: Option<(&Kep, &KepAnalysis)>, src: &Sources) -> S
             format!("- {place}{}{now}", prose(&i.detail))
         })
         .collect();
-    if lines.is_empty() {
+    if let (true, Some(why)) = (lines.is_empty(), &p.not_checked) {
+        format!("- not checked: {}", prose(why))
+    } else if lines.is_empty() {
         "- nothing".to_string()
     } else {
         lines.join("\n")
