@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::comments::tracked_rows;
 use super::{Count, Report};
+use crate::analysis::board::Tally;
 use crate::analysis::outcome::{Counts, Phase};
 use crate::analysis::readiness::Verdict;
 use crate::team::{Decision, Freeze};
@@ -126,19 +127,22 @@ fn columns(phase: Phase) -> Vec<Column> {
     let mut c: Vec<Column> = vec![("KEPs", |c| c.total)];
     match phase {
         Phase::InProgress => c.extend([
-            ("tracked", (|c: &Counts| c.tracked) as fn(&Counts) -> usize),
-            ("at risk", |c| c.at_risk),
-            ("exception", |c| c.exception),
-            ("removed", |c| c.removed),
-            ("deferred", |c| c.deferred),
+            (
+                Tally::Tracked.label(),
+                (|c: &Counts| c.tracked) as fn(&Counts) -> usize,
+            ),
+            (Tally::AtRisk.label(), |c| c.at_risk),
+            (Tally::Exception.label(), |c| c.exception),
+            (Tally::Removed.label(), |c| c.removed),
+            (Tally::Deferred.label(), |c| c.deferred),
         ]),
         Phase::Out => c.extend([
-            ("shipped", (|c: &Counts| c.shipped) as fn(&Counts) -> usize),
-            ("deprecated", |c| c.deprecated),
-            ("slipped", |c| c.slipped),
-            ("no stage change", |c| c.latest_only),
+            ("Shipped", (|c: &Counts| c.shipped) as fn(&Counts) -> usize),
+            ("Deprecated", |c| c.deprecated),
+            ("Slipped", |c| c.slipped),
+            ("No stage change", |c| c.latest_only),
         ]),
-        Phase::Planned => c.push(("planned", |c| c.planned)),
+        Phase::Planned => c.push(("Planned", |c| c.planned)),
     }
     c
 }

@@ -17,7 +17,7 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{Report, Row};
-use crate::analysis::board::{Status, TeamFacts, Tracking};
+use crate::analysis::board::{Status, Tally, TeamFacts, Tracking};
 use crate::analysis::outcome::Phase as ReleasePhase;
 use crate::analysis::readiness::Verdict;
 use crate::analysis::tracking::Analysis;
@@ -107,11 +107,12 @@ impl Case {
 
     /// Stable id.
     pub fn id(self) -> &'static str {
+        // The board's tally ids: one spelling for both.
         match self {
-            Case::Tracked => "tracked",
-            Case::AtRisk => "at-risk",
-            Case::Exception => "exception",
-            Case::Removed => "removed",
+            Case::Tracked => Tally::Tracked.id(),
+            Case::AtRisk => Tally::AtRisk.id(),
+            Case::Exception => Tally::Exception.id(),
+            Case::Removed => Tally::Removed.id(),
         }
     }
 }

@@ -10,8 +10,8 @@
 //! Code Freeze, `prr` or `readiness` → PRR Freeze (KEP readiness),
 //! `enhancements` → Enhancements Freeze, none of them → any deadline;
 //! `party` or `day of` → the message sent at the deadline; `removed`,
-//! `exception`, `at risk` / `not met` / `missing`, `tracked` / `met` /
-//! `ready` → the case. A heading with no case word has no template.
+//! `exception`, `at risk` / `not met` / `missing`, `tracked` / `met` → the
+//! case. A heading with no case word has no template.
 
 use std::collections::BTreeMap;
 
@@ -83,7 +83,7 @@ fn key(words: &str) -> Option<Key> {
         Case::Exception
     } else if has(&["at risk", "not met", "missing"]) {
         Case::AtRisk
-    } else if has(&["tracked", "met", "ready"]) {
+    } else if has(&["tracked", "met"]) {
         Case::Tracked
     } else {
         return None;
