@@ -48,6 +48,8 @@ fn request(repo: &Path, cache: PathBuf, format: ReportFormat, since: Option<&str
         branch: "master".into(),
         history: kepsite::project::Walk::Cached(cache),
         theme: None,
+        phase: None,
+        templates: None,
     }
 }
 

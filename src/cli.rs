@@ -101,6 +101,12 @@ pub struct ReportArgs {
     /// A theme directory overriding themes/default (HTML format).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
+    /// The moment the comments are for (--format comments, comments-json).
+    #[arg(long, value_enum)]
+    pub phase: Option<crate::report::comments::Phase>,
+    /// The comments' wording: a Markdown file of headed sections with fenced blocks and {placeholders} (default: kepsite's own).
+    #[arg(long, value_name = "FILE")]
+    pub templates: Option<PathBuf>,
 }
 
 /// Arguments of `build`.

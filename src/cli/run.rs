@@ -358,6 +358,8 @@ fn report(a: &ReportArgs) -> Result<i32> {
         branch: a.links.branch.clone(),
         history: a.history.walk()?,
         theme: a.theme.clone(),
+        phase: a.phase,
+        templates: a.templates.clone(),
     };
     let (text, project) = crate::report::run::run(&req)?;
     write_out(a.out.as_deref(), &text)?;

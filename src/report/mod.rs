@@ -9,8 +9,11 @@
 //! shipped and what slipped, the release in progress Ready / At risk against
 //! the freeze checklist, a later release what is planned.
 
+pub mod comments;
 pub mod issues;
+pub mod outreach;
 pub mod render;
+pub mod retro;
 mod rows;
 pub mod run;
 mod select;

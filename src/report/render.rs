@@ -9,7 +9,7 @@ mod announcement;
 mod decided;
 pub(crate) mod link;
 mod markdown;
-mod prose;
+pub(crate) mod prose;
 
 use std::path::Path;
 
@@ -35,6 +35,25 @@ pub enum ReportFormat {
     /// A draft of the release announcement's enhancement sections
     /// (Markdown, in the shape of the Kubernetes release blog post).
     Announcement,
+    /// The comment for each KEP's issue at `--phase` (Markdown).
+    Comments,
+    /// The same comments as JSON objects, for a script.
+    CommentsJson,
+    /// One Slack-ready message per SIG, then the SIGs with nothing.
+    SigOutreach,
+    /// A draft of the announcement at the last deadline passed.
+    FreezeAnnouncement,
+    /// The cycle's numbers, by deadline, stage and SIG (Markdown).
+    Retro,
+    /// The same numbers as JSON.
+    RetroJson,
+}
+
+impl ReportFormat {
+    /// Whether the format is the issue comments (it needs `--phase`).
+    pub fn is_comments(self) -> bool {
+        matches!(self, ReportFormat::Comments | ReportFormat::CommentsJson)
+    }
 }
 
 /// Render in `format`; `theme` overrides the default theme for HTML.
@@ -44,6 +63,17 @@ pub fn render(report: &Report, format: ReportFormat, theme: Option<&Path>) -> Re
         ReportFormat::Html => html(report, theme),
         ReportFormat::Csv => csv(report),
         ReportFormat::Announcement => Ok(announcement::announcement(report)),
+        ReportFormat::Comments | ReportFormat::CommentsJson => {
+            anyhow::bail!("the comments are written by report::run, from the project")
+        }
+        ReportFormat::SigOutreach => Ok(super::outreach::sig_outreach(report, &[])),
+        ReportFormat::FreezeAnnouncement => Ok(super::outreach::freeze_announcement(report)),
+        ReportFormat::Retro => Ok(super::retro::markdown(&super::retro::retro(report))),
+        ReportFormat::RetroJson => {
+            let mut s = serde_json::to_string_pretty(&super::retro::retro(report))?;
+            s.push('\n');
+            Ok(s)
+        }
         ReportFormat::Json => {
             let mut s = serde_json::to_string_pretty(report).context("encoding the report")?;
             s.push('\n');

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
+use super::comments::{self, Phase, Templates};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release};
@@ -42,6 +43,59 @@ pub struct Request {
     pub history: Walk,
     /// `--theme`.
     pub theme: Option<PathBuf>,
+    /// `--phase`, for the comments.
+    pub phase: Option<Phase>,
+    /// `--templates`: the comments' wording (default: kepsite's own).
+    pub templates: Option<PathBuf>,
+}
+
+/// The report in `req.format`: the comments (with their templates and
+/// phase) read the project besides the report.
+fn render_text(
+    req: &Request,
+    report: &super::Report,
+    project: &Project,
+    comments: Option<(&Templates, Phase)>,
+) -> Result<String> {
+    match comments {
+        Some((t, p)) if req.format.is_comments() => {
+            let src = comments::Sources {
+                model: &project.model,
+                analysis: &project.analysis,
+                team: project.team.as_ref(),
+            };
+            let list = comments::comments(report, &src, p, t)?;
+            match req.format {
+                ReportFormat::CommentsJson => comments::json(&list),
+                _ => Ok(comments::markdown(&list)),
+            }
+        }
+        _ if req.format == ReportFormat::SigOutreach => {
+            let mut sigs: Vec<String> = project
+                .model
+                .keps
+                .iter()
+                .map(|k| k.meta.owning_sig.clone())
+                .filter(|s| !s.is_empty())
+                .collect();
+            sigs.sort();
+            sigs.dedup();
+            Ok(super::outreach::sig_outreach(report, &sigs))
+        }
+        _ => render::render(report, req.format, req.theme.as_deref()),
+    }
+}
+
+/// The comment templates `--templates` names, else kepsite's own.
+fn templates(path: Option<&std::path::Path>) -> Result<Templates> {
+    match path {
+        None => Ok(Templates::builtin()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("reading --templates {}", p.display()))?;
+            Templates::parse(&text, &p.display().to_string())
+        }
+    }
 }
 
 fn date(flag: &str, s: &Option<String>) -> Result<Option<Date>> {
@@ -97,6 +151,16 @@ pub fn release_keps(
 /// Build and render the report; the project it was built from is handed
 /// back with the text, for the caller to free or leave to the exit.
 pub fn run(req: &Request) -> Result<(String, Project)> {
+    let phase = match (req.format.is_comments(), req.phase) {
+        (true, None) => bail!(
+            "--format comments needs --phase (prr, enhancements, enhancements-party, code or code-party)"
+        ),
+        (_, p) => p,
+    };
+    // Read before the repository: a bad template file fails fast.
+    let templates = phase
+        .map(|_| templates(req.templates.as_deref()))
+        .transpose()?;
     let freeze = date("--freeze", &req.freeze)?;
     let today = date("--today", &req.today)?;
     let input = &req.input;
@@ -162,6 +226,6 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
         today,
     };
     let report = build(&inputs, &opts);
-    let text = render::render(&report, req.format, req.theme.as_deref())?;
+    let text = render_text(req, &report, &project, templates.as_ref().zip(phase))?;
     Ok((text, project))
 }

@@ -16,6 +16,7 @@ mod browser;
 mod check_changes;
 mod code;
 mod code_decides;
+mod comments;
 mod corpus;
 mod freeze;
 mod gate_clone;

@@ -13,6 +13,7 @@ mod check;
 mod check_changes;
 mod check_formats;
 mod code_inputs;
+mod comments;
 mod dashboards;
 mod docs;
 mod dom;
