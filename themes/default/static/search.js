@@ -5,36 +5,9 @@
 // most and opens it, with the words marked there (?hl=...).
 (function () {
   "use strict";
-  var input = document.getElementById("ks-q");
-  var box = document.getElementById("ks-results");
-  var base = document.body.getAttribute("data-base") || "/";
-  var cache = {};
-  var meta = null;
-  var fileOf = null;
   var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
-  var active = -1;
-  var seq = 0;
   var SHOWN = 12;
 
-  function get(path) {
-    if (!cache[path]) {
-      cache[path] = fetch(base + path).then(function (r) {
-        if (!r.ok) throw new Error(path + ": " + r.status);
-        return r.json();
-      });
-    }
-    return cache[path];
-  }
-  function loadMeta() {
-    return get("search/meta.json").then(function (m) {
-      if (!fileOf) {
-        fileOf = {};
-        m.shards.forEach(function (keys, i) { keys.split(" ").forEach(function (k) { fileOf[k] = i; }); });
-      }
-      meta = m;
-      return m;
-    });
-  }
   // A posting string → [doc, weight, heading, ...]: numbers of five-bit
   // digits, lowest first (a digit of 32 or more says another follows); the
   // doc is its distance from the one before.
@@ -150,27 +123,76 @@
     ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
     return ids.slice(0, SHOWN);
   }
+  // The search over index files read by `get` (path -> promise of JSON):
+  // meta, the term files of the query's words, the snippets of the results.
+  function engine(get) {
+    var fileOf = null;
+    function loadMeta() {
+      return get("search/meta.json").then(function (m) {
+        if (!fileOf) {
+          fileOf = {};
+          m.shards.forEach(function (keys, i) { keys.split(" ").forEach(function (k) { fileOf[k] = i; }); });
+        }
+        return m;
+      });
+    }
+    // q -> promise of the results shown, each with its doc, section and text.
+    function query(q) {
+      var terms = words(q);
+      return loadMeta().then(function (m) {
+        var shards = terms.map(function (t) {
+          var k = t.slice(0, 2);
+          return t.length >= 2 && fileOf[k] !== undefined ? get("search/t/" + fileOf[k] + ".json") : Promise.resolve({});
+        });
+        return Promise.all(shards).then(function (loaded) {
+          var top = rank(m, terms, loaded);
+          return Promise.all(top.map(function (r) {
+            var head = r.p && m.heads[r.p - 1];
+            r.doc = m.docs[r.id];
+            r.anchor = head ? head[0] : "";
+            r.heading = head ? head[1] : "";
+            return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
+              r.text = texts[r.id % m.bucket] || "";
+            });
+          })).then(function () { return top; });
+        });
+      });
+    }
+    return { meta: loadMeta, query: query, words: words };
+  }
+  // Under node (the known-item test): the engine alone.
+  if (typeof document === "undefined") {
+    if (typeof module === "object" && module.exports) module.exports = engine;
+    return;
+  }
+
+  var input = document.getElementById("ks-q");
+  var box = document.getElementById("ks-results");
+  var base = document.body.getAttribute("data-base") || "/";
+  var cache = {};
+  var meta = null;
+  var active = -1;
+  var seq = 0;
+  function get(path) {
+    if (!cache[path]) {
+      cache[path] = fetch(base + path).then(function (r) {
+        if (!r.ok) throw new Error(path + ": " + r.status);
+        return r.json();
+      });
+    }
+    return cache[path];
+  }
+  var search_ = engine(get);
+  function loadMeta() {
+    return search_.meta().then(function (m) { meta = m; return m; });
+  }
   function search(q) {
     var terms = words(q);
     var my = ++seq;
     if (!terms.length) { render([], terms, my); return; }
-    loadMeta().then(function (m) {
-      var shards = terms.map(function (t) {
-        var k = t.slice(0, 2);
-        return t.length >= 2 && fileOf[k] !== undefined ? get("search/t/" + fileOf[k] + ".json") : Promise.resolve({});
-      });
-      return Promise.all(shards).then(function (loaded) {
-        var top = rank(m, terms, loaded);
-        return Promise.all(top.map(function (r) {
-          var head = r.p && m.heads[r.p - 1];
-          r.anchor = head ? head[0] : "";
-          r.heading = head ? head[1] : "";
-          return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
-            r.text = texts[r.id % m.bucket] || "";
-          });
-        })).then(function () { render(top, terms, my); });
-      });
-    }).catch(function () { render(null, terms, my); });
+    loadMeta().then(function () { return search_.query(q); })
+      .then(function (top) { render(top, terms, my); })
+      .catch(function () { render(null, terms, my); });
   }
   function href(d, r, terms) {
     var url = base + (d[4] || "keps/" + d[0] + "/");
