@@ -7,6 +7,11 @@
   "use strict";
   var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
   var SHOWN = 12;
+  // The weight of a KEP's name in the index (title, number, gate, directory
+  // name, acronym: W_NAME in search.rs), and what a KEP all of whose names
+  // answer the query gains.
+  var NAME = 20;
+  var NAMED = 600;
 
   // A posting string → [doc, weight, heading, ...]: numbers of five-bit
   // digits, lowest first (a digit of 32 or more says another follows); the
@@ -63,6 +68,27 @@
   function titleWords(doc) {
     return words(doc[1]).filter(function (w) { return w !== "kep"; });
   }
+  // Whether a and b differ by one edit: a letter added, dropped or changed,
+  // or two neighbours swapped.
+  function oneEdit(a, b) {
+    var la = a.length, lb = b.length, i = 0;
+    if (a === b || Math.abs(la - lb) > 1) return false;
+    while (i < la && i < lb && a.charAt(i) === b.charAt(i)) i++;
+    if (la > lb) return a.slice(i + 1) === b.slice(i);
+    if (la < lb) return a.slice(i) === b.slice(i + 1);
+    return a.slice(i + 1) === b.slice(i + 1) ||
+      (a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) && a.slice(i + 2) === b.slice(i + 2));
+  }
+  // How a word of the index answers query word q: 2 the same word (or q is
+  // it with a plural "s"), 1 a word q begins, 0 not at all.
+  function fit(w, q) {
+    if (w === q || (q.length >= 4 && q.charAt(q.length - 1) === "s" && w === q.slice(0, -1))) return 2;
+    return w.indexOf(q) === 0 ? 1 : 0;
+  }
+  // A typo: q and w of 5 letters or more, one edit apart.
+  function typo(w, q) {
+    return q.length >= 5 && w.length >= 5 && oneEdit(q, w);
+  }
   // How well the title (or number) answers the query: 0 when some term is
   // in neither; more when every term is a whole title word and the query
   // covers more of the title.
@@ -77,7 +103,8 @@
     var all = t.every(function (q) {
       var hit = false;
       tw.forEach(function (w, i) {
-        if (w.indexOf(q) === 0) { hit = true; covered[i] = true; if (w === q) exact++; }
+        var f = fit(w, q) || (typo(w, q) ? 1 : 0);
+        if (f) { hit = true; covered[i] = true; if (f === 2) exact++; }
       });
       return hit;
     });
@@ -85,42 +112,53 @@
     var cover = Object.keys(covered).length / Math.max(tw.length, 1);
     return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
   }
-  // Postings of every term starting with t: doc id -> [best weight, heading].
+  // Postings of every word answering t (fit, or a typo of it when t itself
+  // is no word of the index): doc id -> [best weight, heading, name].
   function matches(shard, t) {
     var best = {};
+    var typos = !shard.hasOwnProperty(t);
     Object.keys(shard).forEach(function (term) {
-      if (term.indexOf(t) !== 0) return;
+      var f = fit(term, t) || (typos && typo(term, t) ? 1 : 0);
+      if (!f) return;
       var p = postings(shard[term]);
-      var bonus = term === t ? 2 : 1;
       for (var i = 0; i < p.length; i += 3) {
-        var w = p[i + 1] * bonus;
-        if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2]];
+        var w = p[i + 1] * f;
+        if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2], p[i + 1] >= NAME];
       }
     });
     return best;
   }
+  // Docs by how many query words they have, then by how well they answer
+  // the query (title, names, text), then oldest first.
   function rank(m, terms, loaded) {
-    var score = null, head = {}, rarest = {};
+    var hits = {}, score = {}, names = {}, head = {}, rarest = {}, n = 0;
     terms.forEach(function (t, i) {
       if (t.length < 2) return;
+      n++;
       var b = matches(loaded[i], t);
-      var n = Object.keys(b).length;
+      var count = Object.keys(b).length;
       Object.keys(b).forEach(function (d) {
+        hits[d] = (hits[d] || 0) + 1;
+        score[d] = (score[d] || 0) + b[d][0];
+        if (b[d][2]) names[d] = (names[d] || 0) + 1;
         // the section of the rarest term is the one that says most
-        if (b[d][1] && !(rarest[d] <= n)) { rarest[d] = n; head[d] = b[d][1]; }
+        if (b[d][1] && !(rarest[d] <= count)) { rarest[d] = count; head[d] = b[d][1]; }
       });
-      if (score === null) { score = {}; Object.keys(b).forEach(function (d) { score[d] = b[d][0]; }); return; }
-      var next = {};
-      Object.keys(score).forEach(function (d) { if (b[d]) next[d] = score[d] + b[d][0]; });
-      score = next;
     });
     var ids = [];
     m.docs.forEach(function (doc, id) {
       var th = titleScore(doc, terms);
-      var s = score ? (score[id] || 0) : 0;
-      if (th || s > 0) ids.push({ id: id, th: th, s: s + th, p: th ? 0 : (head[id] || 0) });
+      var h = th ? n : (hits[id] || 0);
+      var named = names[id] || 0;
+      var s = (score[id] || 0) + th + (n && named === n ? NAMED : 0);
+      if (th || h > 0) ids.push({ id: id, h: h, s: s, p: th ? 0 : (head[id] || 0) });
     });
-    ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
+    // words some KEP has all of: only those KEPs
+    var most = ids.reduce(function (x, r) { return Math.max(x, r.h); }, 0);
+    ids = ids.filter(function (r) { return r.h === most; });
+    ids.sort(function (a, b) {
+      return b.h - a.h || b.s - a.s || (m.docs[a.id][0] || 0) - (m.docs[b.id][0] || 0);
+    });
     return ids.slice(0, SHOWN);
   }
   // The search over index files read by `get` (path -> promise of JSON):
