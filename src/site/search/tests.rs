@@ -198,7 +198,20 @@ fn people_and_gates_are_terms_and_sections_are_named() {
     assert_eq!(re[..2], [0, 1]);
     assert_eq!(
         meta["heads"][re[2] as usize - 1],
-        json!(["design-details", "Design"])
+        json!(["design-details", "Design"]),
+        "an anchor that is not the text's is written beside it"
+    );
+    assert!(
+        meta["heads"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("Summary")),
+        "a heading whose anchor is its text is written alone: {}",
+        meta["heads"]
+    );
+    assert_eq!(
+        anchor_of("Risks and Mitigations (1/2)"),
+        "risks-and-mitigations-12"
     );
     assert_eq!(meta["docs"][0], json!([753, "Sidecar Containers", 0, 0]));
     // the first search reads meta, one term file and the summary bucket

@@ -12,6 +12,10 @@
   // answer the query gains.
   var NAME = 20;
   var NAMED = 600;
+  // What a KEP gains when the query's words run together are one of its
+  // names (a gate: "server side apply"), as much as a title the query is all
+  // of; when they are a word of its text, 25 per unit of its weight.
+  var JOINED = 1700;
 
   // A posting string → [doc, weight, heading, ...]: numbers of five-bit
   // digits, lowest first (a digit of 32 or more says another follows); the
@@ -66,7 +70,7 @@
     return out;
   }
   function titleWords(doc) {
-    return words(doc[1]).filter(function (w) { return w !== "kep"; });
+    return words(doc[1]).filter(function (w) { return w !== "kep" && w !== "kubernetes"; });
   }
   // Whether a and b differ by one edit: a letter added, dropped or changed,
   // or two neighbours swapped.
@@ -113,20 +117,33 @@
     return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
   }
   // Postings of every word answering t (fit, or a typo of it when t itself
-  // is no word of the index): doc id -> [best weight, heading, name].
+  // is no word of the index or of two KEPs at most): doc id -> [best weight, heading, name].
   function matches(shard, t) {
     var best = {};
-    var typos = !shard.hasOwnProperty(t);
+    // a word of one or two KEPs may be a typo there too ("toplogy")
+    var typos = !shard.hasOwnProperty(t) || postings(shard[t]).length <= 6;
     Object.keys(shard).forEach(function (term) {
       var f = fit(term, t) || (typos && typo(term, t) ? 1 : 0);
       if (!f) return;
       var p = postings(shard[term]);
       for (var i = 0; i < p.length; i += 3) {
-        var w = p[i + 1] * f;
+        // a name is a name, however often the text repeats it
+        var w = Math.min(p[i + 1], NAME) * f;
         if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2], p[i + 1] >= NAME];
       }
     });
     return best;
+  }
+  // The weight of word t (or t with a plural "s") in each doc: doc id -> weight.
+  function exactly(shard, t) {
+    var out = {};
+    [t, t.slice(0, -1)].forEach(function (w, i) {
+      if (i && t.charAt(t.length - 1) !== "s") return;
+      if (!shard.hasOwnProperty(w)) return;
+      var p = postings(shard[w]);
+      for (var j = 0; j < p.length; j += 3) out[p[j]] = Math.max(out[p[j]] || 0, p[j + 1]);
+    });
+    return out;
   }
   // Docs by how many query words they have, then by how well they answer
   // the query (title, names, text), then oldest first.
@@ -145,12 +162,17 @@
         if (b[d][1] && !(rarest[d] <= count)) { rarest[d] = count; head[d] = b[d][1]; }
       });
     });
+    // the words run together are a name ("server side apply":
+    // ServerSideApply) or a word of the text (an API field)
+    var joined = plain(terms).join("");
+    var whole = n > 1 && terms[0].length >= 2 ? exactly(loaded[0], joined) : {};
     var ids = [];
     m.docs.forEach(function (doc, id) {
       var th = titleScore(doc, terms);
-      var h = th ? n : (hits[id] || 0);
+      var w = whole[id] || 0;
+      var h = th || w ? n : (hits[id] || 0);
       var named = names[id] || 0;
-      var s = (score[id] || 0) + th + (n && named === n ? NAMED : 0);
+      var s = (score[id] || 0) + th + (n && named === n ? NAMED : 0) + (w >= NAME ? JOINED : w * 25);
       if (th || h > 0) ids.push({ id: id, h: h, s: s, p: th ? 0 : (head[id] || 0) });
     });
     // words some KEP has all of: only those KEPs
@@ -186,6 +208,8 @@
           var top = rank(m, terms, loaded);
           return Promise.all(top.map(function (r) {
             var head = r.p && m.heads[r.p - 1];
+            // a heading alone: its anchor is its text (anchor_of in encode.rs)
+            if (typeof head === "string") head = [head.replace(/[^A-Za-z0-9 _-]/g, "").toLowerCase().replace(/ /g, "-"), head];
             r.doc = m.docs[r.id];
             r.anchor = head ? head[0] : "";
             r.heading = head ? head[1] : "";
