@@ -8,10 +8,8 @@
   var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
   var SHOWN = 12;
   // The weight of a KEP's name in the index (title, number, gate, directory
-  // name, acronym: W_NAME in search.rs), and what a KEP all of whose names
-  // answer the query gains.
+  // name, acronym: W_NAME in search.rs).
   var NAME = 20;
-  var NAMED = 600;
   // What a KEP gains when the query's words run together are one of its
   // names (a gate: "server side apply"), as much as a title the query is all
   // of; when they are a word of its text, 25 per unit of its weight.
@@ -117,11 +115,10 @@
     return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
   }
   // Postings of every word answering t (fit, or a typo of it when t itself
-  // is no word of the index or of two KEPs at most): doc id -> [best weight, heading, name].
+  // is no word of the index): doc id -> [best weight, heading].
   function matches(shard, t) {
     var best = {};
-    // a word of one or two KEPs may be a typo there too ("toplogy")
-    var typos = !shard.hasOwnProperty(t) || postings(shard[t]).length <= 6;
+    var typos = !shard.hasOwnProperty(t);
     Object.keys(shard).forEach(function (term) {
       var f = fit(term, t) || (typos && typo(term, t) ? 1 : 0);
       if (!f) return;
@@ -129,7 +126,7 @@
       for (var i = 0; i < p.length; i += 3) {
         // a name is a name, however often the text repeats it
         var w = Math.min(p[i + 1], NAME) * f;
-        if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2], p[i + 1] >= NAME];
+        if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2]];
       }
     });
     return best;
@@ -148,7 +145,7 @@
   // Docs by how many query words they have, then by how well they answer
   // the query (title, names, text), then oldest first.
   function rank(m, terms, loaded) {
-    var hits = {}, score = {}, names = {}, head = {}, rarest = {}, n = 0;
+    var hits = {}, score = {}, head = {}, rarest = {}, n = 0;
     terms.forEach(function (t, i) {
       if (t.length < 2) return;
       n++;
@@ -157,7 +154,6 @@
       Object.keys(b).forEach(function (d) {
         hits[d] = (hits[d] || 0) + 1;
         score[d] = (score[d] || 0) + b[d][0];
-        if (b[d][2]) names[d] = (names[d] || 0) + 1;
         // the section of the rarest term is the one that says most
         if (b[d][1] && !(rarest[d] <= count)) { rarest[d] = count; head[d] = b[d][1]; }
       });
@@ -171,8 +167,7 @@
       var th = titleScore(doc, terms);
       var w = whole[id] || 0;
       var h = th || w ? n : (hits[id] || 0);
-      var named = names[id] || 0;
-      var s = (score[id] || 0) + th + (n && named === n ? NAMED : 0) + (w >= NAME ? JOINED : w * 25);
+      var s = (score[id] || 0) + th + (w >= NAME ? JOINED : w * 25);
       if (th || h > 0) ids.push({ id: id, h: h, s: s, p: th ? 0 : (head[id] || 0) });
     });
     // words some KEP has all of: only those KEPs
