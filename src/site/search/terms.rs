@@ -124,20 +124,19 @@ pub(super) fn acronym(name: &str) -> Option<String> {
     (2..=6).contains(&initials.len()).then_some(initials)
 }
 
-/// A KEP's names as terms: the words of its title, each title word with
-/// capitals inside split at them (`HugePages`: `huge pages`), its number,
-/// its gates whole and split, the words of its directory name, and the
-/// acronyms of its title, of its title words with capitals inside and of
-/// its gates. Sorted, each once.
+/// A KEP's names as terms: the words of its title, its number, its gates
+/// whole and split at their capitals, the words of its directory name, and
+/// the acronyms of its title, of its title words with capitals inside
+/// (`ReadWriteOncePod`: `rwop`) and of its gates. Sorted, each once.
 pub(super) fn names(d: &SearchDoc) -> Vec<String> {
     let mut phrases: Vec<String> = vec![d.title.to_ascii_lowercase(), d.slug.to_ascii_lowercase()];
-    let camel = d
+    let mut acronyms: Vec<String> = d
         .title
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.chars().skip(1).any(|c| c.is_ascii_uppercase()));
-    let mut acronyms: Vec<String> = camel.clone().filter_map(acronym).collect();
+        .filter(|w| w.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+        .filter_map(acronym)
+        .collect();
     acronyms.extend(acronym(&d.title));
-    phrases.extend(camel.map(split_camel));
     for g in &d.gates {
         phrases.push(g.to_ascii_lowercase());
         phrases.push(split_camel(g));

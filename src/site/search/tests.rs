@@ -355,8 +355,6 @@ fn names_are_title_words_gates_directory_words_and_acronyms() {
     for want in [
         "1539",
         "hugepages",
-        "huge",
-        "pages",
         "rwop",
         "readiness",
         "gates",

@@ -105,7 +105,7 @@
     var all = t.every(function (q) {
       var hit = false;
       tw.forEach(function (w, i) {
-        var f = fit(w, q) || (typo(w, q) ? 1 : 0);
+        var f = fit(w, q);
         if (f) { hit = true; covered[i] = true; if (f === 2) exact++; }
       });
       return hit;
