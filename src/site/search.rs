@@ -16,8 +16,8 @@
 //! in its text names the section where they occur most (the nearest
 //! enclosing template heading) and opens it with the words marked. People
 //! are terms `@name` (authors, reviewers, approvers, PRR approvers); feature
-//! gates are terms whole and split at their capitals. Weights favour titles
-//! and numbers.
+//! gates are terms whole and split at their capitals. The names of a KEP
+//! (title, number, gates, directory name, acronyms: [`W_NAME`]) weigh most.
 
 mod body;
 mod encode;
@@ -41,9 +41,12 @@ pub const SNIPPET_BUCKET: usize = 8;
 pub const HEAD_DOCS: usize = 3;
 const SNIPPET_CHARS: usize = 320;
 
-const W_TITLE: u32 = 16;
-const W_NUMBER: u32 = 16;
-const W_GATE: u32 = 8;
+/// The weight of a name of the KEP: a word of its title, its number, a
+/// feature gate (whole or split at its capitals), a word of its directory
+/// name, a title word split at its capitals, an acronym of its title or a
+/// gate. Each counts once; no other field adds up to it (8 + 4 + 4), so
+/// `search.js` tells a name by its weight ([`W_NAME`] or more).
+pub const W_NAME: u32 = 20;
 const W_AUTHOR: u32 = 8;
 const W_PERSON: u32 = 8;
 const W_SUMMARY: u32 = 4;
@@ -77,6 +80,8 @@ pub struct SearchDoc {
     pub sections: Vec<Section>,
     /// Feature gate names.
     pub gates: Vec<String>,
+    /// The directory name without its number (`sidecar-containers`).
+    pub slug: String,
     /// The body's terms, when already known ([`BodyTerms::of`] the body);
     /// otherwise they are taken from `body`.
     pub body_terms: Option<std::sync::Arc<BodyTerms>>,

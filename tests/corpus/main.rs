@@ -22,6 +22,7 @@ mod freeze;
 mod gate_clone;
 mod gates;
 mod history;
+mod known_items;
 mod posts;
 mod prr_reading;
 mod release;

@@ -217,6 +217,7 @@ impl<'a> Kit<'a> {
                 .iter()
                 .map(|g| g.name.clone())
                 .collect(),
+            slug: kep.slug().to_string(),
         };
         let handed = pages
             .iter()

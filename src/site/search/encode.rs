@@ -56,10 +56,28 @@ pub(super) fn encode_meta(
         "sigs": sigs,
         "stages": stages,
         "shards": shards,
-        "heads": heads,
+        "heads": heads.iter().map(|(id, text)| {
+            if *id == anchor_of(text) { json!(text) } else { json!([id, text]) }
+        }).collect::<Vec<_>>(),
         "bucket": SNIPPET_BUCKET,
     });
     to_bytes(&meta)
+}
+
+/// The anchor `search.js` makes of a heading written alone in meta's
+/// `heads`: its ASCII letters, digits, `_` and `-` lowercased, spaces as `-`
+/// (a heading whose anchor is something else is written `[anchor, text]`).
+pub(super) fn anchor_of(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-'))
+        .map(|c| {
+            if c == ' ' {
+                '-'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
 }
 
 pub(super) fn meta_entry(d: &SearchDoc) -> MetaEntry {

@@ -69,15 +69,13 @@ pub(super) fn body_words(lower: &str) -> impl Iterator<Item = &str> + '_ {
 /// The lowercased texts of one doc and its body's terms, which its terms
 /// borrow from.
 pub(super) struct Lowered {
-    title: String,
     summary: String,
     pub(super) body_terms: std::sync::Arc<BodyTerms>,
-    /// Gate names whole, then their words split at capitals.
-    gates: Vec<String>,
+    /// The KEP's names ([`names`]), lowercased, sorted, each once.
+    names: Vec<String>,
     authors: Vec<String>,
     /// `@name` of everyone named.
     people: Vec<String>,
-    number: Option<String>,
     /// Each body heading as meta's `heads` names it (1-based, 0: none).
     pub(super) heads: Vec<u16>,
 }
@@ -108,6 +106,54 @@ pub(super) fn split_camel(name: &str) -> String {
     out
 }
 
+/// Words too common to stand for a letter of an acronym.
+const STOPWORDS: [&str; 12] = [
+    "a", "an", "and", "as", "by", "for", "from", "in", "of", "on", "the", "to",
+];
+
+/// The acronym of a name split at its capitals and punctuation (`Dynamic
+/// Resource Allocation`: `dra`, `APIPriorityAndFairness`: `apf`), when it
+/// has 2 to 6 words besides [`STOPWORDS`].
+pub(super) fn acronym(name: &str) -> Option<String> {
+    let split = split_camel(name);
+    let initials: String = split
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
+        .filter_map(|w| w.chars().next())
+        .collect();
+    (2..=6).contains(&initials.len()).then_some(initials)
+}
+
+/// A KEP's names as terms: the words of its title, its number, its gates
+/// whole and split at their capitals, the words of its directory name, and
+/// the acronyms of its title, of its title words with capitals inside
+/// (`ReadWriteOncePod`: `rwop`) and of its gates. Sorted, each once.
+pub(super) fn names(d: &SearchDoc) -> Vec<String> {
+    let mut phrases: Vec<String> = vec![d.title.to_ascii_lowercase(), d.slug.to_ascii_lowercase()];
+    let mut acronyms: Vec<String> = d
+        .title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+        .filter_map(acronym)
+        .collect();
+    acronyms.extend(acronym(&d.title));
+    for g in &d.gates {
+        phrases.push(g.to_ascii_lowercase());
+        phrases.push(split_camel(g));
+        acronyms.extend(acronym(g));
+    }
+    let mut out: Vec<String> = phrases
+        .iter()
+        .flat_map(|p| words(p))
+        .map(str::to_string)
+        .chain(acronyms)
+        .chain(d.number.map(|n| n.to_string()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// A person as a term: `@name`, lowercased.
 pub(super) fn person(name: &str) -> Option<String> {
     let n = name.trim().trim_start_matches('@').to_ascii_lowercase();
@@ -129,18 +175,11 @@ pub(super) fn lower(d: &SearchDoc) -> Lowered {
     people.sort_unstable();
     people.dedup();
     Lowered {
-        title: lowered(&d.title),
         summary: lowered(&d.summary),
         body_terms: body_terms_of(d),
-        gates: d
-            .gates
-            .iter()
-            .map(lowered)
-            .chain(d.gates.iter().map(|g| split_camel(g)))
-            .collect(),
+        names: names(d),
         authors: d.authors.iter().map(lowered).collect(),
         people,
-        number: d.number.map(|n| n.to_string()),
         heads: Vec::new(),
     }
 }
@@ -151,17 +190,7 @@ pub(super) fn lower(d: &SearchDoc) -> Lowered {
 /// (most of a doc's) are read where they are, in [`BodyTerms`].
 pub(super) fn extra_terms(l: &Lowered) -> Vec<(&str, u32)> {
     let mut extra: Vec<(&str, u32)> = Vec::new();
-    extra.extend(words(&l.title).map(|t| (t, W_TITLE)));
-    if let Some(n) = &l.number {
-        extra.push((n.as_str(), W_NUMBER));
-    }
-    for g in &l.gates {
-        if g.len() >= 2 && g.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            extra.push((g.as_str(), W_GATE));
-        } else {
-            extra.extend(words(g).map(|t| (t, W_GATE)));
-        }
-    }
+    extra.extend(l.names.iter().map(|t| (t.as_str(), W_NAME)));
     for a in &l.authors {
         extra.extend(words(a).map(|t| (t, W_AUTHOR)));
     }

@@ -33,8 +33,8 @@ fn titles_outweigh_bodies_and_numbers_are_terms() {
         },
     ];
     let idx = build(docs.clone());
-    assert_eq!(postings(&idx, "kubelet"), vec![0, W_TITLE, 0, 1, 1, 0]);
-    assert_eq!(postings(&idx, "1287"), vec![1, W_NUMBER, 0]);
+    assert_eq!(postings(&idx, "kubelet"), vec![0, W_NAME, 0, 1, 1, 0]);
+    assert_eq!(postings(&idx, "1287"), vec![1, W_NAME, 0]);
     assert!(query_cost(&idx, "kubelet", 10) > 0);
 }
 
@@ -154,11 +154,11 @@ fn known_body_terms_index_exactly_as_the_body_does() {
         .collect();
     let idx = build(plain.clone());
     assert_eq!(build(known.clone()), idx);
-    // weights still add up: title 16 + the gate's first word 8 +
+    // weights still add up: a name 20 (title word and gate word, once) +
     // summary 4 + body 4 (capped)
     assert_eq!(
         postings(&idx, "kubelet"),
-        vec![0, W_TITLE + W_GATE + W_SUMMARY + W_BODY_MAX, 0]
+        vec![0, W_NAME + W_SUMMARY + W_BODY_MAX, 0]
     );
 }
 
@@ -190,15 +190,28 @@ fn people_and_gates_are_terms_and_sections_are_named() {
         "only the KEP naming him"
     );
     assert!(!postings(&idx, "@sergeykanzhelev").is_empty());
-    assert_eq!(postings(&idx, "vertical"), vec![0, W_GATE, 0]);
-    assert_eq!(postings(&idx, "sidecarcontainers")[..2], [0, W_GATE]);
+    assert_eq!(postings(&idx, "vertical"), vec![0, W_NAME, 0]);
+    assert_eq!(postings(&idx, "sidecarcontainers")[..2], [0, W_NAME]);
     // "restartpolicy" is under #design-details, the heading meta names
     let meta: serde_json::Value = serde_json::from_slice(&idx["search/meta.json"]).unwrap();
     let re = postings(&idx, "restartpolicy");
     assert_eq!(re[..2], [0, 1]);
     assert_eq!(
         meta["heads"][re[2] as usize - 1],
-        json!(["design-details", "Design"])
+        json!(["design-details", "Design"]),
+        "an anchor that is not the text's is written beside it"
+    );
+    assert!(
+        meta["heads"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("Summary")),
+        "a heading whose anchor is its text is written alone: {}",
+        meta["heads"]
+    );
+    assert_eq!(
+        anchor_of("Risks and Mitigations (1/2)"),
+        "risks-and-mitigations-12"
     );
     assert_eq!(meta["docs"][0], json!([753, "Sidecar Containers", 0, 0]));
     // the first search reads meta, one term file and the summary bucket
@@ -320,4 +333,39 @@ fn shards_are_the_same_however_the_key_codes_are_cut() {
     let kubelet = one.iter().find(|(k, _)| k == "ku").expect("ku shard");
     let text = String::from_utf8(kubelet.1.clone()).unwrap();
     assert!(text.starts_with("\"kubelet\":"), "{text}");
+}
+
+#[test]
+fn names_are_title_words_gates_directory_words_and_acronyms() {
+    assert_eq!(acronym("APIPriorityAndFairness").as_deref(), Some("apf"));
+    assert_eq!(
+        acronym("Dynamic Resource Allocation").as_deref(),
+        Some("dra")
+    );
+    assert_eq!(acronym("ReadWriteOncePod").as_deref(), Some("rwop"));
+    assert_eq!(acronym("Sidecar"), None, "one word is no acronym");
+    let d = SearchDoc {
+        number: Some(1539),
+        title: "HugePages for ReadWriteOncePod".into(),
+        slug: "pod-readiness-gates".into(),
+        gates: vec!["ServerSideApply".into()],
+        ..Default::default()
+    };
+    let n = names(&d);
+    for want in [
+        "1539",
+        "hugepages",
+        "rwop",
+        "readiness",
+        "gates",
+        "serversideapply",
+        "server",
+        "ssa",
+        "hp",
+    ] {
+        assert!(n.iter().any(|t| t == want), "{want} in {n:?}");
+    }
+    assert!(n.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+    let idx = build(vec![d]);
+    assert_eq!(postings(&idx, "ssa"), vec![0, W_NAME, 0]);
 }

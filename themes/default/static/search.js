@@ -5,36 +5,16 @@
 // most and opens it, with the words marked there (?hl=...).
 (function () {
   "use strict";
-  var input = document.getElementById("ks-q");
-  var box = document.getElementById("ks-results");
-  var base = document.body.getAttribute("data-base") || "/";
-  var cache = {};
-  var meta = null;
-  var fileOf = null;
   var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
-  var active = -1;
-  var seq = 0;
   var SHOWN = 12;
+  // The weight of a KEP's name in the index (title, number, gate, directory
+  // name, acronym: W_NAME in search.rs).
+  var NAME = 20;
+  // What a KEP gains when the query's words run together are one of its
+  // names (a gate: "server side apply"), as much as a title the query is all
+  // of; when they are a word of its text, 25 per unit of its weight.
+  var JOINED = 1700;
 
-  function get(path) {
-    if (!cache[path]) {
-      cache[path] = fetch(base + path).then(function (r) {
-        if (!r.ok) throw new Error(path + ": " + r.status);
-        return r.json();
-      });
-    }
-    return cache[path];
-  }
-  function loadMeta() {
-    return get("search/meta.json").then(function (m) {
-      if (!fileOf) {
-        fileOf = {};
-        m.shards.forEach(function (keys, i) { keys.split(" ").forEach(function (k) { fileOf[k] = i; }); });
-      }
-      meta = m;
-      return m;
-    });
-  }
   // A posting string → [doc, weight, heading, ...]: numbers of five-bit
   // digits, lowest first (a digit of 32 or more says another follows); the
   // doc is its distance from the one before.
@@ -88,7 +68,28 @@
     return out;
   }
   function titleWords(doc) {
-    return words(doc[1]).filter(function (w) { return w !== "kep"; });
+    return words(doc[1]).filter(function (w) { return w !== "kep" && w !== "kubernetes"; });
+  }
+  // Whether a and b differ by one edit: a letter added, dropped or changed,
+  // or two neighbours swapped.
+  function oneEdit(a, b) {
+    var la = a.length, lb = b.length, i = 0;
+    if (a === b || Math.abs(la - lb) > 1) return false;
+    while (i < la && i < lb && a.charAt(i) === b.charAt(i)) i++;
+    if (la > lb) return a.slice(i + 1) === b.slice(i);
+    if (la < lb) return a.slice(i) === b.slice(i + 1);
+    return a.slice(i + 1) === b.slice(i + 1) ||
+      (a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) && a.slice(i + 2) === b.slice(i + 2));
+  }
+  // How a word of the index answers query word q: 2 the same word (or q is
+  // it with a plural "s"), 1 a word q begins, 0 not at all.
+  function fit(w, q) {
+    if (w === q || (q.length >= 4 && q.charAt(q.length - 1) === "s" && w === q.slice(0, -1))) return 2;
+    return w.indexOf(q) === 0 ? 1 : 0;
+  }
+  // A typo: q and w of 5 letters or more, one edit apart.
+  function typo(w, q) {
+    return q.length >= 5 && w.length >= 5 && oneEdit(q, w);
   }
   // How well the title (or number) answers the query: 0 when some term is
   // in neither; more when every term is a whole title word and the query
@@ -104,7 +105,8 @@
     var all = t.every(function (q) {
       var hit = false;
       tw.forEach(function (w, i) {
-        if (w.indexOf(q) === 0) { hit = true; covered[i] = true; if (w === q) exact++; }
+        var f = fit(w, q);
+        if (f) { hit = true; covered[i] = true; if (f === 2) exact++; }
       });
       return hit;
     });
@@ -112,65 +114,142 @@
     var cover = Object.keys(covered).length / Math.max(tw.length, 1);
     return 1000 + (exact === t.length ? 300 : 0) + Math.round(400 * cover);
   }
-  // Postings of every term starting with t: doc id -> [best weight, heading].
+  // Postings of every word answering t (fit, or a typo of it when t itself
+  // is no word of the index): doc id -> [best weight, heading].
   function matches(shard, t) {
     var best = {};
+    var typos = !shard.hasOwnProperty(t);
     Object.keys(shard).forEach(function (term) {
-      if (term.indexOf(t) !== 0) return;
+      var f = fit(term, t) || (typos && typo(term, t) ? 1 : 0);
+      if (!f) return;
       var p = postings(shard[term]);
-      var bonus = term === t ? 2 : 1;
       for (var i = 0; i < p.length; i += 3) {
-        var w = p[i + 1] * bonus;
+        // a name is a name, however often the text repeats it
+        var w = Math.min(p[i + 1], NAME) * f;
         if (!best[p[i]] || best[p[i]][0] < w) best[p[i]] = [w, p[i + 2]];
       }
     });
     return best;
   }
+  // The weight of word t (or t with a plural "s") in each doc: doc id -> weight.
+  function exactly(shard, t) {
+    var out = {};
+    [t, t.slice(0, -1)].forEach(function (w, i) {
+      if (i && t.charAt(t.length - 1) !== "s") return;
+      if (!shard.hasOwnProperty(w)) return;
+      var p = postings(shard[w]);
+      for (var j = 0; j < p.length; j += 3) out[p[j]] = Math.max(out[p[j]] || 0, p[j + 1]);
+    });
+    return out;
+  }
+  // Docs by how many query words they have, then by how well they answer
+  // the query (title, names, text), then oldest first.
   function rank(m, terms, loaded) {
-    var score = null, head = {}, rarest = {};
+    var hits = {}, score = {}, head = {}, rarest = {}, n = 0;
     terms.forEach(function (t, i) {
       if (t.length < 2) return;
+      n++;
       var b = matches(loaded[i], t);
-      var n = Object.keys(b).length;
+      var count = Object.keys(b).length;
       Object.keys(b).forEach(function (d) {
+        hits[d] = (hits[d] || 0) + 1;
+        score[d] = (score[d] || 0) + b[d][0];
         // the section of the rarest term is the one that says most
-        if (b[d][1] && !(rarest[d] <= n)) { rarest[d] = n; head[d] = b[d][1]; }
+        if (b[d][1] && !(rarest[d] <= count)) { rarest[d] = count; head[d] = b[d][1]; }
       });
-      if (score === null) { score = {}; Object.keys(b).forEach(function (d) { score[d] = b[d][0]; }); return; }
-      var next = {};
-      Object.keys(score).forEach(function (d) { if (b[d]) next[d] = score[d] + b[d][0]; });
-      score = next;
     });
+    // the words run together are a name ("server side apply":
+    // ServerSideApply) or a word of the text (an API field)
+    var joined = plain(terms).join("");
+    var whole = n > 1 && terms[0].length >= 2 ? exactly(loaded[0], joined) : {};
     var ids = [];
     m.docs.forEach(function (doc, id) {
       var th = titleScore(doc, terms);
-      var s = score ? (score[id] || 0) : 0;
-      if (th || s > 0) ids.push({ id: id, th: th, s: s + th, p: th ? 0 : (head[id] || 0) });
+      var w = whole[id] || 0;
+      var h = th || w ? n : (hits[id] || 0);
+      var s = (score[id] || 0) + th + (w >= NAME ? JOINED : w * 25);
+      if (th || h > 0) ids.push({ id: id, h: h, s: s, p: th ? 0 : (head[id] || 0) });
     });
-    ids.sort(function (a, b) { return b.s - a.s || (m.docs[b.id][0] || 0) - (m.docs[a.id][0] || 0); });
+    // words some KEP has all of: only those KEPs
+    var most = ids.reduce(function (x, r) { return Math.max(x, r.h); }, 0);
+    ids = ids.filter(function (r) { return r.h === most; });
+    ids.sort(function (a, b) {
+      return b.h - a.h || b.s - a.s || (m.docs[a.id][0] || 0) - (m.docs[b.id][0] || 0);
+    });
     return ids.slice(0, SHOWN);
+  }
+  // The search over index files read by `get` (path -> promise of JSON):
+  // meta, the term files of the query's words, the snippets of the results.
+  function engine(get) {
+    var fileOf = null;
+    function loadMeta() {
+      return get("search/meta.json").then(function (m) {
+        if (!fileOf) {
+          fileOf = {};
+          m.shards.forEach(function (keys, i) { keys.split(" ").forEach(function (k) { fileOf[k] = i; }); });
+        }
+        return m;
+      });
+    }
+    // q -> promise of the results shown, each with its doc, section and text.
+    function query(q) {
+      var terms = words(q);
+      return loadMeta().then(function (m) {
+        var shards = terms.map(function (t) {
+          var k = t.slice(0, 2);
+          return t.length >= 2 && fileOf[k] !== undefined ? get("search/t/" + fileOf[k] + ".json") : Promise.resolve({});
+        });
+        return Promise.all(shards).then(function (loaded) {
+          var top = rank(m, terms, loaded);
+          return Promise.all(top.map(function (r) {
+            var head = r.p && m.heads[r.p - 1];
+            // a heading alone: its anchor is its text (anchor_of in encode.rs)
+            if (typeof head === "string") head = [head.replace(/[^A-Za-z0-9 _-]/g, "").toLowerCase().replace(/ /g, "-"), head];
+            r.doc = m.docs[r.id];
+            r.anchor = head ? head[0] : "";
+            r.heading = head ? head[1] : "";
+            return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
+              r.text = texts[r.id % m.bucket] || "";
+            });
+          })).then(function () { return top; });
+        });
+      });
+    }
+    return { meta: loadMeta, query: query, words: words };
+  }
+  // Under node (the known-item test): the engine alone.
+  if (typeof document === "undefined") {
+    if (typeof module === "object" && module.exports) module.exports = engine;
+    return;
+  }
+
+  var input = document.getElementById("ks-q");
+  var box = document.getElementById("ks-results");
+  var base = document.body.getAttribute("data-base") || "/";
+  var cache = {};
+  var meta = null;
+  var active = -1;
+  var seq = 0;
+  function get(path) {
+    if (!cache[path]) {
+      cache[path] = fetch(base + path).then(function (r) {
+        if (!r.ok) throw new Error(path + ": " + r.status);
+        return r.json();
+      });
+    }
+    return cache[path];
+  }
+  var search_ = engine(get);
+  function loadMeta() {
+    return search_.meta().then(function (m) { meta = m; return m; });
   }
   function search(q) {
     var terms = words(q);
     var my = ++seq;
     if (!terms.length) { render([], terms, my); return; }
-    loadMeta().then(function (m) {
-      var shards = terms.map(function (t) {
-        var k = t.slice(0, 2);
-        return t.length >= 2 && fileOf[k] !== undefined ? get("search/t/" + fileOf[k] + ".json") : Promise.resolve({});
-      });
-      return Promise.all(shards).then(function (loaded) {
-        var top = rank(m, terms, loaded);
-        return Promise.all(top.map(function (r) {
-          var head = r.p && m.heads[r.p - 1];
-          r.anchor = head ? head[0] : "";
-          r.heading = head ? head[1] : "";
-          return get("search/s/" + Math.floor(r.id / m.bucket) + ".json").then(function (texts) {
-            r.text = texts[r.id % m.bucket] || "";
-          });
-        })).then(function () { render(top, terms, my); });
-      });
-    }).catch(function () { render(null, terms, my); });
+    loadMeta().then(function () { return search_.query(q); })
+      .then(function (top) { render(top, terms, my); })
+      .catch(function () { render(null, terms, my); });
   }
   function href(d, r, terms) {
     var url = base + (d[4] || "keps/" + d[0] + "/");
