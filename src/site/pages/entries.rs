@@ -101,9 +101,7 @@ pub(in crate::site) fn board_json(c: &Ctx, view: &ReleaseView) -> Value {
         .into_iter()
         // "0 at risk" says something only while a deadline is ahead.
         .filter(|t| {
-            of(*t) > 0
-                || *t == Tally::Tracked
-                || (*t == Tally::AtRisk && view.next.is_some())
+            of(*t) > 0 || *t == Tally::Tracked || (*t == Tally::AtRisk && view.next.is_some())
         })
         .map(|t| json!({ "id": t.id(), "label": t.label(), "count": of(t) }))
         .collect();
