@@ -163,12 +163,10 @@ impl Project {
     /// What the release views read of the project.
     pub fn sources(&self) -> Sources<'_> {
         Sources {
-            model: &self.model,
-            analysis: &self.analysis,
             history: self.history.as_ref(),
             code: self.code.as_ref(),
             team: self.team.as_ref(),
-            current: self.analysis.current,
+            ..Sources::of(&self.model, &self.analysis)
         }
     }
 

@@ -366,12 +366,10 @@ impl<'a> Inputs<'a> {
     /// What the release views read.
     pub fn sources(&self) -> Sources<'a> {
         Sources {
-            model: self.model,
-            analysis: self.analysis,
             history: self.history,
             code: self.code,
             team: self.team,
-            current: self.analysis.current,
+            ..Sources::of(self.model, self.analysis)
         }
     }
 }

@@ -53,12 +53,10 @@ impl<'a> Ctx<'a> {
     /// What the release views read.
     pub fn sources(&self) -> outcome::Sources<'a> {
         outcome::Sources {
-            model: self.model,
-            analysis: self.analysis,
             history: self.history,
             code: self.code,
             team: self.team,
-            current: self.analysis.current,
+            ..outcome::Sources::of(self.model, self.analysis)
         }
     }
 }

@@ -7,22 +7,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::shared::corpus;
+use crate::shared::{commit_before, corpus};
 use crate::support::*;
-
-/// The last first-parent commit before `before`, by git itself.
-fn commit_before(before: &str) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(corpus())
-        .args(["rev-list", "-1", "--first-parent"])
-        .arg(format!("--before={before}"))
-        .arg("HEAD")
-        .output()
-        .expect("git rev-list");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 /// The comment for KEP `n` at `phase`, at `rev` (HEAD when none).
 fn comment(rev: Option<&str>, phase: &str, n: u64) -> Value {

@@ -2,7 +2,6 @@
 //! judged at the deadline, every view saying the same.
 
 use std::collections::BTreeMap;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use kepsite::analysis::board::{Freeze, Status};
@@ -11,23 +10,8 @@ use kepsite::kep::domain::Release;
 use kepsite::project::{Input, Project, Walk};
 use serde_json::Value;
 
-use crate::shared::corpus;
+use crate::shared::{commit_before, corpus};
 use crate::support::*;
-
-/// The last first-parent commit before the v1.37 Enhancements Freeze
-/// (2026-06-17 12:00 UTC, "Tuesday 16th June AoE"), by git itself.
-fn deadline_commit(before: &str) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(corpus())
-        .args(["rev-list", "-1", "--first-parent"])
-        .arg(format!("--before={before}"))
-        .arg("HEAD")
-        .output()
-        .expect("git rev-list");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 fn load(rev: Option<&str>) -> Project {
     let input = Input {
@@ -77,10 +61,10 @@ fn v137_verdicts_are_taken_at_the_deadline() {
         .analysis
         .deadline(Freeze::Enhancements)
         .expect("a deadline at HEAD");
-    assert_eq!(d.commit, deadline_commit("2026-06-17T12:00:00Z"));
+    assert_eq!(d.commit, commit_before("2026-06-17T12:00:00Z"));
     assert_eq!(d.at, "2026-06-17 12:00 UTC");
     let prr = p.analysis.deadline(Freeze::Prr).expect("the PRR Freeze");
-    assert_eq!(prr.commit, deadline_commit("2026-06-10T12:00:00Z"));
+    assert_eq!(prr.commit, commit_before("2026-06-10T12:00:00Z"));
     let v = verdicts(&view(p, V137));
     for n in [2837, 5366, 5966, 4317] {
         assert_eq!(v[&n], Status::Tracked(Freeze::Enhancements), "KEP-{n}");
@@ -150,7 +134,7 @@ fn v137_verdicts_are_taken_at_the_deadline() {
 /// (provisional), the checkbox KEPs At risk.
 #[test]
 fn at_the_deadline_commit_5683_is_not_ready() {
-    let p = load(Some(&deadline_commit("2026-06-17T12:00:00Z")));
+    let p = load(Some(&commit_before("2026-06-17T12:00:00Z")));
     assert!(p.analysis.deadline(Freeze::Enhancements).is_none());
     let v = verdicts(&view(&p, V137));
     for n in [2837, 5366, 5966, 4317] {
@@ -165,7 +149,7 @@ fn at_the_deadline_commit_5683_is_not_ready() {
 /// struct in kep.yaml: At risk for the PRR Freeze, the item named.
 #[test]
 fn at_the_prr_freeze_5958_is_at_risk_for_it() {
-    let p = load(Some(&deadline_commit("2026-06-10T12:00:00Z")));
+    let p = load(Some(&commit_before("2026-06-10T12:00:00Z")));
     let view = view(&p, V137);
     let v = verdicts(&view);
     assert_eq!(v[&5958], Status::AtRisk(Freeze::Prr));
@@ -194,7 +178,7 @@ fn at_the_prr_freeze_5958_is_at_risk_for_it() {
 /// part the template requires (checked by hand).
 #[test]
 fn no_kep_misses_the_freeze_on_advice_alone() {
-    let v136_snapshot = load(Some(&deadline_commit("2026-03-01T00:00:00Z")));
+    let v136_snapshot = load(Some(&commit_before("2026-03-01T00:00:00Z")));
     assert_eq!(v136_snapshot.analysis.current.release, Release::new(1, 36));
     let mut sections_only = Vec::new();
     for (p, r) in [(&v136_snapshot, Release::new(1, 36)), (at_head(), V137)] {

@@ -67,3 +67,18 @@ pub fn kubernetes() -> &'static Path {
         .get_or_init(|| clone_bundle("kubernetes-features.bundle", "kubernetes"))
         .1
 }
+
+/// The last first-parent commit of the corpus before `before` (a full
+/// timestamp with its zone, so git reads no clock), by git itself.
+pub fn commit_before(before: &str) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(corpus())
+        .args(["rev-list", "-1", "--first-parent"])
+        .arg(format!("--before={before}"))
+        .arg("HEAD")
+        .output()
+        .expect("git rev-list");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
