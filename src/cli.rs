@@ -101,7 +101,7 @@ pub struct ReportArgs {
     /// A theme directory overriding themes/default (HTML format).
     #[arg(long, value_name = "DIR")]
     pub theme: Option<PathBuf>,
-    /// The moment the comments are for (--format comments, comments-json).
+    /// The moment the comments are for (--format comments, comments-json; default: the snapshot's own: the next deadline's reminder, the freeze's message for a week after the Enhancements Freeze, Code Freeze's once it has passed).
     #[arg(long, value_enum)]
     pub phase: Option<crate::report::comments::Phase>,
     /// The comments' wording: a Markdown file of headed sections with fenced blocks and {placeholders} (default: kepsite's own).

@@ -151,15 +151,11 @@ pub fn release_keps(
 /// Build and render the report; the project it was built from is handed
 /// back with the text, for the caller to free or leave to the exit.
 pub fn run(req: &Request) -> Result<(String, Project)> {
-    let phase = match (req.format.is_comments(), req.phase) {
-        (true, None) => bail!(
-            "--format comments needs --phase (prr, enhancements, enhancements-party, code or code-party)"
-        ),
-        (_, p) => p,
-    };
     // Read before the repository: a bad template file fails fast.
-    let templates = phase
-        .map(|_| templates(req.templates.as_deref()))
+    let templates = req
+        .format
+        .is_comments()
+        .then(|| templates(req.templates.as_deref()))
         .transpose()?;
     let freeze = date("--freeze", &req.freeze)?;
     let today = date("--today", &req.today)?;
@@ -226,6 +222,13 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
         today,
     };
     let report = build(&inputs, &opts);
-    let text = render_text(req, &report, &project, templates.as_ref().zip(phase))?;
+    // Without --phase, the comments are the snapshot's own phase's.
+    let phase = req.phase.unwrap_or_else(|| Phase::current(&current));
+    let text = render_text(
+        req,
+        &report,
+        &project,
+        templates.as_ref().map(|t| (t, phase)),
+    )?;
     Ok((text, project))
 }

@@ -117,6 +117,7 @@ fn sig_page(
             "stale_days": super::STALE_DAYS,
             "findings": by_rule,
             "findings_url": format!("{}?sig={sig}", c.urls.page("findings/")),
+            "outreach": c.messages.and_then(|m| m.outreach.get(sig)),
         }),
     )
 }

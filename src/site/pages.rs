@@ -47,6 +47,8 @@ pub struct Ctx<'a> {
     pub code: Option<&'a crate::analysis::code::Code>,
     /// The release team's records (`--issues`, `--prs`, …).
     pub team: Option<&'a crate::analysis::board::TeamFacts>,
+    /// The team's messages for the release in progress.
+    pub messages: Option<&'a crate::report::site::TeamMessages>,
 }
 
 impl<'a> Ctx<'a> {
@@ -323,6 +325,10 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                 "dates": view.cycle,
                 "cycle": if phase == Phase::InProgress { cycle_json(c) } else { Value::Null },
                 "current": c.current().to_string(),
+                "comments": c.messages.filter(|m| m.release == view.release).map(|m| json!({
+                    "url": u.page(&format!("releases/{name}/comments/")),
+                    "phase": m.phase.title(),
+                })),
             }),
         ));
     }

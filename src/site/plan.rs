@@ -256,8 +256,17 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         urls: &kit.urls,
         code: data.code.as_ref(),
         team: data.team.as_ref(),
+        messages: None,
     };
     let opts = kit.opts;
+    let reports = crate::timing::timed("plan: the release in progress's report", || {
+        crate::report::site::Reports::new(data, &opts.base_url, &opts.repo_url, &opts.branch)
+    });
+    let messages = reports.messages();
+    let ctx = pages::Ctx {
+        messages: messages.as_ref(),
+        ..ctx
+    };
     let streamed = std::sync::Mutex::new(Vec::new());
     let take = |pages: Vec<Page>| {
         let handed = pages.iter().map(|p| (p.path.clone(), p.template.clone()));
@@ -278,14 +287,17 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         rayon::join(
             || pages::listing_pages(&ctx, &listing),
             || {
-                let reports =
-                    crate::report::site::pages(data, &opts.base_url, &opts.repo_url, &opts.branch);
+                let comments = reports.comments_page().map(|(path, title, value)| {
+                    page(path, "comments.html", &title, "releases", value, &kit.site)
+                });
                 take(
                     reports
+                        .pages()
                         .into_iter()
                         .map(|(path, title, value)| {
                             page(path, "report.html", &title, "releases", value, &kit.site)
                         })
+                        .chain(comments)
                         .collect(),
                 )
             },

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use crate::support::{content, copy_tree, kepsite};
 
 mod budget;
+mod comments;
 mod dashboards;
 mod portal;
 

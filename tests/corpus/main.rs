@@ -48,3 +48,7 @@ mod git_fixture;
 #[allow(dead_code)]
 #[path = "../it/support.rs"]
 mod support;
+// Shared with the `it` target, which uses all of each.
+#[allow(dead_code)]
+#[path = "../it/hostile.rs"]
+mod hostile;

@@ -52,6 +52,31 @@ fn corpus_site_links_and_redirects_resolve() {
     );
 
     let page = |p: &str| String::from_utf8_lossy(&all[p]).to_string();
+    // Issue 46: the release in progress's page links to its issue comments,
+    // where KEP-5683 (met the checklist after the deadline) is among the
+    // exceptions, pointed to the exception process.
+    assert!(
+        v137.contains("releases/v1.37/comments/\">issue comments</a> (at Code Freeze)"),
+        "{v137}"
+    );
+    let comments = page("releases/v1.37/comments/index.html");
+    let exceptions = comments
+        .split("<section aria-labelledby=\"exception\">")
+        .nth(1)
+        .and_then(|s| s.split("</section>").next())
+        .expect("an exception section");
+    assert!(exceptions.contains("id=\"kep-5683\""), "{exceptions}");
+    let k5683 = exceptions.split("id=\"c-5683\"").nth(1).unwrap();
+    let k5683 = &k5683[..k5683.find("</pre>").unwrap()];
+    assert!(
+        k5683.contains("releases&#x2F;EXCEPTIONS.md") || k5683.contains("releases/EXCEPTIONS.md"),
+        "{k5683}"
+    );
+    assert!(
+        !k5683.contains("tracked&#x2F;yes") && !k5683.contains("tracked/yes"),
+        "{k5683}"
+    );
+    assert!(page("sigs/sig-node/index.html").contains("id=\"outreach-text\""));
     let k4639 = page("keps/4639/index.html");
     assert!(
         k4639.contains("In Kubernetes&#x27; code") || k4639.contains("In Kubernetes' code"),

@@ -147,19 +147,88 @@ fn an_unknown_placeholder_exits_2_naming_it_and_its_line() {
 }
 
 #[test]
-fn comments_need_a_phase() {
+fn without_a_phase_the_comments_are_the_snapshots_own() {
+    // content/'s snapshot is before v1.36's PRR Freeze.
+    let own = comments(&[]);
+    assert!(!own.is_empty());
+    assert!(own.iter().all(|c| c["phase"] == "prr"), "{own:?}");
+    assert_eq!(own, comments(&["--phase", "prr"]));
+    assert_ne!(own, comments(&["--phase", "code-party"]));
+}
+
+/// The text of the copy box `id` on `page`, unescaped.
+fn copy_box(page: &str, id: &str) -> Option<String> {
+    let open = format!("<pre class=\"announcement\" id=\"{id}\"><code>");
+    let start = page.find(&open)? + open.len();
+    let end = start + page[start..].find("</code></pre>")?;
+    Some(crate::support::unescape(&page[start..end]))
+}
+
+#[test]
+fn the_portal_gives_each_keps_comment_and_each_sigs_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
     let run = kepsite(&[
-        "report",
+        "build",
         "--repo",
         "content",
         "--no-history",
-        "--release",
-        "v1.36",
-        "--format",
-        "comments",
+        "--out",
+        out.to_str().unwrap(),
     ]);
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--phase"), "{}", run.stderr);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |rel: &str| std::fs::read_to_string(out.join(rel)).unwrap();
+    let page = read("releases/v1.36/comments/index.html");
+    let list = comments(&[]);
+    for c in &list {
+        let n = c["kep"].as_u64().unwrap();
+        assert!(page.contains(&format!("id=\"kep-{n}\"")), "KEP-{n}");
+        let body = copy_box(&page, &format!("c-{n}")).expect("a copy box");
+        assert_eq!(body, c["body"].as_str().unwrap(), "KEP-{n}");
+        assert!(page.contains(&format!("data-copy=\"c-{n}\"")));
+    }
+    // KEP values stay text on the page: no element from a title.
+    assert_eq!(page.matches("<pre").count(), list.len());
+    let release = read("releases/v1.36/index.html");
+    assert!(
+        release.contains("href=\"/releases/v1.36/comments/\""),
+        "{release}"
+    );
+    assert!(release.contains("before the PRR Freeze"), "{release}");
+    // Only the release in progress has comments.
+    assert!(!out.join("releases/v1.35/comments").exists());
+    assert!(!read("releases/v1.35/index.html").contains("/comments/"));
+
+    // Each SIG with KEPs on the board has its outreach message; the others none.
+    let outreach = run_format("sig-outreach");
+    let on_board: std::collections::BTreeSet<String> = report_rows()
+        .iter()
+        .map(|r| r["sig"].as_str().unwrap().to_string())
+        .collect();
+    let mut sigs = 0;
+    for sig in [
+        "sig-apps",
+        "sig-auth",
+        "sig-network",
+        "sig-node",
+        "sig-scheduling",
+        "sig-storage",
+    ] {
+        let html = read(&format!("sigs/{sig}/index.html"));
+        match copy_box(&html, "outreach-text") {
+            Some(text) => {
+                sigs += 1;
+                assert!(on_board.contains(sig), "{sig} has no KEP on the board");
+                assert!(text.starts_with(&format!("*{sig}: ")), "{text}");
+                assert!(outreach.contains(&text), "{sig}: {text}\n---\n{outreach}");
+            }
+            None => assert!(
+                !on_board.contains(sig),
+                "{sig} has KEPs on the board and no message"
+            ),
+        }
+    }
+    assert!(sigs >= 2, "{sigs} SIG pages with a message");
 }
 
 fn run_format(format: &str) -> String {

@@ -20,6 +20,7 @@ mod dom;
 mod fuzz;
 mod git_fixture;
 mod history;
+mod hostile;
 mod input_files;
 mod load;
 mod output_injection;

@@ -17,7 +17,8 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{Report, Row};
-use crate::analysis::board::{Status, Tally, TeamFacts, Tracking};
+use crate::analysis::board::{self, Status, Tally, TeamFacts, Tracking};
+use crate::analysis::calendar::Current;
 use crate::analysis::outcome::Phase as ReleasePhase;
 use crate::analysis::readiness::Verdict;
 use crate::analysis::tracking::Analysis;
@@ -41,6 +42,11 @@ pub enum Phase {
     /// At Code Freeze.
     CodeParty,
 }
+
+/// Days after the Enhancements Freeze during which its own message, not
+/// Code Freeze's reminder, is the current one (the team posts it in the
+/// days after the deadline).
+pub const PARTY_DAYS: i64 = 7;
 
 /// Which template a KEP gets at a phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -89,6 +95,43 @@ impl Phase {
     /// The message at the deadline itself.
     pub fn is_party(self) -> bool {
         matches!(self, Phase::EnhancementsParty | Phase::CodeParty)
+    }
+
+    /// The phase a snapshot is at: the reminder before the next deadline,
+    /// except for [`PARTY_DAYS`] after a deadline that has a message of its
+    /// own (the Enhancements Freeze, Code Freeze), which is that message;
+    /// past Code Freeze, Code Freeze's message.
+    pub fn current(c: &Current) -> Phase {
+        let past = |f| board::past(c, f);
+        let recent = |f| {
+            let at = c.cycle.as_ref().and_then(|cy| cy.deadline(f));
+            match (at, c.now) {
+                (Some(at), Some(now)) => past(f) && now - at.as_second() < PARTY_DAYS * 86_400,
+                _ => false,
+            }
+        };
+        if !past(Freeze::Prr) {
+            Phase::Prr
+        } else if !past(Freeze::Enhancements) {
+            Phase::Enhancements
+        } else if recent(Freeze::Enhancements) {
+            Phase::EnhancementsParty
+        } else if !past(Freeze::Code) {
+            Phase::Code
+        } else {
+            Phase::CodeParty
+        }
+    }
+
+    /// What the phase's comment is, for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            Phase::Prr => "before the PRR Freeze (KEP readiness)",
+            Phase::Enhancements => "before the Enhancements Freeze",
+            Phase::EnhancementsParty => "at the Enhancements Freeze",
+            Phase::Code => "before Code Freeze",
+            Phase::CodeParty => "at Code Freeze",
+        }
     }
 
     /// The reminder before the same deadline (itself, for a reminder).
@@ -163,6 +206,10 @@ pub struct Comment {
     pub labels: Vec<String>,
     /// The logins the comment mentions.
     pub mentions: Vec<String>,
+    /// Whether kepsite could judge the deadline: false for an at-risk
+    /// comment whose checklist it cannot check (Code Freeze without
+    /// `--kubernetes`), which the team checks by hand.
+    pub checked: bool,
 }
 
 /// What the comments read besides the report.
@@ -201,6 +248,7 @@ pub fn comments(
     for (row, t) in tracked_rows(r) {
         let Some(n) = row.number else { continue };
         let case = case(phase, t);
+        let unchecked = t.phase(phase.freeze()).verdict() == Verdict::NotChecked;
         let v = values::values(r, src, row, t, phase, case);
         let body = templates.fill(phase, case, &v.map)?;
         out.push(Comment {
@@ -213,6 +261,7 @@ pub fn comments(
             board_status_id: t.status,
             labels: v.labels,
             mentions: v.mentions,
+            checked: !(case == Case::AtRisk && unchecked),
         });
     }
     Ok(out)

@@ -38,3 +38,36 @@ fn phases_name_their_deadline_and_reminder() {
         ]
     );
 }
+
+#[test]
+fn the_current_phase_follows_the_deadlines() {
+    use crate::analysis::calendar::{Basis, cycle};
+    use crate::kep::domain::Release;
+    let cy = cycle(Release::new(1, 37)).expect("v1.37 is in the calendar");
+    let at = |f| cy.deadline(f).unwrap().as_second();
+    let c = |now: i64| Current {
+        release: Release::new(1, 37),
+        basis: Basis::Calendar,
+        today: crate::analysis::calendar::utc_day(now),
+        now: Some(now),
+        cycle: Some(cy),
+    };
+    let day = 86_400;
+    let prr = at(Freeze::Prr);
+    let enh = at(Freeze::Enhancements);
+    let code = at(Freeze::Code);
+    assert!(prr < enh && enh + PARTY_DAYS * day < code);
+    let cases = [
+        (prr - 1, Phase::Prr),
+        (prr, Phase::Enhancements),
+        (enh - 1, Phase::Enhancements),
+        (enh, Phase::EnhancementsParty),
+        (enh + PARTY_DAYS * day - 1, Phase::EnhancementsParty),
+        (enh + PARTY_DAYS * day, Phase::Code),
+        (code - 1, Phase::Code),
+        (code, Phase::CodeParty),
+    ];
+    for (now, want) in cases {
+        assert_eq!(Phase::current(&c(now)), want, "at {now}");
+    }
+}

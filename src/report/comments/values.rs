@@ -119,9 +119,12 @@ fn checklist(p: &Readiness) -> String {
         })
         .collect();
     if lines.is_empty() {
-        let why = p.not_checked.as_deref().unwrap_or("nothing to check");
         let code = freeze::check(CheckId::CodeLanded).label;
-        lines.push(format!("- [ ] {} ({})", prose(code), prose(why)));
+        let why = match &p.not_checked {
+            Some(why) => format!("not checked by kepsite: {}", unchecked(why)),
+            None => "nothing to check".to_string(),
+        };
+        lines.push(format!("- [ ] {} ({})", prose(code), prose(&why)));
     }
     lines.join("\n")
 }
@@ -142,12 +145,21 @@ fn updates(p: &Readiness, kep: Option<(&Kep, &KepAnalysis)>, src: &Sources) -> S
         })
         .collect();
     if let (true, Some(why)) = (lines.is_empty(), &p.not_checked) {
-        format!("- not checked: {}", prose(why))
+        format!(
+            "- every pull request the KEP needs in Kubernetes is merged (kepsite could not check this: {})",
+            prose(unchecked(why))
+        )
     } else if lines.is_empty() {
         "- nothing".to_string()
     } else {
         lines.join("\n")
     }
+}
+
+/// Why a deadline was not checked, without the "… not checked: " its
+/// reason starts with.
+fn unchecked(why: &str) -> &str {
+    why.split_once("not checked: ").map_or(why, |(_, w)| w)
 }
 
 /// The deadline as the schedule gives it: "Tuesday 16 June 2026, end of

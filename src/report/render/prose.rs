@@ -4,6 +4,10 @@
 //!
 //! What [`prose`] defuses:
 //! - HTML and autolinks: `<` `>` as entities.
+//! - Bare URLs, which GitHub (and Goldmark's linkify) turn into links: a
+//!   zero-width space (`&#8203;`) after a scheme's `:` when `//` follows
+//!   (`https:&#8203;//…`), and before the `.` of a word-initial `www.`.
+//!   Mentions and e-mail addresses: the same after an `@`.
 //! - Hugo shortcodes: see [`BRACE`].
 //! - Links and images: a `]` that would close link text (`](`, `][`, `]:`).
 //! - Character references: `&` where it starts one.
@@ -37,7 +41,7 @@
 /// attributes (`### Title {#id .class}`) out of the entries' headings.
 pub const BRACE: &str = "&#123;";
 
-/// A zero-width space, between two braces.
+/// A zero-width space: between two braces, after an `@`, in a bare URL.
 const ZERO_WIDTH: &str = "&#8203;";
 
 /// The characters a block marker is made of (see [`marker_word`]).
@@ -76,6 +80,16 @@ pub fn prose(s: &str) -> String {
             // or a space an editor wraps at) it would be a hard line break.
             '\\' if next.is_none_or(|n| !n.is_alphanumeric()) => out.push_str("\\\\"),
             '@' if next.is_some_and(|n| n.is_alphanumeric()) => out.push_str("@&#8203;"),
+            ':' if prev.is_some_and(char::is_alphanumeric)
+                && chars[i + 1..].starts_with(&['/', '/']) =>
+            {
+                out.push(':');
+                out.push_str(ZERO_WIDTH);
+            }
+            '.' if www_before(&chars[..i]) => {
+                out.push_str(ZERO_WIDTH);
+                out.push('.');
+            }
             c if crate::escape::is_control(c) => {
                 out.push_str(&crate::escape::terminal(&c.to_string()))
             }
@@ -83,6 +97,14 @@ pub fn prose(s: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `before` ends with a word `www` (any case) that starts a word.
+fn www_before(before: &[char]) -> bool {
+    let n = before.len();
+    n >= 3
+        && before[n - 3..].iter().all(|c| c.eq_ignore_ascii_case(&'w'))
+        && (n == 3 || !before[n - 4].is_alphanumeric())
 }
 
 /// `s` on one line: Markdown's whitespace (and Unicode's line separators)

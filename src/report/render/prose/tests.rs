@@ -38,15 +38,26 @@ fn paragraph_text(md: &str) -> Result<String, String> {
 /// `s` as the draft shows it: one line, a zero-width space between two
 /// braces and after an `@` that starts a mention.
 fn as_shown(s: &str) -> String {
-    let line = one_line(s);
+    let line: Vec<char> = one_line(s).chars().collect();
     let mut out = String::new();
-    let mut prev = None;
-    for c in line.chars() {
-        if (c == '{' && prev == Some('{')) || (prev == Some('@') && c.is_alphanumeric()) {
+    for (i, &c) in line.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| line[j]);
+        let scheme = prev == Some(':')
+            && i >= 2
+            && line[i - 2].is_alphanumeric()
+            && line[i..].starts_with(&['/', '/']);
+        let www = c == '.'
+            && i >= 3
+            && line[i - 3..i].iter().all(|w| w.eq_ignore_ascii_case(&'w'))
+            && (i == 3 || !line[i - 4].is_alphanumeric());
+        if (c == '{' && prev == Some('{'))
+            || (prev == Some('@') && c.is_alphanumeric())
+            || scheme
+            || www
+        {
             out.push('\u{200b}');
         }
         out.push(c);
-        prev = Some(c);
     }
     out
 }
@@ -100,6 +111,18 @@ fn links_and_images_are_text() {
     assert_eq!(prose("[d](data:text/html,x)"), "[d\\](data:text/html,x)");
     // Brackets that link nothing stay.
     assert_eq!(prose("Drivers[*].Count [^1]"), "Drivers[\\*].Count [^1]");
+}
+
+#[test]
+fn bare_urls_are_text() {
+    assert_eq!(
+        prose("see https://evil.example/x"),
+        "see https:&#8203;//evil.example/x"
+    );
+    assert_eq!(prose("www.evil.example"), "www&#8203;.evil.example");
+    assert_eq!(prose("(WWW.x.io)"), "(WWW&#8203;.x.io)");
+    // Not a URL: left as written.
+    assert_eq!(prose("awww.b a: //b :// x/y"), "awww.b a: //b :// x/y");
 }
 
 #[test]
