@@ -1,4 +1,4 @@
-use super::values::{deadline, login};
+use super::values::{deadline, login, without_line};
 use super::*;
 
 #[test]
@@ -70,4 +70,18 @@ fn the_current_phase_follows_the_deadlines() {
     for (now, want) in cases {
         assert_eq!(Phase::current(&c(now)), want, "at {now}");
     }
+}
+
+#[test]
+fn an_update_names_its_line_once() {
+    let place = "keps/sig-node/4939-x/README.md, line 246";
+    assert_eq!(
+        without_line("checkbox \"x\" is unchecked (line 246)", place),
+        "checkbox \"x\" is unchecked"
+    );
+    assert_eq!(
+        without_line("unchecked (line 12)", place),
+        "unchecked (line 12)"
+    );
+    assert_eq!(without_line("no line", place), "no line");
 }

@@ -137,11 +137,15 @@ fn updates(p: &Readiness, kep: Option<(&Kep, &KepAnalysis)>, src: &Sources) -> S
         .iter()
         .filter(|i| i.required && !ticked(p, i))
         .map(|i| {
-            let place = kep
-                .map(|(k, a)| format!("{}: ", prose(&location(i.id, k, a, src, stage))))
+            let place = kep.map(|(k, a)| location(i.id, k, a, src, stage));
+            let detail = place
+                .as_deref()
+                .map_or(i.detail.as_str(), |p| without_line(&i.detail, p));
+            let place = place
+                .map(|p| format!("{}: ", prose(&p)))
                 .unwrap_or_default();
             let now = if i.ok { " (done since)" } else { "" };
-            format!("- {place}{}{now}", prose(&i.detail))
+            format!("- {place}{}{now}", prose(detail))
         })
         .collect();
     if let (true, Some(why)) = (lines.is_empty(), &p.not_checked) {
@@ -153,6 +157,19 @@ fn updates(p: &Readiness, kep: Option<(&Kep, &KepAnalysis)>, src: &Sources) -> S
         "- nothing".to_string()
     } else {
         lines.join("\n")
+    }
+}
+
+/// `detail` without a closing "(line N)" that `place` already ends with.
+pub(super) fn without_line<'a>(detail: &'a str, place: &str) -> &'a str {
+    match detail.rsplit_once(" (line ") {
+        Some((head, n))
+            if n.strip_suffix(')')
+                .is_some_and(|n| place.ends_with(&format!("line {n}"))) =>
+        {
+            head
+        }
+        _ => detail,
     }
 }
 
