@@ -14,7 +14,7 @@ use super::portal::{corpus_site, open};
 const WIDTHS: [(u32, u32); 3] = [(390, 844), (1024, 768), (1400, 900)];
 
 /// The pages a SIG lead, a PRR reviewer and the release team read.
-pub(super) const DASHBOARDS: [(&str, &str); 9] = [
+pub(super) const DASHBOARDS: [(&str, &str); 10] = [
     ("home", "/"),
     ("sig", "/sigs/sig-node/"),
     ("prr", "/prr/"),
@@ -24,6 +24,7 @@ pub(super) const DASHBOARDS: [(&str, &str); 9] = [
     ("findings", "/findings/"),
     ("keps", "/keps/"),
     ("report", "/releases/v1.37/report/"),
+    ("comments", "/releases/v1.37/comments/"),
 ];
 
 /// What is wrong with the open page's reading layout at `width`: elements
