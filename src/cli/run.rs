@@ -32,7 +32,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
 
 fn serve(a: &ServeArgs) -> Result<i32> {
     let input = Input {
-        readmes: Readmes::Pages,
+        readmes: Readmes::Analysis,
         ..a.input.input()
     };
     if !input.is_embedded() && !input.root.is_dir() {
@@ -192,7 +192,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
     // history's is the only cache: without the history, none is made.
     let walk = a.history.walk()?;
     let input = Input {
-        readmes: Readmes::Pages,
+        readmes: Readmes::Analysis,
         ..a.input.input()
     };
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;

@@ -3,9 +3,9 @@
 //! reads the sections (title, level, lines, byte range, own text without
 //! HTML comments), the `<!-- toc -->` list, the task-list checkboxes, the
 //! links, code blocks, comments and raw HTML, and the Summary's plain text;
-//! the page is written from the same parse's events ([`Document::events`],
-//! kept when the command renders pages), so what the analysis calls a
-//! section is what the page shows as one.
+//! the page is written with the same sections (the renderer reads the
+//! text's events again as it writes, and keeps none), so what the analysis
+//! calls a section is what the page shows as one.
 //!
 //! Headings are CommonMark's: ATX and setext, never inside a code block or
 //! an HTML block (an unterminated `<!--` hides the rest of the text, as it
@@ -19,11 +19,8 @@ mod build;
 mod summary;
 mod toc;
 
-use std::ops::Range;
-use std::sync::Arc;
-
-use pulldown_cmark::Event;
 use serde::Serialize;
+use std::ops::Range;
 
 pub use anchor::{Anchors, heading_text, markdown_options, slug, slug_text};
 pub use summary::{first_sentences, is_summary_heading};
@@ -98,33 +95,6 @@ pub struct CodeBlock {
     pub line: usize,
 }
 
-/// The parser's events, kept for the renderer (without their ranges, which
-/// it does not read: 16 of the 96 bytes an event took).
-pub type EventList = Vec<Event<'static>>;
-
-/// The events of a [`Document`]'s parse, when the command renders pages.
-/// They are derived from the text like the rest of the document, so two
-/// documents compare by the rest (equal text, equal events).
-#[derive(Clone, Default)]
-pub struct Events(pub Option<Arc<EventList>>);
-
-impl PartialEq for Events {
-    fn eq(&self, _: &Events) -> bool {
-        true
-    }
-}
-
-impl Eq for Events {}
-
-impl std::fmt::Debug for Events {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            Some(e) => write!(f, "Events({})", e.len()),
-            None => f.write_str("Events(not kept)"),
-        }
-    }
-}
-
 /// A section's own text ([`Document::body`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Body<'a> {
@@ -164,9 +134,6 @@ pub struct Document {
     /// The plain text of the Summary section and its subsections (see
     /// [`is_summary_heading`]), whitespace collapsed; "" when there is none.
     pub summary: String,
-    /// The parse's events, when kept ([`parse_for_pages`]).
-    #[serde(skip)]
-    pub events: Events,
 }
 
 impl Document {
@@ -266,9 +233,7 @@ impl Document {
 /// (sections), the table of contents and the comments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Parts {
-    /// Everything, and the parser's events for the renderer.
-    Pages,
-    /// Everything but the events (the analysis).
+    /// Everything (the analysis, and the page's sections).
     Analysis,
     /// Only what `check`'s README rules read (the TOC rule, and the
     /// questionnaire's answers in the sections' bodies): no checkboxes,
@@ -277,24 +242,13 @@ pub enum Parts {
     Rules,
 }
 
-/// Parse README markdown (the analysis' reading; no events kept).
+/// Parse README markdown (everything the analysis and the page read).
 pub fn parse(text: &str) -> Document {
     build::parse(text.to_string(), Parts::Analysis)
 }
 
-/// [`parse`], keeping the events for the renderer.
-pub fn parse_for_pages(text: &str) -> Document {
-    build::parse(text.to_string(), Parts::Pages)
-}
-
-/// The [`Parts`] of a README's text, which the document keeps. A README
-/// over [`MAX_PAGE_BYTES`] keeps no events for the page even when asked
-/// (its page shows [`page_part`], parsed again).
+/// The [`Parts`] of a README's text, which the document keeps.
 pub fn parse_text(text: String, parts: Parts) -> Document {
-    let parts = match parts {
-        Parts::Pages if text.len() > MAX_PAGE_BYTES => Parts::Analysis,
-        p => p,
-    };
     build::parse(text, parts)
 }
 

@@ -22,17 +22,16 @@ use crate::repo::RepoFile;
 pub use discovery::{Discovered, discover, kep_readmes, take_readmes};
 use metadata::{FieldLines, Metadata};
 
-/// What the READMEs are read for: the analysis only, or pages too (the
-/// parse's events are kept for the renderer, so a README is parsed once).
+/// What the READMEs are read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Readmes {
-    /// `report`, `query`, `export`: no page is rendered.
+    /// `build`, `serve`, `report`, `query`, `export`: everything (a page is
+    /// written from the same sections; its events are read again as it
+    /// is written, never kept).
     #[default]
     Analysis,
     /// `check`: only what its README rules read ([`document::Parts::Rules`]).
     Rules,
-    /// `build` and `serve`.
-    Pages,
     /// The text is kept and not parsed: the caller parses the READMEs it
     /// needs ([`Kep::parse_readme`]), as the freeze deadline's model does
     /// for the KEPs of one release.
@@ -45,7 +44,6 @@ impl Readmes {
         match self {
             Readmes::Analysis => document::parse_text(text, document::Parts::Analysis),
             Readmes::Rules => document::parse_text(text, document::Parts::Rules),
-            Readmes::Pages => document::parse_text(text, document::Parts::Pages),
             Readmes::Deferred => document::Document::unparsed(text),
         }
     }

@@ -84,25 +84,20 @@ pub fn render_titled(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    let doc = document::parse_for_pages(markdown);
+    let doc = document::parse(markdown);
     render_checked(&doc, from, links, titles, hl, RawHtml::KeepSimple)
 }
 
-/// [`render_titled`] from a README's parse (`doc`, of `markdown`): its
-/// events are written, not parsed again (when the parse kept none, as
-/// the analysis' parse does not, `markdown` is parsed for the page).
+/// [`render_titled`] from a README's parse (`doc`): its sections are the
+/// page's, and its text's events are written as they are read.
 pub fn render_document(
-    markdown: &str,
     doc: &Document,
     from: &str,
     links: &Links,
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    match doc.events.0 {
-        Some(_) => render_checked(doc, from, links, titles, hl, RawHtml::KeepSimple),
-        None => render_titled(markdown, from, links, titles, hl),
-    }
+    render_checked(doc, from, links, titles, hl, RawHtml::KeepSimple)
 }
 
 /// [`render_titled`], with any raw HTML cleaned by the sanitizer, even
@@ -115,7 +110,7 @@ pub fn render_sanitized(
     titles: &Titles,
     hl: &Highlighter,
 ) -> Rendered {
-    let doc = document::parse_for_pages(markdown);
+    let doc = document::parse(markdown);
     render_checked(&doc, from, links, titles, hl, RawHtml::Sanitize)
 }
 
@@ -130,9 +125,6 @@ fn render_checked(
     hl: &Highlighter,
     raw: RawHtml,
 ) -> Rendered {
-    if doc.events.0.is_none() {
-        return Rendered::default();
-    }
     let (mut html, mut done) = stream(doc, from, links, titles, hl, raw);
     if done.raw && !(raw == RawHtml::KeepSimple && done.simple) {
         // a tag written as nothing may still act on a tree that is not
@@ -219,13 +211,11 @@ fn stream(
     hl: &Highlighter,
     raw: RawHtml,
 ) -> (String, Done) {
+    // The events are read from the text as they are written, never kept
+    // (keeping every README's was 90 MB of the corpus build's peak).
+    let fixed = document::fence_tabs(&doc.text);
     let mut stream = Stream {
-        parser: doc
-            .events
-            .0
-            .as_deref()
-            .map_or(&[][..], Vec::as_slice)
-            .iter(),
+        parser: pulldown_cmark::Parser::new_ext(&fixed, document::markdown_options()),
         doc,
         heading: 0,
         pending: None,
@@ -282,8 +272,9 @@ fn stream(
 /// raw HTML passed on (for [`sanitize::clean`]) or made text. The plain text
 /// is collected on the way.
 struct Stream<'a, 'l> {
-    /// The README's parse, and where its events are read.
-    parser: std::slice::Iter<'a, Event<'static>>,
+    /// The README's events, read from its text as they are written.
+    parser: pulldown_cmark::Parser<'a>,
+    /// The README's parse.
     doc: &'a Document,
     /// The number of headings read so far (the next one's index in
     /// `doc.sections`).

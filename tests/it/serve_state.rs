@@ -21,7 +21,7 @@ fn input(root: &Path) -> Input {
         rev: None,
         sigs: None,
         current: None,
-        readmes: Readmes::Pages,
+        readmes: Readmes::Analysis,
         kubernetes: None,
         team: Default::default(),
     }

@@ -2,7 +2,6 @@
 //! [`Document`].
 
 use std::ops::Range;
-use std::sync::Arc;
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
@@ -10,8 +9,8 @@ use super::boxes::Boxes;
 use super::summary::{PlainText, is_summary_heading};
 use super::toc::TocReader;
 use super::{
-    Anchors, CodeBlock, Document, Events, Link, Parts, Section, collapse, fence_tabs,
-    markdown_options, slug_text,
+    Anchors, CodeBlock, Document, Link, Parts, Section, collapse, fence_tabs, markdown_options,
+    slug_text,
 };
 
 /// A heading being read.
@@ -166,12 +165,11 @@ impl Builder<'_> {
         self.headings.push((Heading { text: title, ..h }, slug));
     }
 
-    fn finish(mut self, events: Option<super::EventList>) -> Document {
+    fn finish(mut self) -> Document {
         self.doc.sections = self.sections();
         self.doc.toc = std::mem::take(&mut self.toc).finish();
         self.doc.tasks = std::mem::take(&mut self.boxes).finish();
         self.doc.summary = std::mem::take(&mut self.plain).finish();
-        self.doc.events = Events(events.map(Arc::new));
         self.doc
     }
 
@@ -252,7 +250,6 @@ pub(super) fn parse(original: String, parts: Parts) -> Document {
 
 /// The document of `text` (its ranges, not the text itself).
 fn read(text: &str, parts: Parts) -> Document {
-    let keep = parts == Parts::Pages;
     let mut b = Builder {
         parts,
         text,
@@ -265,14 +262,10 @@ fn read(text: &str, parts: Parts) -> Document {
         plain: PlainText::default(),
         doc: Document::default(),
     };
-    let mut events = keep.then(Vec::new);
     for (ev, range) in Parser::new_ext(text, markdown_options()).into_offset_iter() {
         b.see(&ev, &range);
-        if let Some(list) = events.as_mut() {
-            list.push(ev.into_static());
-        }
     }
-    b.finish(events)
+    b.finish()
 }
 
 /// The `\n`s in `bytes`: byte flags summed in runs of 255, which cannot

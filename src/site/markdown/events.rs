@@ -81,7 +81,7 @@ impl<'a> Stream<'a, '_> {
         loop {
             let ev = match self.pending.take() {
                 Some(ev) => ev,
-                None => self.parser.next().map(borrowed)?,
+                None => self.parser.next()?,
             };
             let ev = match ev {
                 Event::Html(first) => Event::Html(self.join_html(first)),
@@ -99,7 +99,7 @@ impl<'a> Stream<'a, '_> {
     fn join_html(&mut self, first: CowStr<'a>) -> CowStr<'a> {
         let mut joined: Option<String> = None;
         loop {
-            match self.parser.next().map(borrowed) {
+            match self.parser.next() {
                 Some(Event::Html(more)) => joined
                     .get_or_insert_with(|| first.to_string())
                     .push_str(&more),
@@ -276,18 +276,5 @@ impl<'a> Stream<'a, '_> {
         let id = format!("{ID_PREFIX}fn-{label}");
         self.anchors.take(id.clone());
         id.into()
-    }
-}
-
-/// An event of the kept parse, its text borrowed rather than copied (the
-/// events that carry text are most of a README's).
-fn borrowed<'a>(ev: &'a Event<'static>) -> Event<'a> {
-    let b = |t: &'a CowStr<'static>| CowStr::Borrowed(t.as_ref());
-    match ev {
-        Event::Text(t) => Event::Text(b(t)),
-        Event::Code(t) => Event::Code(b(t)),
-        Event::Html(t) => Event::Html(b(t)),
-        Event::InlineHtml(t) => Event::InlineHtml(b(t)),
-        other => other.clone(),
     }
 }

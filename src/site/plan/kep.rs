@@ -112,7 +112,7 @@ impl<'a> Kit<'a> {
             r.cut_from = Some(text.len());
             r
         } else {
-            markdown::render_document(text, doc, from, &links, &self.paths.titles, self.hl)
+            markdown::render_document(doc, from, &links, &self.paths.titles, self.hl)
         };
         r.body_terms = Some(Arc::new(search::BodyTerms::of(&r.text, &r.sections)));
         (Arc::new(r), false)
