@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)] // each bench uses a part of it
 mod support;
 
-use kepsite::analysis::history::{HistoryOptions, walk};
+use kepsite::repo::history::{HistoryOptions, walk};
 
 const RUNS: usize = 5;
 

@@ -117,9 +117,9 @@ fn gate_files() {
         for n in [base, 2 * base, 4 * base] {
             let files = make(n);
             let t = best(|| {
-                let mut s = kepsite::gates::Snapshot::default();
+                let mut s = kepsite::repo::gates::Snapshot::default();
                 for (path, text) in &files {
-                    kepsite::gates::parse_file(path, text, &mut s);
+                    kepsite::repo::gates::parse_file(path, text, &mut s);
                 }
                 assert!(!s.gates.is_empty());
             });

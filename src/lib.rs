@@ -21,7 +21,6 @@ pub mod diagnostics;
 pub mod errors;
 pub mod escape;
 pub mod finding;
-pub mod gates;
 pub mod hash;
 pub mod input_file;
 pub mod kep;

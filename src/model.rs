@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 
 use crate::finding::{self, Finding};
@@ -116,7 +116,14 @@ pub fn load_for(
 
 /// Read and parse kubernetes/community's sigs.yaml.
 pub fn load_sigs(p: &Path) -> Result<SigList> {
-    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    const SIGS: crate::input_file::Kind = crate::input_file::Kind {
+        what: "sigs.yaml",
+        item: "group",
+        limit: 16 << 20,
+        hint: "pass kubernetes/community's sigs.yaml",
+    };
+    let bytes = crate::input_file::read_bytes(&SIGS, p)?;
+    let text = String::from_utf8_lossy(&bytes);
     SigList::parse(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}:{}: sigs.yaml does not parse: {}",

@@ -11,12 +11,12 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::analysis::board::Tracking;
-use crate::analysis::history::{History, KepHistory};
 use crate::analysis::tracking::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::metadata::{FeatureGate, Milestones};
 use crate::kep::{Kep, KepFormat};
 use crate::model::{KepId, Model};
+use crate::repo::history::{History, KepHistory};
 
 /// One stage's PRR approval as exported.
 #[derive(Debug, Clone, Serialize)]

@@ -1,6 +1,6 @@
 //! What Kubernetes' code shipped (`--kubernetes DIR`): each KEP's feature
 //! gates and the stage they had in every release, read from a
-//! kubernetes/kubernetes checkout ([`crate::gates`]), beside what the KEP's
+//! kubernetes/kubernetes checkout ([`crate::repo::gates`]), beside what the KEP's
 //! files say.
 //!
 //! - A release that is out is read at its release tag (the highest patch
@@ -36,9 +36,9 @@ pub use milestones::{MilestoneNote, findings, gate_steps, kep_panel, milestone_n
 pub use orphans::Adopted;
 
 use super::calendar::cycle;
-use crate::gates::{self, CommitInfo, Kubernetes, PreRelease, Snapshot};
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
+use crate::repo::gates::{self, CommitInfo, Kubernetes, PreRelease, Snapshot};
 
 /// The files a release's code is read from.
 #[derive(Debug, Clone, Serialize)]

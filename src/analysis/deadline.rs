@@ -13,13 +13,13 @@ use serde::Serialize;
 use super::board::checklist_in;
 use super::calendar::Current;
 use super::freeze::CheckId;
-use super::history::KepHistory;
 use super::outcome::stage_in;
 use super::readiness::{AtDeadline, status_ok};
 use super::tracking::analyze_for;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Status};
 use crate::model::Model;
+use crate::repo::history::KepHistory;
 use crate::team::Freeze;
 
 /// Every KEP's checklist at one deadline of one release.

@@ -8,7 +8,6 @@ pub mod completeness;
 pub mod deadline;
 pub mod findings;
 pub mod freeze;
-pub mod history;
 pub mod outcome;
 pub mod readiness;
 pub mod template;

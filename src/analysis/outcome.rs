@@ -37,11 +37,11 @@ use in_progress::in_progress_view;
 use super::board::{self, Apart, Source, Status as Board, TeamFacts, Tracking};
 use super::calendar::{Current, Cycle, cycle};
 use super::code::Code;
-use super::history::{Change, History, KepHistory};
 use super::tracking::{Analysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;
+use crate::repo::history::{Change, History, KepHistory};
 use crate::team::Freeze;
 
 /// Where a release stands at the snapshot.

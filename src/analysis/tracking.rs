@@ -10,7 +10,6 @@ use super::calendar::{self, Current};
 use super::completeness::{self, Assessment, PrrTarget};
 use super::deadline::Deadline;
 use super::freeze::{self, Facts};
-use super::history::History;
 use super::outcome::{self, Phase};
 pub use super::readiness::{AtDeadline, Item, Readiness, Verdict, readiness, status_ok};
 use super::template::{self, Template};
@@ -18,6 +17,7 @@ use crate::kep::Kep;
 use crate::kep::document::{self, TocMismatch};
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::{KepId, Model};
+use crate::repo::history::History;
 use crate::team::Freeze;
 
 /// Whether the PRR questionnaire is complete and approved, per stage.

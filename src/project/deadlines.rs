@@ -9,6 +9,7 @@ use crate::analysis::calendar::Current;
 use crate::analysis::deadline::{self, Deadline};
 use crate::kep::Readmes;
 use crate::model::Model;
+use crate::repo::AtInstant;
 use crate::team::Freeze;
 use crate::timing::timed;
 
@@ -63,17 +64,12 @@ fn deadline_of(
     }
     let at = current.cycle?.deadline(freeze)?;
     let name = freeze.name(current.release);
-    let repo = git2::Repository::discover(&input.root).ok()?;
-    let head = repo
-        .revparse_single(input.rev.as_deref().unwrap_or("HEAD"))
-        .and_then(|o| o.peel_to_commit())
-        .ok()?;
-    let commit = match crate::repo::before_on_first_parent(&head, at.as_second()) {
-        Ok(c) => c,
+    let id = match crate::repo::commit_at(&input.root, input.rev.as_deref(), at.as_second())? {
+        AtInstant::Commit(id) => id,
         // The repository begins after the deadline: nothing to judge there,
         // so the verdicts stay on these files (and say so).
-        Err(_) if !repo.is_shallow() => return None,
-        Err(_) => {
+        AtInstant::Later { shallow: false } => return None,
+        AtInstant::Later { shallow: true } => {
             tracing::warn!(
                 "this clone is shallow and its oldest commit is after {}'s {name} \
                  deadline ({at}): its verdicts are taken on the snapshot's files, not the \
@@ -83,7 +79,6 @@ fn deadline_of(
             return None;
         }
     };
-    let id = commit.id().to_string();
     if let Some(d) = earlier
         .iter()
         .find(|d| d.commit == id && d.release == current.release && d.freeze == freeze)

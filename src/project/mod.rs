@@ -17,7 +17,6 @@ mod team;
 
 use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
-use crate::analysis::history::History;
 use crate::analysis::outcome::Sources;
 use crate::analysis::tracking::{KepAnalysis, analyze_kep};
 use crate::analysis::{Analysis, analyze, findings};
@@ -27,6 +26,7 @@ use crate::kep::domain::Release;
 use crate::kep::{Kep, Readmes};
 use crate::model::{self, Model};
 use crate::repo::EMBEDDED_ROOT;
+use crate::repo::history::History;
 use crate::team::Freeze;
 use crate::timing::timed;
 use deadlines::deadlines_of;
@@ -87,7 +87,7 @@ impl Input {
     /// `cache_dir` `None` walks without reading or writing any cache
     /// (`build --no-cache`).
     pub fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
-        crate::analysis::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
+        crate::repo::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
     }
 }
 

@@ -326,19 +326,38 @@ pub(super) fn subdir_prefix(repo: &Repository, root: &Path) -> Result<String> {
 }
 
 /// Read one blob at `path` (relative to the snapshot root) of `commit`.
-pub(super) fn read_blob(root: &Path, commit: &str, path: &str) -> Result<Vec<u8>> {
+pub(super) fn read_blobs(
+    root: &Path,
+    commit: &str,
+    paths: &[String],
+) -> Result<std::collections::BTreeMap<String, Vec<u8>>> {
     let repo = Repository::discover(root)?;
     let prefix = subdir_prefix(&repo, root)?;
-    let full = if prefix.is_empty() {
-        path.to_string()
-    } else {
-        format!("{prefix}/{path}")
-    };
     let tree = repo.find_commit(Oid::from_str(commit)?)?.tree()?;
-    let entry = tree.get_path(Path::new(&full))?;
-    if entry.filemode() == MODE_LINK {
-        let oid = follow_link(&repo, &tree, &full, entry.id()).map_err(|e| anyhow!(e))?;
-        return Ok(repo.find_blob(oid)?.content().to_vec());
+    let mut out = std::collections::BTreeMap::new();
+    for path in paths {
+        let full = if prefix.is_empty() {
+            path.to_string()
+        } else {
+            format!("{prefix}/{path}")
+        };
+        let Ok(entry) = tree.get_path(Path::new(&full)) else {
+            continue;
+        };
+        let oid = match entry.filemode() {
+            MODE_LINK => match follow_link(&repo, &tree, &full, entry.id()) {
+                Ok(oid) => oid,
+                Err(_) => continue,
+            },
+            MODE_TREE => continue,
+            _ => entry.id(),
+        };
+        let Ok(blob) = repo.find_blob(oid) else {
+            continue;
+        };
+        if blob.size() as u64 <= MAX_FILE_BYTES {
+            out.insert(path.clone(), blob.content().to_vec());
+        }
     }
-    Ok(repo.find_blob(entry.id())?.content().to_vec())
+    Ok(out)
 }

@@ -9,13 +9,17 @@
 
 mod changes;
 mod embedded;
+pub mod gates;
 mod git;
+pub mod history;
 pub mod image;
+pub mod since;
 mod worktree;
 
 pub use changes::{ChangeSet, Range, changes};
 pub use embedded::{EMBEDDED_ROOT, load_embedded};
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
@@ -245,21 +249,50 @@ pub fn not_a_checkout(root: &Path) -> Option<String> {
 }
 
 /// Read a non-input file (an image beside a README) from wherever the
-/// snapshot came from: the embedded sample, a git commit, or the working tree
-/// (only when it stays inside the repository). `None` when it cannot be read.
+/// snapshot came from: the embedded sample, a git commit, or the working
+/// tree. `None` when it cannot be read. See [`read_assets`] for the rule.
 pub fn read_asset(source: &Source, path: &str) -> Option<Vec<u8>> {
-    if !is_wanted(path) || path.split('/').any(|c| c == ".." || c.is_empty()) {
-        return None;
+    read_assets(source, &[path.to_string()]).ok()?.remove(path)
+}
+
+/// Read the asset files `paths` (repository-relative, `/`-separated) from
+/// `source`, with one rule for every reader (the SVG check, the build's
+/// copy, serve): a path of the published part of the repository with no
+/// `..` or empty component; a regular file of at most [`MAX_FILE_BYTES`];
+/// a symlink followed only as the loader follows one, when its target,
+/// resolved inside the repository, is in the published part too
+/// ([`link_target_allowed`]). What cannot be read is left out.
+pub fn read_assets(source: &Source, paths: &[String]) -> Result<BTreeMap<String, Vec<u8>>> {
+    let wanted: Vec<String> = paths
+        .iter()
+        .filter(|p| is_wanted(p) && !p.split('/').any(|c| c == ".." || c.is_empty()))
+        .cloned()
+        .collect();
+    if wanted.is_empty() {
+        return Ok(BTreeMap::new());
     }
     if source.root == Path::new(EMBEDDED_ROOT) {
-        return embedded::read(path);
+        return Ok(wanted
+            .into_iter()
+            .filter_map(|p| Some((embedded::read(&p)?, p)))
+            .map(|(b, p)| (p, b))
+            .collect());
     }
     if let Some(commit) = &source.commit {
-        return git::read_blob(&source.root, commit, path).ok();
+        return git::read_blobs(&source.root, commit, &wanted);
     }
-    let root = source.root.canonicalize().ok()?;
+    let root = source.root.canonicalize()?;
+    Ok(wanted
+        .into_iter()
+        .filter_map(|p| Some((worktree_asset(&root, &p)?, p)))
+        .map(|(b, p)| (p, b))
+        .collect())
+}
+
+/// One asset of the working tree at (canonical) `root`.
+fn worktree_asset(root: &Path, path: &str) -> Option<Vec<u8>> {
     let full = root.join(path).canonicalize().ok()?;
-    let rel = full.strip_prefix(&root).ok()?.to_str()?.replace('\\', "/");
+    let rel = full.strip_prefix(root).ok()?.to_str()?.replace('\\', "/");
     if !link_target_allowed(&rel) {
         return None;
     }
@@ -382,15 +415,54 @@ fn finish(
     }
 }
 
-/// The newest commit on `head`'s first-parent line committed before
-/// `cutoff` (seconds since the epoch, committer time, as git's `--before`):
-/// what the branch was at that instant (`report --since`, a freeze deadline).
+/// Whether a commit made at `time` is part of the repository as it stood
+/// at `instant` (both seconds since the epoch): committed at or before it,
+/// as git's `--before` reads a date. The one cut-off of every "the branch
+/// at an instant" (a freeze deadline, `report --since DATE`, Kubernetes'
+/// code at a release day or a snapshot's date).
+pub fn committed_before(time: i64, instant: i64) -> bool {
+    time <= instant
+}
+
+/// Where the first-parent line of a revision was at an instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AtInstant {
+    /// The line's newest commit [`committed_before`] the instant.
+    Commit(String),
+    /// The line begins after the instant; `shallow` when that is because
+    /// the clone is shallow.
+    Later {
+        /// The clone is shallow.
+        shallow: bool,
+    },
+}
+
+/// Where `rev` (HEAD when `None`) of the git repository holding `root` was
+/// at `instant` (seconds since the epoch); `None` when `root` is in no git
+/// repository or `rev` names no commit.
+pub fn commit_at(root: &Path, rev: Option<&str>, instant: i64) -> Option<AtInstant> {
+    let repo = git2::Repository::discover(root).ok()?;
+    let head = repo
+        .revparse_single(rev.unwrap_or("HEAD"))
+        .and_then(|o| o.peel_to_commit())
+        .ok()?;
+    Some(match before_on_first_parent(&head, instant) {
+        Ok(c) => AtInstant::Commit(c.id().to_string()),
+        Err(_) => AtInstant::Later {
+            shallow: repo.is_shallow(),
+        },
+    })
+}
+
+/// The newest commit on `head`'s first-parent line [`committed_before`]
+/// `cutoff` (committer time): what the branch was at that instant
+/// (`report --since`, a freeze deadline).
 pub fn before_on_first_parent<'r>(
     head: &git2::Commit<'r>,
     cutoff: i64,
 ) -> Result<git2::Commit<'r>> {
     let mut commit = head.clone();
-    while commit.time().seconds() >= cutoff {
+    while !committed_before(commit.time().seconds(), cutoff) {
         commit = commit
             .parent(0)
             .context("the first-parent line ends before that date")?;

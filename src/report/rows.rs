@@ -8,9 +8,9 @@ use super::{
 };
 use crate::analysis::board::{self, BoardDiff};
 use crate::analysis::code::{self, Code};
-use crate::analysis::history::KepHistory;
 use crate::analysis::outcome::{self, Outcome, Phase};
 use crate::kep::domain::{Release, Stage};
+use crate::repo::history::KepHistory;
 use crate::team::board::Item;
 use crate::team::issues::Issue;
 

@@ -11,11 +11,11 @@ use super::comments::{self, Phase, Templates};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release};
-use crate::analysis::history::History;
 use crate::analysis::{outcome, tracking};
 use crate::kep::domain::Release;
 use crate::model::Model;
 use crate::project::{Input, Project, Walk};
+use crate::repo::history::History;
 
 /// Everything `kepsite report` was asked for.
 #[derive(Debug, Clone)]
@@ -91,8 +91,15 @@ fn templates(path: Option<&std::path::Path>) -> Result<Templates> {
     match path {
         None => Ok(Templates::builtin()),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading --templates {}", p.display()))?;
+            const TEMPLATES: crate::input_file::Kind = crate::input_file::Kind {
+                what: "the --templates file",
+                item: "template",
+                limit: 4 << 20,
+                hint: "a Markdown file of headed sections with fenced blocks",
+            };
+            let bytes = crate::input_file::read_bytes(&TEMPLATES, p)?;
+            let text = String::from_utf8(bytes)
+                .with_context(|| format!("--templates {}: not UTF-8", p.display()))?;
             Templates::parse(&text, &p.display().to_string())
         }
     }

@@ -15,7 +15,7 @@ mod prr;
 pub(super) mod triage;
 
 use super::charts;
-use super::pages::{Ctx, Listing, cycle_json, shipped_series};
+use super::listing::{Ctx, Listing, cycle_json, shipped_series};
 use super::view::is_open;
 use crate::analysis::findings::prr_required;
 use crate::analysis::outcome::{Phase, ReleaseView};
@@ -105,7 +105,7 @@ fn sig_page(
             "newest": c.analysis.current.release.to_string(),
             "cycle": cycle_json(c),
             "summary": triage::summary(&current, &c.analysis.current.release.to_string()),
-            "board": views.iter().find(|v| v.phase == Phase::InProgress).map(|v| super::pages::board_json(c, v)),
+            "board": views.iter().find(|v| v.phase == Phase::InProgress).map(|v| super::listing::board_json(c, v)),
             "current": current,
             "planned": planned,
             "shipped_chart": chart,
@@ -165,7 +165,7 @@ fn sig_prr_gaps(c: &Ctx, found: &[Vec<&Finding>], idx: &[usize]) -> Vec<Value> {
             let stage = keps[i].meta.stage.nearest().unwrap_or(Stage::Alpha);
             json!({
                 "kep": &c.refs[i],
-                "missing": super::pages::prr_gap(&keps[i].meta.stage, &c.analysis.keps[i]),
+                "missing": super::listing::prr_gap(&keps[i].meta.stage, &c.analysis.keps[i]),
                 "unanswered": unanswered(c, i, &stage),
                 "findings": found[i].iter().filter(|f| f.rule.starts_with("prr-") && f.rule != "prr-unanswered").collect::<Vec<_>>(),
             })
@@ -349,7 +349,7 @@ pub fn recent_changes(c: &Ctx) -> Vec<Value> {
     let mut out: Vec<(i64, Value)> = Vec::new();
     for (n, kh) in &h.keps {
         let Some(&i) = numbers.get(n) else { continue };
-        let mut prev: Option<&crate::analysis::history::Change> = None;
+        let mut prev: Option<&crate::repo::history::Change> = None;
         for ch in &kh.changes {
             if ch.time >= since {
                 let (ps, pg, pm) = prev.map(|p| p.values()).unwrap_or_default();

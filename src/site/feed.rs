@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::pages::{Ctx, Listing};
-use crate::analysis::history::{Change, History};
+use super::listing::{Ctx, Listing};
+use crate::repo::history::{Change, History};
 
 /// Entries in the Atom feed.
 const FEED_ENTRIES: usize = 50;

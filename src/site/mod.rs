@@ -5,13 +5,13 @@
 //! complete, so a failed build leaves the previous site untouched and the
 //! READMEs' HTML is never all held at once.
 
-pub mod assets;
 pub mod charts;
 pub mod dashboards;
 pub mod feed;
 pub mod highlight;
 pub mod images;
 pub mod links;
+pub mod listing;
 pub mod markdown;
 pub mod output;
 pub mod pages;
@@ -234,14 +234,14 @@ fn copy_assets(data: &Project, assets: &BTreeMap<String, String>, sink: &dyn Sin
     let source = &data.model.source;
     if source.commit.is_none() {
         return assets.par_iter().try_for_each(|(out, repo)| {
-            match assets::read_worktree(&source.root, repo) {
+            match crate::repo::read_asset(source, repo) {
                 Some(b) => sink.put(out, &b),
                 None => Ok(()),
             }
         });
     }
     let repo_paths: Vec<String> = assets.values().cloned().collect();
-    let bytes = assets::read(source, &repo_paths)?;
+    let bytes = crate::repo::read_assets(source, &repo_paths)?;
     assets
         .iter()
         .try_for_each(|(out, repo)| match bytes.get(repo) {

@@ -14,10 +14,10 @@ mod kep;
 
 use super::highlight::Highlighter;
 use super::markdown::Rendered;
-use super::pages;
 use super::search;
 use super::view;
 use super::{SiteOptions, lock};
+use super::{listing, pages};
 use crate::project::{Project, Readme};
 use json::json_files;
 use kep::{Kit, PerKep};
@@ -246,7 +246,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         .zip(&kit.tracking)
         .map(|(((k, d), a), t)| view::kep_ref(model, k, Some(a), t.as_ref(), &kit.urls.page(d)))
         .collect();
-    let ctx = pages::Ctx {
+    let ctx = listing::Ctx {
         model,
         analysis: &data.analysis,
         history: data.history.as_ref(),
@@ -263,7 +263,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         crate::report::site::Reports::new(data, &opts.base_url, &opts.repo_url, &opts.branch)
     });
     let messages = reports.messages();
-    let ctx = pages::Ctx {
+    let ctx = listing::Ctx {
         messages: messages.as_ref(),
         ..ctx
     };
@@ -273,7 +273,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         lock(&streamed).extend(handed);
         pages.into_par_iter().for_each(sink.page);
     };
-    let listing = |batch: Vec<pages::Listing>| {
+    let listing = |batch: Vec<listing::Listing>| {
         take(
             batch
                 .into_iter()

@@ -5,11 +5,11 @@
 use std::sync::OnceLock;
 
 use kepsite::analysis::code::{self, Code};
-use kepsite::analysis::history::{History, HistoryOptions, walk};
 use kepsite::analysis::outcome::{self, ReleaseView};
 use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::Release;
 use kepsite::model::{self, Model};
+use kepsite::repo::history::{History, HistoryOptions, walk};
 
 use crate::shared::{corpus, kubernetes};
 

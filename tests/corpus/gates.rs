@@ -1,4 +1,4 @@
-//! `kepsite::gates` on the kubernetes-features bundle (`corpus/
+//! `kepsite::repo::gates` on the kubernetes-features bundle (`corpus/
 //! kubernetes-features.bundle` of the shared folder, cloned once per run):
 //! known gates' specs at a release tag and on master, gate counts against
 //! a count of the constants taken with `git grep`, and the speed of
@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use kepsite::gates::{Kubernetes, PreRelease, Snapshot, Spec, landed};
+use kepsite::repo::gates::{Kubernetes, PreRelease, Snapshot, Spec, landed};
 
 /// The shared clone of the bundle.
 fn checkout() -> &'static Path {
@@ -155,7 +155,7 @@ fn master_head_and_staging_gates() {
         Some(&spec(35, true, PreRelease::Beta, false))
     );
     // The same from the working directory and from the tree.
-    let disk = kepsite::gates::Snapshot::from_dir(checkout()).unwrap();
+    let disk = kepsite::repo::gates::Snapshot::from_dir(checkout()).unwrap();
     assert_eq!(disk.gates, s.gates);
     let repo = git2::Repository::open(checkout()).unwrap();
     let tree = repo.head().unwrap().peel_to_tree().unwrap();

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use git2::Repository;
 
 use crate::git_fixture::{T0, commit, kep_yaml};
-use kepsite::analysis::history::{History, HistoryOptions, walk};
+use kepsite::repo::history::{History, HistoryOptions, walk};
 
 use crate::shared::corpus;
 

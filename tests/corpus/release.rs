@@ -6,11 +6,11 @@ use std::sync::OnceLock;
 
 use kepsite::analysis::board::Freeze;
 use kepsite::analysis::calendar::Basis;
-use kepsite::analysis::history::{History, HistoryOptions, walk};
 use kepsite::analysis::outcome::{self, Outcome, Phase, ReleaseView, Sources};
 use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::{Release, Stage};
 use kepsite::model::{self, Model};
+use kepsite::repo::history::{History, HistoryOptions, walk};
 
 use crate::shared::corpus;
 use crate::support::*;

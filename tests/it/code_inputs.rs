@@ -274,9 +274,9 @@ fn a_release_number_from_input_bounds_no_loop() {
 #[test]
 fn the_once_quadratic_inputs_read_right() {
     let snapshot = |files: Vec<(String, String)>| {
-        let mut s = kepsite::gates::Snapshot::default();
+        let mut s = kepsite::repo::gates::Snapshot::default();
         for (path, text) in &files {
-            kepsite::gates::parse_file(path, text, &mut s);
+            kepsite::repo::gates::parse_file(path, text, &mut s);
         }
         s
     };
@@ -312,7 +312,7 @@ fn the_once_quadratic_inputs_read_right() {
 fn a_gate_file_over_the_limit_is_not_parsed_and_said() {
     let big = format!(
         "{GATES}\n//{}\n",
-        "x".repeat(kepsite::gates::MAX_FILE_BYTES)
+        "x".repeat(kepsite::repo::gates::MAX_FILE_BYTES)
     );
     let dir = tempfile::tempdir().unwrap();
     gate_inputs::commit(dir.path(), &files(&big), TIME, &[]);

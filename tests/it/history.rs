@@ -5,7 +5,7 @@ use git2::Repository;
 
 use crate::git_fixture::{T0, commit, kep_yaml};
 use crate::support::{content, copy_tree, git, kepsite};
-use kepsite::analysis::history::{HistoryOptions, walk};
+use kepsite::repo::history::{HistoryOptions, walk};
 
 // ---------------------------------------------------------------- tiny repo
 

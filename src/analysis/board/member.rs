@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::calendar::Current;
-use crate::analysis::history::KepHistory;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Status};
+use crate::repo::history::KepHistory;
 use crate::team::issues::Issue;
 
 /// What decided a KEP is in the release.

@@ -16,10 +16,10 @@ use serde::Serialize;
 
 use super::Code;
 use super::compare::files_change;
-use crate::analysis::history::History;
 use crate::analysis::outcome::{Outcome, ReleaseEntry};
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
+use crate::repo::history::History;
 
 /// Stage changes found and agreed, for one stage.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

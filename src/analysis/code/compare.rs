@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::{Code, KepCode, code_stage};
 use crate::analysis::outcome::{Outcome, ReleaseEntry, Step};
-use crate::gates::PreRelease;
 use crate::kep::domain::{Release, Stage};
+use crate::repo::gates::PreRelease;
 
 /// What the code says of one KEP in one release.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

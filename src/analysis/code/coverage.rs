@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Code, Shot};
 use crate::analysis::calendar;
-use crate::gates::Kubernetes;
 use crate::kep::domain::Release;
+use crate::repo::gates::Kubernetes;
 
 /// The releases before `current` to read: those `k` has a tag or release
 /// branch of, and those the calendar knows (read at their release day).

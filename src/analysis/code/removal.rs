@@ -3,7 +3,7 @@
 //! gates record them.
 
 use super::{Code, code_stage};
-use crate::gates::PreRelease;
+use crate::repo::gates::PreRelease;
 
 impl Code {
     /// A gate of KEP `n` that became deprecated in 1.`minor` (the versioned

@@ -24,9 +24,9 @@ use serde::Serialize;
 
 use super::{Landed, Outcome, Step, out_entry, withdrawn_in};
 use crate::analysis::code::Code;
-use crate::analysis::history::KepHistory;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage};
+use crate::repo::history::KepHistory;
 
 /// Which source decided a KEP's outcome in a release that is out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

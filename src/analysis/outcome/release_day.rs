@@ -20,9 +20,9 @@ use serde::Serialize;
 use super::withdrawn::{first_withdrawn, withdrawn_in};
 use super::{Landed, Outcome};
 use crate::analysis::calendar::cycle;
-use crate::analysis::history::{Change, KepHistory};
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
+use crate::repo::history::{Change, KepHistory};
 
 /// Whether the stage a KEP shipped in a release was new there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

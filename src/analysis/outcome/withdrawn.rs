@@ -3,9 +3,9 @@
 //! the commit that recorded it.
 
 use super::Landed;
-use crate::analysis::history::KepHistory;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Status};
+use crate::repo::history::KepHistory;
 
 /// Whether `kep` is a deprecation or removal in `release` by withdrawal:
 /// the handbook's "`status` set to `withdrawn`, and the `latest-milestone`

@@ -183,7 +183,7 @@ fn heading(o: &mut String, r: &Report) {
     if r.shallow {
         facts.push(format!(
             "**partial history**: {}",
-            crate::analysis::history::SHALLOW_NOTICE
+            crate::repo::history::SHALLOW_NOTICE
         ));
     }
     if let Some(c) = &r.commit {

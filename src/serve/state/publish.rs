@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::{ServedFile, State, chain};
 use crate::site::plan::Page;
-use crate::site::{self, Engine, Memory, Sink, assets};
+use crate::site::{self, Engine, Memory, Sink};
 
 /// Serve's sink: the files in memory, and the pages that failed to render.
 #[derive(Default)]
@@ -180,7 +180,8 @@ impl State {
         if repo_paths.is_empty() {
             return;
         }
-        let bytes = assets::read(&self.data.model.source, repo_paths).unwrap_or_default();
+        let bytes =
+            crate::repo::read_assets(&self.data.model.source, repo_paths).unwrap_or_default();
         let targets: Vec<(String, String)> = self
             .assets
             .iter()

@@ -11,7 +11,7 @@ use crate::analysis::completeness::Completeness;
 use crate::analysis::outcome::{Phase, ReleaseEntry, ReleaseView};
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
-use crate::site::pages::{Ctx, Listing, cycle_json, entry_json};
+use crate::site::listing::{Ctx, Listing, cycle_json, entry_json};
 
 /// The PRR questionnaire a stage answers.
 fn questionnaire<'a>(c: &'a Ctx, i: usize, stage: &Stage) -> &'a Completeness {

@@ -4,9 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use super::{Ctx, Listing, cycle_json, entry_json};
 use crate::analysis::outcome::{self, ReleaseView};
 use crate::site::dashboards;
+use crate::site::listing::{Ctx, Listing, board_json, cycle_json, entry_json};
 use crate::site::view::KepRef;
 
 /// Labels pages and charts group values by: a valid value, `invalid` or `none`.
@@ -79,7 +79,7 @@ fn home_page(
             "cycle": cycle_json(c),
             "summary": summary,
             "in_flight": flight,
-            "board": super::board_json(c, cur),
+            "board": board_json(c, cur),
             // the rows the home page shows of them (the release page has all)
             "home_rows": 12,
             "sigs": sig_names,

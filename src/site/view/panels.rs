@@ -5,10 +5,10 @@ use serde::Serialize;
 
 use super::Urls;
 use crate::analysis::completeness::Completeness;
-use crate::analysis::history::KepHistory;
 use crate::analysis::tracking::{KepAnalysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::Status;
+use crate::repo::history::KepHistory;
 use crate::site::STALE_DAYS;
 
 /// A question or section with where it is in the README.

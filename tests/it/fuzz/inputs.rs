@@ -4,7 +4,7 @@
 //! To fuzz a new input file (`--prs`, `--board`): add its reader to
 //! [`input_file_readers`]; every target below feeds it the same inputs.
 
-use kepsite::gates::{MAX_FILE_BYTES, Snapshot, parse_file};
+use kepsite::repo::gates::{MAX_FILE_BYTES, Snapshot, parse_file};
 use proptest::prelude::*;
 
 use super::{cases, config};

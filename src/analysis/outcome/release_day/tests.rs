@@ -2,9 +2,9 @@
 
 use super::super::out_entry;
 use super::*;
-use crate::analysis::history::CommitRef;
 use crate::model::from_snapshot;
 use crate::repo::RepoSnapshot;
+use crate::repo::history::CommitRef;
 
 /// A KEP whose kep.yaml today is `yaml`.
 fn kep(yaml: &str) -> Kep {

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{RawSpec, Reader, bool_literal, inner, last_part, named, unquote};
-use crate::gates::PreRelease;
+use crate::repo::gates::PreRelease;
 
 impl Reader<'_> {
     /// The spec `node` (a `literal_value`) writes. Go's zero values stand

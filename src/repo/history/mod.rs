@@ -233,7 +233,8 @@ pub fn walk(repo_path: &Path, rev: &str, opts: &HistoryOptions) -> anyhow::Resul
 /// Formats unix seconds as a `YYYY-MM-DD` UTC date; a time outside jiff's
 /// range reads as the epoch.
 pub(crate) fn format_date(secs: i64) -> String {
-    crate::analysis::calendar::utc_day(secs)
+    jiff::Timestamp::from_second(secs)
+        .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date())
         .unwrap_or(jiff::civil::date(1970, 1, 1))
         .to_string()
 }

@@ -165,12 +165,12 @@ impl Kubernetes {
         })
     }
 
-    /// The last first-parent commit committed at or before `time`.
+    /// The last first-parent commit [`committed_before`](crate::repo::committed_before) `time`.
     pub fn last_before(&self, time: i64) -> Option<CommitInfo> {
         self.commits()
             .iter()
             .rev()
-            .find(|c| c.time <= time)
+            .find(|c| crate::repo::committed_before(c.time, time))
             .cloned()
     }
 
@@ -292,7 +292,9 @@ pub fn landed(
     until: i64,
 ) -> Option<CommitInfo> {
     let commits = k.commits();
-    let last = commits.iter().rposition(|c| c.time <= until)?;
+    let last = commits
+        .iter()
+        .rposition(|c| crate::repo::committed_before(c.time, until))?;
     let holds = |c: &CommitInfo| {
         k.snapshot_at(&c.id).ok().is_some_and(|s| {
             s.gates.get(gate).is_some_and(|g| {
