@@ -11,7 +11,7 @@ use regex::Regex;
 use crate::analysis::completeness::normalize_heading;
 use crate::analysis::outcome::release_view;
 use crate::analysis::template::Template;
-use crate::analysis::tracking::{Analysis, KepAnalysis};
+use crate::analysis::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::domain::Release;

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use crate::analysis::board::Tracking;
-use crate::analysis::tracking::{Analysis, KepAnalysis};
+use crate::analysis::{Analysis, KepAnalysis};
 use crate::finding::Finding;
 use crate::kep::metadata::{FeatureGate, Milestones};
 use crate::kep::{Kep, KepFormat};

@@ -16,7 +16,6 @@
 //! gate's `// kep:` comment; where the two name different KEPs the gate is
 //! listed in [`Code::conflicts`].
 
-mod agreement;
 mod compare;
 mod coverage;
 mod milestones;
@@ -30,8 +29,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use serde::Serialize;
 
-pub use agreement::{Agreement, Disagreement, Excluded, StageCount, agreement};
-pub use compare::{CodeNote, Landing, Said, landing, landing_says, note};
+pub use compare::{Landing, landing, landing_says};
 pub use milestones::{MilestoneNote, findings, gate_steps, kep_panel, milestone_notes};
 pub use orphans::Adopted;
 

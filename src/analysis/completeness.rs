@@ -9,7 +9,6 @@
 mod answer;
 mod count;
 mod groups;
-mod guidance;
 mod inline;
 mod matching;
 mod placeholders;
@@ -20,10 +19,10 @@ use crate::kep::domain::Stage;
 use serde::Serialize;
 use std::cell::OnceCell;
 
+pub use crate::analysis::template::{Guidance, normalize_heading};
 pub use answer::{Reading, answers, is_answered, no_reason_given};
 use count::{completeness, nearest_lines, prr_questionnaire};
 pub use groups::delegated_kep;
-pub use guidance::Guidance;
 use matching::match_sections;
 
 /// The stage a KEP targets, for deciding which PRR questions must be answered.
@@ -173,53 +172,6 @@ pub struct Assessment {
     pub graduation_criteria_answered: bool,
     /// No required section is missing.
     pub follows_template: bool,
-}
-
-/// Heading text for matching: lowercase, `&` read as `and`, `(optional)` and
-/// leading numbering (`3.2`) dropped, punctuation turned into spaces, spaces
-/// collapsed.
-pub fn normalize_heading(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 4);
-    let space = |out: &mut String| {
-        if !out.is_empty() && !out.ends_with(' ') {
-            out.push(' ');
-        }
-    };
-    let mut rest = s;
-    while let Some(c) = rest.chars().next() {
-        let mut n = c.len_utf8();
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if c == '&' {
-            space(&mut out);
-            out.push_str("and ");
-        } else {
-            if c == '('
-                && rest
-                    .get(..10)
-                    .is_some_and(|p| p.eq_ignore_ascii_case("(optional)"))
-            {
-                n = 10;
-            }
-            space(&mut out);
-        }
-        rest = &rest[n..];
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    // Leading numbering: "3 2 risks" from "3.2 Risks".
-    let mut start = 0;
-    for word in out.split(' ') {
-        if !word.bytes().all(|b| b.is_ascii_digit()) || start >= out.len() {
-            break;
-        }
-        start += word.len() + 1;
-    }
-    out.drain(..start.min(out.len()));
-    out
 }
 
 /// Assesses `doc` against `template` for a KEP at `stage` (a kep.yaml stage,

@@ -10,13 +10,14 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::board::checklist_in;
+use super::analyze_for;
 use super::calendar::Current;
 use super::freeze::CheckId;
-use super::outcome::stage_in;
+use super::readiness::checklist_in;
 use super::readiness::{AtDeadline, status_ok};
-use super::tracking::analyze_for;
+use super::stage::stage_in;
 use crate::kep::Kep;
+use crate::kep::KepKey;
 use crate::kep::domain::{Release, Status};
 use crate::model::Model;
 use crate::repo::history::KepHistory;
@@ -36,18 +37,10 @@ pub struct Deadline {
     /// KEP key → whether it met the checklist there, for the KEPs in the
     /// release at the deadline.
     #[serde(skip)]
-    pub keps: BTreeMap<String, (bool, Vec<String>, Vec<CheckId>)>,
+    pub keps: BTreeMap<KepKey, (bool, Vec<String>, Vec<CheckId>)>,
     /// KEP key → latest-milestone at the deadline, for every KEP then.
     #[serde(skip)]
-    pub latest: BTreeMap<String, String>,
-}
-
-/// How a KEP is known across two snapshots: its number, else its path.
-pub fn key(kep: &Kep) -> String {
-    match kep.number() {
-        Some(n) => n.to_string(),
-        None => kep.path.clone(),
-    }
+    pub latest: BTreeMap<KepKey, String>,
 }
 
 impl Deadline {
@@ -55,7 +48,7 @@ impl Deadline {
     /// is one) stood at the deadline; `current` is the later snapshot's
     /// release in progress. Every view reads this one answer.
     pub fn of(&self, kep: &Kep, hist: Option<&KepHistory>, current: &Current) -> AtDeadline {
-        let k = key(kep);
+        let k = kep.key();
         let (ready, reasons, failing) = match (self.keps.get(&k), self.latest.get(&k)) {
             (Some((ready, reasons, failing)), _) => (*ready, reasons.clone(), failing.clone()),
             (None, Some(lm)) => (
@@ -131,7 +124,7 @@ pub fn judge(
     let latest = model
         .keps
         .iter()
-        .map(|k| (key(k), k.meta.latest_milestone.clone()))
+        .map(|k| (k.key(), k.meta.latest_milestone.clone()))
         .collect();
     model.retain_keps(|k| stage_in(k, None, release).is_some());
     // read with Readmes::Deferred: only these KEPs' READMEs are read and parsed
@@ -146,7 +139,7 @@ pub fn judge(
             let r = checklist_in(&model, kep, a, release, &stage, freeze);
             let reasons = r.reasons().into_iter().map(String::from).collect();
             let failing = r.failing().map(|i| i.id).collect();
-            Some((key(kep), (r.ready, reasons, failing)))
+            Some((kep.key(), (r.ready, reasons, failing)))
         })
         .collect();
     Deadline {

@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::tracking::Analysis;
+use crate::analysis::Analysis;
 use crate::finding::Severity::{Error as E, Warning as W};
 use crate::finding::{self, Finding};
 use crate::kep::Kep;

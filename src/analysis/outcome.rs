@@ -20,24 +20,28 @@
 
 use serde::Serialize;
 
+mod agreement;
+mod code_note;
 mod counts;
 mod decide;
 mod in_progress;
 mod release_day;
 mod withdrawn;
 
+pub use super::stage::{stage_in, withdrawn_in};
+pub use agreement::{Agreement, Disagreement, Excluded, StageCount, agreement};
+pub use code_note::{CodeNote, Said, note};
 pub use counts::{Counts, Tone};
 pub use decide::{Decided, Decider, KepOutcome, outcomes_by_kep};
 pub use in_progress::{past_enhancements_freeze, past_prr_freeze};
 pub use release_day::Step;
-pub use withdrawn::withdrawn_in;
 
 use in_progress::in_progress_view;
 
 use super::board::{self, Apart, Source, Status as Board, TeamFacts, Tracking};
 use super::calendar::{Current, Cycle, cycle};
 use super::code::Code;
-use super::tracking::{Analysis, Readiness};
+use super::{Analysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;
@@ -287,51 +291,6 @@ pub fn phase(current: &Current, release: Release) -> Phase {
 /// The KEP's history, when there is one.
 pub fn history_of<'h>(history: Option<&'h History>, kep: &Kep) -> Option<&'h KepHistory> {
     history.and_then(|h| h.keps.get(&kep.number()?))
-}
-
-/// The stage `kep` has in `release`, when it is in the release (see the
-/// module comment). `Some(Stage::Unset)`: in the release with no stage.
-pub fn stage_in(kep: &Kep, hist: Option<&KepHistory>, release: Release) -> Option<Stage> {
-    let m = &kep.meta;
-    let by_milestone = Stage::ALL
-        .into_iter()
-        .rev()
-        .find(|s| m.milestone.release(s) == Some(release));
-    if release.is(&m.latest_milestone) {
-        if withdrawn_in(kep, release) {
-            return Some(Stage::Removed);
-        }
-        let own = match m.stage.nearest() {
-            Some(s) => s,
-            None if m.status == Status::Implementable => Stage::Alpha,
-            None => return Some(by_milestone.unwrap_or(Stage::Unset)),
-        };
-        let later = |s: &Stage| by_milestone.as_ref().is_some_and(|b| b.rank() > s.rank());
-        return Some(match m.milestone.release(&own) {
-            // Targets its own stage here (its milestone not yet written).
-            None if !later(&own) => own,
-            Some(r) if r == release && !later(&own) => own,
-            // Its own stage belongs to another release.
-            _ => by_milestone.unwrap_or(Stage::Unset),
-        });
-    }
-    if by_milestone.is_some() {
-        return by_milestone;
-    }
-    // Targeted the release once (latest-milestone named it on the default
-    // branch) and moved on: the stage it had then.
-    let then = hist?
-        .changes
-        .iter()
-        .rev()
-        .find(|c| c.latest_milestone.as_deref().is_some_and(|l| release.is(l)))?;
-    Some(
-        then.stage
-            .as_deref()
-            .map(Stage::parse)
-            .and_then(|s| s.nearest())
-            .unwrap_or(Stage::Unset),
-    )
 }
 
 /// Whether the KEP's stage (or status) today is at or past `stage`.

@@ -10,7 +10,7 @@
 use anyhow::{Context, Result};
 
 use super::scope::{self, Scoped};
-use crate::analysis::tracking::Analysis;
+use crate::analysis::Analysis;
 use crate::model::Model;
 use crate::project::{Input, Project};
 use crate::repo::{self, ChangeSet, Range};

@@ -19,7 +19,7 @@ use clap::ValueEnum;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::analysis::tracking::Analysis;
+use crate::analysis::Analysis;
 use crate::diagnostics::{self, Summary};
 use crate::finding::{Finding, Severity};
 use crate::model::Model;

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::completeness::{Completeness, PrrTarget};
 use crate::analysis::outcome::{ReleaseView, Sources, release_view};
-use crate::analysis::tracking::{Analysis, KepAnalysis, Readiness};
+use crate::analysis::{Analysis, KepAnalysis, Readiness};
 use crate::finding::{Finding, Severity};
 use crate::kep::domain::Release;
 use crate::model::Model;

@@ -101,7 +101,38 @@ pub struct Kep {
     pub readme_title: Option<String>,
 }
 
+/// How a KEP is known across snapshots (two revisions, a deadline's and
+/// today's, an open pull request's head): its number, else its path.
+/// Numbers order numerically, before paths.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KepKey {
+    /// The KEP's number.
+    Number(u32),
+    /// The path of a KEP without one.
+    Path(String),
+}
+
+impl KepKey {
+    /// The key of a KEP directory not in the repository yet (a pull
+    /// request adding it): the number its name starts with, else its path.
+    pub fn of_dir(dir: &str) -> KepKey {
+        let name = dir.rsplit('/').next().unwrap_or(dir);
+        match leading_number(name) {
+            Some(n) => KepKey::Number(n),
+            None => KepKey::Path(dir.to_string()),
+        }
+    }
+}
+
 impl Kep {
+    /// Its [`KepKey`].
+    pub fn key(&self) -> KepKey {
+        match self.number() {
+            Some(n) => KepKey::Number(n),
+            None => KepKey::Path(self.path.clone()),
+        }
+    }
+
     /// The KEP number: `kep-number` when it is a number, else the directory's.
     pub fn number(&self) -> Option<u32> {
         parse_number(&self.meta.kep_number).or(self.dir_number)

@@ -12,11 +12,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::analysis::Analysis;
-use crate::analysis::board::{HeadCheck, PrCheck, checklist_in, prs::missing};
-use crate::analysis::deadline::key;
+use crate::analysis::analyze_for;
+use crate::analysis::board::{HeadCheck, PrCheck, prs::missing};
 use crate::analysis::outcome::stage_in;
-use crate::analysis::tracking::analyze_for;
+use crate::analysis::readiness::checklist_in;
 use crate::kep::Kep;
+use crate::kep::KepKey;
 use crate::model::{self, Model, TEMPLATE_README};
 use crate::team::Freeze;
 use crate::team::prs::{Pr, Touch};
@@ -27,7 +28,7 @@ pub fn judge(
     prs: &[Pr],
     model: &Model,
     analysis: &Analysis,
-) -> BTreeMap<String, Vec<PrCheck>> {
+) -> BTreeMap<KepKey, Vec<PrCheck>> {
     let dirs: HashMap<&str, usize> = model
         .keps
         .iter()
@@ -44,7 +45,7 @@ pub fn judge(
         }
         None
     };
-    let mut out: BTreeMap<String, Vec<PrCheck>> = BTreeMap::new();
+    let mut out: BTreeMap<KepKey, Vec<PrCheck>> = BTreeMap::new();
     for pr in prs {
         let touches = pr.touches(dir_of);
         for t in &touches {
@@ -53,8 +54,8 @@ pub fn judge(
                 Touch::Prr(_, n) => model.kep(*n),
             };
             let (k, dir) = match (kep, t) {
-                (Some(k), _) => (key(k), k.path.clone()),
-                (None, Touch::Dir(d)) => (new_key(d), d.clone()),
+                (Some(k), _) => (k.key(), k.path.clone()),
+                (None, Touch::Dir(d)) => (KepKey::of_dir(d), d.clone()),
                 // A PRR file of a KEP that is not in the repository: nothing to judge.
                 (None, Touch::Prr(..)) => continue,
             };
@@ -81,14 +82,6 @@ pub fn judge(
         list.sort_by_key(|c| c.number);
     }
     out
-}
-
-/// The key of a KEP not in the repository yet: its directory's number.
-fn new_key(dir: &str) -> String {
-    let name = dir.rsplit('/').next().unwrap_or(dir);
-    crate::kep::leading_number(name)
-        .map(|n| n.to_string())
-        .unwrap_or_else(|| dir.to_string())
 }
 
 /// The KEP at directory `dir` judged at `pr`'s head.

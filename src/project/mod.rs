@@ -18,8 +18,8 @@ mod team;
 use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
 use crate::analysis::outcome::Sources;
-use crate::analysis::tracking::{KepAnalysis, analyze_kep};
 use crate::analysis::{Analysis, analyze, findings};
+use crate::analysis::{KepAnalysis, analyze_kep};
 use crate::finding::Finding;
 use crate::kep::document::Document;
 use crate::kep::domain::Release;
@@ -229,7 +229,7 @@ impl Project {
     /// revision is mostly one thread (on the corpus, `report`'s wall time
     /// fell by about 20 ms).
     fn judged(model: Model, history: Option<History>, input: &Input) -> Result<Project> {
-        let current = crate::analysis::tracking::current_of(&model, model.current_release);
+        let current = crate::analysis::current_of(&model, model.current_release);
         let ((analysis, findings), deadlines) = rayon::join(
             || analysed(&model),
             || timed("deadline", || deadlines_of(input, &current, &[], &model)),
@@ -396,7 +396,7 @@ impl Project {
         };
         let model = timed("load", || rules.model())?;
         let analysis = timed("analyze", || {
-            crate::analysis::tracking::analyze_for_rules(
+            crate::analysis::analyze_for_rules(
                 &model,
                 model.current_release,
                 findings::reads_questionnaire,
@@ -429,7 +429,7 @@ fn parse_picked(model: &mut Model, wanted: Vec<bool>) {
     model.parse_readmes(&wanted, None);
     let mut more = vec![false; wanted.len()];
     for (kep, _) in model.keps.iter().zip(&wanted).filter(|(_, w)| **w) {
-        let to = crate::analysis::tracking::delegate_of(model, kep).and_then(|n| model.kep_at(n));
+        let to = crate::analysis::delegate_of(model, kep).and_then(|n| model.kep_at(n));
         if let Some(i) = to.filter(|&i| !wanted[i]) {
             more[i] = true;
         }

@@ -25,11 +25,10 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::analysis::Analysis;
+use crate::analysis::Item;
 use crate::analysis::board::{BoardDiff, TeamFacts, Tracking};
 use crate::analysis::calendar::{Current, Cycle};
 use crate::analysis::outcome::{self, Counts, Landed, Outcome, Phase, Sources, Tone};
-use crate::analysis::tracking::Item;
-use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 use crate::repo::history::History;
@@ -265,7 +264,7 @@ pub struct Row {
     /// whether the gates agree with the files; the release in progress,
     /// whether the code for the targeted stage has landed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<crate::analysis::code::CodeNote>,
+    pub code: Option<crate::analysis::outcome::CodeNote>,
     /// Out, with `--kubernetes`: which source decided the outcome (`code`
     /// or `files`) and what the files say where the code decided otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,14 +334,6 @@ pub fn check_release(model: &Model, current: &Current, release: &str) -> Result<
         bail!("unknown release {r}: no KEP's latest-milestone or stage milestone is {r} ({range})");
     }
     Ok(r)
-}
-
-/// The key that matches a KEP across snapshots and issues: its number, else its path.
-pub(crate) fn kep_key(kep: &Kep) -> String {
-    match kep.number() {
-        Some(n) => format!("{n:08}"),
-        None => kep.path.clone(),
-    }
 }
 
 /// What a report is built from.

@@ -7,7 +7,7 @@ use super::{
     ApartRow, GROUPS, Group, Inputs, Options, Row, Selected, SigGroup, issues, select, stage_group,
 };
 use crate::analysis::board::{self, BoardDiff};
-use crate::analysis::code::{self, Code};
+use crate::analysis::code::Code;
 use crate::analysis::outcome::{self, Outcome, Phase};
 use crate::kep::domain::{Release, Stage};
 use crate::repo::history::KepHistory;
@@ -124,12 +124,12 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         summary: inputs.analysis.keps[s.index].summary.clone(),
         feature_gates: feature_gates(kep, inputs.code),
         code: inputs.code.and_then(|c| {
-            let said = code::Said {
+            let said = crate::analysis::outcome::Said {
                 stage: &s.stage,
                 outcome: &s.outcome,
                 step: s.step,
             };
-            code::note(c, kep.number()?, opts.release, said)
+            crate::analysis::outcome::note(c, kep.number()?, opts.release, said)
         }),
         decided: s.decided.clone(),
         latest_milestone: kep.meta.latest_milestone.clone(),

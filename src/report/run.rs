@@ -11,7 +11,7 @@ use super::comments::{self, Phase, Templates};
 use super::render::{self, ReportFormat};
 use super::since::{self, Baseline};
 use super::{Date, Inputs, KepLinks, Options, build, check_release};
-use crate::analysis::{outcome, tracking};
+use crate::analysis::{self, outcome};
 use crate::kep::domain::Release;
 use crate::model::Model;
 use crate::project::{Input, Project, Walk};
@@ -144,7 +144,7 @@ pub fn release_keps(
     history: Option<&History>,
     release: &str,
 ) -> Result<(Release, Vec<bool>)> {
-    let current = tracking::current_of(model, model.current_release);
+    let current = analysis::current_of(model, model.current_release);
     let release = check_release(model, &current, release)?;
     let phase = outcome::phase(&current, release);
     let picked = model

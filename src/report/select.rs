@@ -3,9 +3,9 @@
 //! there, its outcome, its freeze checklist, its tracking), in model order,
 //! and those listed apart.
 
+use crate::analysis::Readiness;
 use crate::analysis::board::Tracking;
 use crate::analysis::outcome::{self, ApartEntry, Outcome, Sources};
-use crate::analysis::tracking::Readiness;
 use crate::kep::domain::{Release, Stage};
 
 /// One KEP of the release before rendering: its index in the model, the
@@ -44,13 +44,7 @@ pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry
                 } else {
                     e.stage.clone()
                 };
-                crate::analysis::tracking::readiness(
-                    model,
-                    kep,
-                    &analysis.keps[e.index],
-                    release,
-                    &stage,
-                )
+                crate::analysis::readiness(model, kep, &analysis.keps[e.index], release, &stage)
             });
             Selected {
                 index: e.index,

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Options, Row, Selected, kep_key, select};
+use super::{Options, Row, Selected, select};
 use crate::analysis::Analysis;
+use crate::analysis::approved;
 use crate::analysis::outcome::Sources;
-use crate::analysis::tracking::approved;
 use crate::kep::Kep;
+use crate::kep::KepKey;
 use crate::kep::domain::Stage;
 use crate::model::Model;
 pub use crate::repo::since::{Range, RangeCommit, range};
@@ -121,13 +122,13 @@ pub fn diff(
     };
     let (old_sel, _) = select(&side(b.model, b.analysis), opts.release);
     let (selected, _) = select(&side(model, analysis), opts.release);
-    let old: BTreeMap<String, &Selected> = old_sel
+    let old: BTreeMap<KepKey, &Selected> = old_sel
         .iter()
-        .map(|s| (kep_key(&b.model.keps[s.index]), s))
+        .map(|s| (b.model.keps[s.index].key(), s))
         .collect();
-    let new: BTreeMap<String, &Selected> = selected
+    let new: BTreeMap<KepKey, &Selected> = selected
         .iter()
-        .map(|s| (kep_key(&model.keps[s.index]), s))
+        .map(|s| (model.keps[s.index].key(), s))
         .collect();
     let cmp = Compare {
         b,
@@ -135,7 +136,7 @@ pub fn diff(
         rows,
         urls,
         opts,
-        old_by_key: b.model.keps.iter().map(|k| (kep_key(k), k)).collect(),
+        old_by_key: b.model.keps.iter().map(|k| (k.key(), k)).collect(),
     };
     let mut out = Since {
         rev: b.range.rev.clone(),
@@ -172,7 +173,7 @@ struct Compare<'a, 'b> {
     urls: &'a [String],
     opts: &'a Options,
     /// Every KEP at the baseline by key.
-    old_by_key: BTreeMap<String, &'a Kep>,
+    old_by_key: BTreeMap<KepKey, &'a Kep>,
 }
 
 impl Compare<'_, '_> {
@@ -206,7 +207,7 @@ impl Compare<'_, '_> {
     }
 
     /// Record a KEP newly in the release (and its PRR approval, if new).
-    fn added(&self, out: &mut Since, key: &str, s: &Selected) {
+    fn added(&self, out: &mut Since, key: &KepKey, s: &Selected) {
         let kep = &self.model.keps[s.index];
         let url = self.urls[s.index].clone();
         let before = self.old_by_key.get(key).copied();
@@ -267,9 +268,9 @@ impl Compare<'_, '_> {
     }
 
     /// The entry of a KEP that was in the release at the baseline and is not now.
-    fn dropped(&self, key: &str, o: &Selected) -> ChangedKep {
+    fn dropped(&self, key: &KepKey, o: &Selected) -> ChangedKep {
         let okep = &self.b.model.keps[o.index];
-        let now = self.model.keps.iter().position(|k| kep_key(k) == *key);
+        let now = self.model.keps.iter().position(|k| k.key() == *key);
         let (url, to, kep) = match now {
             None => (
                 format!(

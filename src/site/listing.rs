@@ -240,7 +240,7 @@ pub(super) fn cycle_json(c: &Ctx) -> Value {
 }
 
 /// What keeps a KEP's PRR from being complete for its current stage.
-pub(super) fn prr_gap(stage: &Stage, a: &crate::analysis::tracking::KepAnalysis) -> Vec<String> {
+pub(super) fn prr_gap(stage: &Stage, a: &crate::analysis::KepAnalysis) -> Vec<String> {
     use crate::analysis::completeness::PrrTarget;
     let stage = if stage.is_unset() {
         &Stage::Alpha

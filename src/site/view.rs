@@ -8,10 +8,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::analysis::KepAnalysis;
 use crate::analysis::board::Tracking;
 use crate::analysis::findings::prr_required;
 use crate::analysis::outcome::{self, Phase};
-use crate::analysis::tracking::KepAnalysis;
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage};

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use kepsite::analysis::code::{self, Code};
+use kepsite::analysis::code::Code;
 use kepsite::analysis::outcome::{self, ReleaseView};
 use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::Release;
@@ -58,7 +58,7 @@ fn the_files_agree_with_the_gates() {
             (r, view(r).entries)
         })
         .collect();
-    let a = code::agreement(&c.model, Some(&c.history), &c.code, &views, 31..=36);
+    let a = outcome::agreement(&c.model, Some(&c.history), &c.code, &views, 31..=36);
     println!("KEPs with gates in the code: {}", a.keps);
     println!("| stage | files | gates | both | precision | recall |");
     for (s, n) in &a.stages {
@@ -178,7 +178,7 @@ fn a_disagreement_is_shown_beside_the_files_outcome() {
     let note = |m: u32, n: u32| {
         let v = view(Release::new(1, m));
         let e = v.entries.iter().find(|e| e.number == Some(n)).unwrap();
-        code::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
+        outcome::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
     };
     let n = note(32, 2837);
     assert!(!n.agrees);
@@ -207,7 +207,7 @@ fn code_landed_for_the_release_in_progress() {
     let v = view(Release::new(1, 37));
     let says = |n: u32| {
         let e = v.entries.iter().find(|e| e.number == Some(n)).unwrap();
-        code::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
+        outcome::note(&c.code, n, v.release, e.into()).expect("KEP has gates")
     };
     let n = says(6012);
     assert!(n.agrees);
@@ -222,7 +222,7 @@ fn code_landed_for_the_release_in_progress() {
         .filter_map(|e| {
             Some((
                 e.number?,
-                code::note(&c.code, e.number?, v.release, e.into())?,
+                outcome::note(&c.code, e.number?, v.release, e.into())?,
             ))
         })
         .filter(|(_, n)| !n.agrees)

@@ -2,7 +2,6 @@
 //! gated KEP's outcome in a release that is out comes from its gates, and
 //! says so; the files' reading stays beside it where it differs.
 
-use kepsite::analysis::code;
 use kepsite::analysis::outcome::{self, Decider, Outcome, ReleaseEntry, ReleaseView};
 use kepsite::kep::domain::{Release, Stage};
 
@@ -135,7 +134,7 @@ fn with_the_code_deciding_the_changes_agree() {
     let views: Vec<_> = (0..=36)
         .map(|m| (Release::new(1, m), decided_view(m).entries))
         .collect();
-    let a = code::agreement(&c.model, Some(&c.history), &c.code, &views, 31..=36);
+    let a = outcome::agreement(&c.model, Some(&c.history), &c.code, &views, 31..=36);
     println!("| stage | files | gates | both | precision | recall |");
     let (mut files, mut gates, mut agreed) = (0, 0, 0);
     for (s, n) in &a.stages {

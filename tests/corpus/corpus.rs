@@ -201,10 +201,10 @@ fn prr_labels() -> Vec<Label> {
 /// kepsite's reading of every labelled question: (answered, line of the
 /// question in the README when kepsite found it), in label order.
 fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
-    let (template, _) = kepsite::analysis::tracking::template_for(m);
+    let (template, _) = kepsite::analysis::template_for(m);
     let questions = template.prr_questions();
     assert_eq!(questions.len(), 25, "the labels number 25 questions");
-    let mut cache: BTreeMap<&str, kepsite::analysis::tracking::KepAnalysis> = BTreeMap::new();
+    let mut cache: BTreeMap<&str, kepsite::analysis::KepAnalysis> = BTreeMap::new();
     let current = kepsite::analysis::calendar::current(&m.keps, None, None);
     labels
         .iter()
@@ -215,7 +215,7 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
                     .iter()
                     .find(|k| k.path == l.path)
                     .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
-                kepsite::analysis::tracking::analyze_kep(m, &template, kep, &current)
+                kepsite::analysis::analyze_kep(m, &template, kep, &current)
             });
             let s = &a.assessment.sections[questions[l.question - 1]];
             (s.answered, s.line)

@@ -37,7 +37,7 @@ fn labels() -> Vec<(u32, String, bool)> {
 #[test]
 fn prr_questions_read_as_a_reviewer_reads_them() {
     let m = head();
-    let (template, _) = kepsite::analysis::tracking::template_for(m);
+    let (template, _) = kepsite::analysis::template_for(m);
     let questions: BTreeMap<&str, usize> = template
         .prr_questions()
         .into_iter()
@@ -51,7 +51,7 @@ fn prr_questions_read_as_a_reviewer_reads_them() {
     for (n, title, answered) in &labels {
         let a = cache.entry(*n).or_insert_with(|| {
             let kep = m.kep(*n).unwrap_or_else(|| panic!("KEP-{n} is not loaded"));
-            kepsite::analysis::tracking::analyze_kep(m, &template, kep, &current)
+            kepsite::analysis::analyze_kep(m, &template, kep, &current)
         });
         let i = questions[title.as_str()];
         let got = a.assessment.sections[i].answered;

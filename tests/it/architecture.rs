@@ -258,3 +258,166 @@ fn verdict_ids_are_written_only_in_their_enum_module() {
     }
     assert_eq!(offenders, Vec::<String>::new());
 }
+
+/// `text` without its comments (`//` to the line's end; doc comments too).
+fn code_of(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Git and the file system are read in one layer, `src/repo/` (issue 47):
+/// no other module names `git2` or `std::fs`, except these, each for a
+/// reason of its own.
+#[test]
+fn git_and_the_file_system_are_read_in_the_source_layer() {
+    const ELSEWHERE: [(&str, &str); 8] = [
+        (
+            "src/input_file.rs",
+            "untrusted input files named on the command line, bounded",
+        ),
+        (
+            "src/theme.rs",
+            "the --theme directory, the user's own templates",
+        ),
+        ("src/timing.rs", "/proc/self/status, for KEPSITE_TIMINGS"),
+        ("src/cache_file.rs", "kepsite's own cache files"),
+        ("src/atomic_write.rs", "writes a report's --out file"),
+        ("src/site/output.rs", "writes the site's --out directory"),
+        ("src/site/output/", "writes the site's --out directory"),
+        (
+            "src/errors.rs",
+            "names libgit2's error class in messages; opens nothing",
+        ),
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for path in &files {
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("src/repo/") || ELSEWHERE.iter().any(|(p, _)| rel.starts_with(p)) {
+            continue;
+        }
+        checked += 1;
+        let code = code_of(&std::fs::read_to_string(path).unwrap());
+        for needle in [
+            "git2",
+            "std::fs",
+            "fs::read",
+            "fs::write",
+            "fs::metadata",
+            "File::open",
+        ] {
+            if code.contains(needle) {
+                found.push(format!("{rel}: {needle}"));
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} files checked");
+    assert_eq!(found, Vec::<String>::new());
+    // The layer itself reads, and knows nothing of what is built on it.
+    let g = graph();
+    let below: BTreeSet<&str> = ["errors", "timing", "cache_file", "escape"].into();
+    for m in &g["repo"] {
+        assert!(below.contains(m.as_str()), "repo uses crate::{m}");
+    }
+}
+
+/// The modules directly inside `src/<dir>/` → the sibling modules their
+/// code names (`crate::<dir>::x`, and `super::x` in a file directly inside).
+fn inner_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
+    let mut files = Vec::new();
+    rust_files(&base, &mut files);
+    let name_of = |p: &Path| {
+        let rel = p.strip_prefix(&base).unwrap();
+        let depth = rel.components().count();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        (first.trim_end_matches(".rs").to_string(), depth)
+    };
+    let modules: BTreeSet<String> = files
+        .iter()
+        .map(|p| name_of(p).0)
+        .filter(|m| m != "mod")
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let word = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect()
+    };
+    for path in &files {
+        let (me, depth) = name_of(path);
+        if me == "mod" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(path).unwrap());
+        let uses = graph.entry(me.clone()).or_default();
+        let mut prefixes = vec![format!("crate::{dir}::")];
+        if depth == 1 {
+            prefixes.push("super::".into());
+        }
+        for prefix in &prefixes {
+            for (at, _) in code.match_indices(prefix.as_str()) {
+                let rest = &code[at + prefix.len()..];
+                let names: Vec<String> = match rest.strip_prefix('{') {
+                    Some(group) => group
+                        .split('}')
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .map(|p| word(p.trim()))
+                        .collect(),
+                    None => vec![word(rest)],
+                };
+                for n in names {
+                    if n != me && modules.contains(&n) {
+                        uses.insert(n);
+                    }
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// Issue 47: the parts of the analysis (freeze readiness, deadlines, the
+/// board, outcomes, the code's facts, completeness and the template, …)
+/// and of the site (listings, pages, dashboards, feed, …) form graphs
+/// without cycles, as the top-level modules do.
+#[test]
+fn analysis_and_site_have_no_cycle_inside() {
+    let a = inner_graph("analysis");
+    // The reader sees the modules it must: a wrong reading fails here first.
+    assert!(
+        a["outcome"].contains("board") && a["outcome"].contains("code"),
+        "{a:?}"
+    );
+    assert!(a["board"].contains("readiness"), "{a:?}");
+    assert_eq!(cycle(&a), None, "analysis: {a:#?}");
+    let s = inner_graph("site");
+    assert!(
+        s["pages"].contains("listing") && s["dashboards"].contains("listing"),
+        "{s:?}"
+    );
+    assert_eq!(cycle(&s), None, "site: {s:#?}");
+    // And a cycle planted is found.
+    let mut planted = a.clone();
+    planted
+        .entry("code".into())
+        .or_default()
+        .insert("outcome".into());
+    assert!(cycle(&planted).is_some());
+}

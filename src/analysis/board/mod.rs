@@ -27,14 +27,13 @@ pub use team::TeamFacts;
 use code::code_phase;
 use status::missed;
 
+use super::KepAnalysis;
 use super::calendar::Current;
 use super::code::Code;
 use super::deadline::Deadline;
-use super::freeze::CheckId;
-use super::readiness::{Readiness, Verdict, checklist};
-use super::tracking::KepAnalysis;
+use super::readiness::{Readiness, Verdict, checklist_in};
 use crate::kep::Kep;
-use crate::kep::domain::{Release, Stage, Status as KepStatus};
+use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 use crate::repo::history::KepHistory;
 pub use crate::team::Freeze;
@@ -243,68 +242,6 @@ pub fn past(current: &Current, freeze: Freeze) -> bool {
         (None, Some(today)) => today > at.to_zoned(jiff::tz::TimeZone::UTC).date(),
         _ => false,
     }
-}
-
-/// The checklist at `freeze` of a KEP of the release in progress that has
-/// `stage` there. A KEP with no stage in it (latest-milestone only) is
-/// checked at its own stage, and the milestone items are not held against
-/// it.
-pub fn checklist_in(
-    model: &Model,
-    kep: &Kep,
-    a: &KepAnalysis,
-    release: Release,
-    stage: &Stage,
-    freeze: Freeze,
-) -> Readiness {
-    if !stage.is_unset() {
-        let mut r = checklist(model, kep, a, release, stage, freeze);
-        if stage.is_deprecation() {
-            // The questionnaire is about a feature going live; a
-            // deprecation's PRR is its approval under `deprecated:`.
-            for item in r
-                .items
-                .iter_mut()
-                .filter(|i| i.id == CheckId::PrrQuestionnaire)
-            {
-                item.ok = true;
-                item.detail = "a deprecation or removal: no questionnaire to fill out".into();
-            }
-            r.ready = r.items.iter().all(|i| i.ok || !i.required);
-        }
-        return r;
-    }
-    let own = kep.meta.stage.nearest().unwrap_or_default();
-    let mut r = checklist(model, kep, a, release, &own, freeze);
-    // Stable in an earlier release and implemented since: nothing to
-    // graduate here, so implemented is the status it should have.
-    let done = kep.meta.status == KepStatus::Implemented
-        && own == Stage::Stable
-        && kep
-            .meta
-            .milestone
-            .release(&own)
-            .is_some_and(|r| r < release);
-    for item in &mut r.items {
-        match item.id {
-            CheckId::StageMilestone
-            | CheckId::StageMatches
-            | CheckId::KepYaml
-            | CheckId::PrrQuestionnaire
-                if release.is(&kep.meta.latest_milestone) =>
-            {
-                item.ok = true;
-                item.detail = "no stage change in this release".into();
-            }
-            CheckId::StatusImplementable if done => {
-                item.ok = true;
-                item.detail = "status is implemented: stable in an earlier release".into();
-            }
-            _ => {}
-        }
-    }
-    r.ready = r.items.iter().all(|i| i.ok || !i.required);
-    r
 }
 
 /// One KEP of the release in progress: everything [`track`] reads.

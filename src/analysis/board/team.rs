@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::prs::PrCheck;
-use crate::analysis::deadline::key;
 use crate::kep::Kep;
+use crate::kep::KepKey;
 use crate::team::issues::{self, Issue};
 use crate::team::{Exception, Team};
 
@@ -15,8 +15,8 @@ use crate::team::{Exception, Team};
 pub struct TeamFacts {
     /// What the files said.
     pub team: Team,
-    /// KEP key (see [`key`]) → the open PRs touching it, judged at their heads.
-    pub prs: BTreeMap<String, Vec<PrCheck>>,
+    /// KEP key (see [`KepKey`]) → the open PRs touching it, judged at their heads.
+    pub prs: BTreeMap<KepKey, Vec<PrCheck>>,
 }
 
 impl TeamFacts {
@@ -43,6 +43,6 @@ impl TeamFacts {
     /// The open PRs touching `kep`, when the PRs are known.
     pub fn checks_of(&self, kep: &Kep) -> Option<Vec<PrCheck>> {
         self.prs_known()
-            .then(|| self.prs.get(&key(kep)).cloned().unwrap_or_default())
+            .then(|| self.prs.get(&kep.key()).cloned().unwrap_or_default())
     }
 }

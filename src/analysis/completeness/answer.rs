@@ -7,8 +7,8 @@
 //! compared with the template's guidance for that question ([`Reading`]), as
 //! authors paste the guidance without its comment markers.
 
-use super::guidance::{Guidance, Piece, sentences};
 use super::placeholders::without_placeholders;
+use crate::analysis::template::{Guidance, Piece, sentences};
 
 /// Labels of the template's unchecked option boxes (`- [ ] Feature gate`),
 /// lowercased, parenthesised remarks removed. Their answers are the sub-bullets.

@@ -322,3 +322,30 @@ fn random_markdown_never_panics() {
         assert!(a.prr.stable.answered <= a.prr.stable.required);
     }
 }
+
+#[test]
+fn guidance_pasted_as_an_answer_is_no_answer() {
+    // A template README in our own words: guidance under two headings.
+    let readme = "# KEP\n## Production Readiness Review Questionnaire\n\
+        ### Monitoring Requirements\n<!-- Fill this group in from beta onwards. -->\n\
+        ###### Are there any missing metrics that would be useful to have to improve observability of this feature?\n\
+        <!--\nName the metrics you would like to have, and say why\nthey were left out.\n-->\n";
+    let t = crate::analysis::template::builtin().with_guidance(readme);
+    let metrics = t
+        .sections
+        .iter()
+        .find(|s| s.title.starts_with("Are there any missing metrics"))
+        .unwrap();
+    let pasted = |text: &str| {
+        let reading = Reading {
+            question: true,
+            guidance: &metrics.guidance,
+        };
+        !answers(text, reading)
+    };
+    assert!(pasted(
+        "Name the metrics you would like to have, and say why they were left out."
+    ));
+    assert!(pasted("Fill this group in from beta onwards."));
+    assert!(!pasted("None beyond the existing apiserver metrics."));
+}

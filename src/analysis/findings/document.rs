@@ -1,7 +1,7 @@
 //! The rules over a KEP's README, from its analysis: a stale table of
 //! contents, and PRR questions an implementable KEP has not answered.
 
-use crate::analysis::tracking::KepAnalysis;
+use crate::analysis::KepAnalysis;
 use crate::finding::Finding;
 use crate::kep::Kep;
 use crate::kep::document::TocMismatch;

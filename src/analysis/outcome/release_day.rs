@@ -17,7 +17,8 @@
 
 use serde::Serialize;
 
-use super::withdrawn::{first_withdrawn, withdrawn_in};
+use super::withdrawn::first_withdrawn;
+use super::withdrawn_in;
 use super::{Landed, Outcome};
 use crate::analysis::calendar::cycle;
 use crate::kep::Kep;

@@ -5,9 +5,9 @@
 //! for a deadline.
 
 use super::{Item, status_ok};
+use crate::analysis::KepAnalysis;
 use crate::analysis::completeness::PrrTarget;
 use crate::analysis::freeze::{CheckId, Checkbox};
-use crate::analysis::tracking::KepAnalysis;
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::Model;

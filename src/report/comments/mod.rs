@@ -17,11 +17,11 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{Report, Row};
+use crate::analysis::Analysis;
 use crate::analysis::board::{self, Status, Tally, TeamFacts, Tracking};
 use crate::analysis::calendar::Current;
 use crate::analysis::outcome::Phase as ReleasePhase;
 use crate::analysis::readiness::Verdict;
-use crate::analysis::tracking::Analysis;
 use crate::model::Model;
 use crate::team::Freeze;
 pub use template::{PLACEHOLDERS, Templates};

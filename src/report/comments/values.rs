@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::{Case, Phase, Sources, Values};
+use crate::analysis::KepAnalysis;
 use crate::analysis::board::Tracking;
 use crate::analysis::freeze::{self, CheckId, Checkbox};
 use crate::analysis::readiness::{Item, Readiness};
-use crate::analysis::tracking::KepAnalysis;
 use crate::kep::Kep;
 use crate::report::render::prose::prose;
 use crate::report::{Report, Row};

@@ -37,7 +37,7 @@ pub(in crate::site) fn entry_json(c: &Ctx, e: &ReleaseEntry) -> Value {
     let code = c
         .code
         .zip(e.number)
-        .and_then(|(code, n)| crate::analysis::code::note(code, n, e.release, e.into()))
+        .and_then(|(code, n)| crate::analysis::outcome::note(code, n, e.release, e.into()))
         .filter(|n| !n.says.is_empty());
     let phases: Vec<Value> = e
         .tracking

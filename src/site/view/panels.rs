@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::Urls;
 use crate::analysis::completeness::Completeness;
-use crate::analysis::tracking::{KepAnalysis, Readiness};
+use crate::analysis::{KepAnalysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::Status;
 use crate::repo::history::KepHistory;

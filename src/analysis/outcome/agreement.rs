@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::Code;
-use super::compare::files_change;
-use crate::analysis::outcome::{Outcome, ReleaseEntry};
+use super::code_note::files_change;
+use super::{Outcome, ReleaseEntry};
+use crate::analysis::code::Code;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 use crate::repo::history::History;
@@ -394,10 +394,9 @@ impl<'a> Sides<'a> {
         }
         let rank = Stage::parse(stage).rank();
         let k = self.code.kep_stage(n, minor)?;
-        let (g, p) = k
-            .gates
-            .iter()
-            .find(|(g, p)| g != gate && super::code_stage(*p).is_some_and(|s| s.rank() < rank))?;
+        let (g, p) = k.gates.iter().find(|(g, p)| {
+            g != gate && crate::analysis::code::code_stage(*p).is_some_and(|s| s.rank() < rank)
+        })?;
         Some(format!(
             "gate {gate} was introduced at {stage} beside the KEP's gate {g} (still {})",
             p.as_str()

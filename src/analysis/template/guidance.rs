@@ -23,9 +23,9 @@ const SHORT_SENTENCE: usize = 8;
 /// sentence of the paragraph or list item numbered `unit`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Piece {
-    pub(super) text: String,
-    pub(super) skeleton: bool,
-    pub(super) unit: usize,
+    pub(crate) text: String,
+    pub(crate) skeleton: bool,
+    pub(crate) unit: usize,
 }
 
 /// Share of an answer's words (in percent) that must lie in shingles of the
@@ -172,7 +172,7 @@ impl Guidance {
 }
 
 /// The sentences of a unit's text: split after `.`, `?` or `!` and a space.
-pub(super) fn sentences(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
     text.split_inclusive([' ', '\t'])
         .scan(0, |at, piece| {
             let start = *at;
