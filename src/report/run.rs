@@ -87,6 +87,25 @@ fn render_text(
 }
 
 /// The comment templates `--templates` names, else kepsite's own.
+/// The `--since` side of a report: a Project too, read from the files at
+/// the range's commit (no history, no gates: only its KEPs are compared).
+fn baseline(
+    input: &Input,
+    r: &since::Range,
+    current: Release,
+) -> Result<(Model, analysis::Analysis)> {
+    let baseline = Input {
+        rev: Some(r.commit.clone()),
+        current: Some(current),
+        kubernetes: None,
+        readmes: crate::kep::Readmes::Analysis,
+        team: Default::default(),
+        ..input.clone()
+    };
+    let p = Project::load_files(&baseline).with_context(|| format!("loading --since {}", r.rev))?;
+    Ok((p.model, p.analysis))
+}
+
 fn templates(path: Option<&std::path::Path>) -> Result<Templates> {
     match path {
         None => Ok(Templates::builtin()),
@@ -177,24 +196,10 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
         .as_deref()
         .map(|s| since::range(&input.root, s, input.rev.as_deref()))
         .transpose()?;
-    let old = match &range {
-        Some(r) => {
-            // The baseline is a Project too, read from the files at the
-            // commit (no history, no gates: only its KEPs are compared).
-            let baseline = Input {
-                rev: Some(r.commit.clone()),
-                current: Some(current.release),
-                kubernetes: None,
-                readmes: crate::kep::Readmes::Analysis,
-                team: Default::default(),
-                ..input.clone()
-            };
-            let p = Project::load_files(&baseline)
-                .with_context(|| format!("loading --since {}", r.rev))?;
-            Some((p.model, p.analysis))
-        }
-        None => None,
-    };
+    let old = range
+        .as_ref()
+        .map(|r| baseline(input, r, current.release))
+        .transpose()?;
     let inputs = Inputs {
         model: &project.model,
         analysis: &project.analysis,
