@@ -90,7 +90,7 @@ fn sig_page(
             .map(|(l, n)| json!({ "label": l, "count": n, "url": format!("{base}?sig={sig}&{key}={l}") }))
             .collect()
     };
-    (
+    Listing::new(
         format!("sigs/{sig}/index.html"),
         "sig.html",
         sig.to_string(),
@@ -257,7 +257,7 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
             .filter(|(_, ks)| !ks.is_empty())
             .map(|(r, ks)| json!({ "role": r, "keps": ks.iter().map(|&i| &c.refs[i]).collect::<Vec<_>>() }))
             .collect();
-        out(vec![(
+        out(vec![Listing::new(
             format!("people/{h}/index.html"),
             "person.html",
             format!("@{h}"),
@@ -276,7 +276,7 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
             json!({ "handle": h, "url": c.urls.page(&format!("people/{h}/")), "counts": counts })
         })
         .collect();
-    (
+    Listing::new(
         "people/index.html".into(),
         "people.html",
         "People".into(),
@@ -329,7 +329,7 @@ pub fn findings_page(c: &Ctx) -> Listing {
             .collect()
     };
     let (rules, sigs) = (set("rule"), set("sig"));
-    (
+    Listing::new(
         "findings/index.html".into(),
         "findings.html",
         "Findings".into(),

@@ -36,7 +36,7 @@ pub fn feed(c: &Ctx) -> Listing {
         .first()
         .map(|e| e.2["updated"].as_str().unwrap_or_default().to_string())
         .unwrap_or_else(|| rfc3339(c.now));
-    (
+    Listing::new(
         "feed.xml".into(),
         "feed.xml",
         "Latest KEP changes".into(),

@@ -59,8 +59,39 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `(output path, template, title, nav section, context)`.
-pub type Listing = (String, &'static str, String, &'static str, Value);
+/// One listing page, as a page builder hands it to the plan.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// Its output path (`sigs/sig-node/index.html`).
+    pub path: String,
+    /// The theme template that renders it.
+    pub template: &'static str,
+    /// Its title.
+    pub title: String,
+    /// The navigation section it is under (`sigs`, `releases`, …).
+    pub section: &'static str,
+    /// The template's context.
+    pub context: Value,
+}
+
+impl Listing {
+    /// A listing page: output path, template, title, nav section, context.
+    pub fn new(
+        path: String,
+        template: &'static str,
+        title: String,
+        section: &'static str,
+        context: Value,
+    ) -> Listing {
+        Listing {
+            path,
+            template,
+            title,
+            section,
+            context,
+        }
+    }
+}
 
 /// The stage categories in display order: the stages, then `invalid`, `none`.
 pub(super) fn stage_categories() -> Vec<String> {

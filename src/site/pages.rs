@@ -90,7 +90,7 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
         });
         let board = (phase == Phase::InProgress).then(|| board_json(c, view));
         rel_list.push(json!({ "name": name, "url": u.page(&format!("releases/{name}/")), "counts": counts, "phase": phase, "tally": tally, "board": board, "dates": view.cycle }));
-        out.push((
+        out.push(Listing::new(
             format!("releases/{name}/index.html"),
             "release.html",
             format!("Release {name}"),
@@ -112,7 +112,7 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
             }),
         ));
     }
-    out.push((
+    out.push(Listing::new(
         "releases/index.html".into(),
         "releases.html",
         "Releases".into(),
@@ -174,7 +174,7 @@ fn gates_page(c: &Ctx) -> Listing {
             json!({ "name": n, "components": comp, "keps": ks, "code": code })
         })
         .collect();
-    (
+    Listing::new(
         "feature-gates/index.html".into(),
         "feature_gates.html",
         "Feature gates".into(),

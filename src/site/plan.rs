@@ -277,8 +277,10 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         take(
             batch
                 .into_iter()
-                .map(|(path, template, title, section, value)| {
-                    page(path, template, &title, section, value, &kit.site)
+                .map(|l| {
+                    page(
+                        l.path, l.template, &l.title, l.section, l.context, &kit.site,
+                    )
                 })
                 .collect(),
         )

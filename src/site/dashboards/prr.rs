@@ -114,7 +114,7 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
                 .iter()
                 .filter(|r| r["questionnaire"]["percent"] != 100 || r["prr_approver"].is_null())
                 .count();
-            (
+            Listing::new(
                 format!("prr/{h}/index.html"),
                 "prr_queue.html",
                 format!("PRR queue: @{h}"),
@@ -248,7 +248,7 @@ fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
             json!({ "handle": h, "url": url, "awaiting": awaiting, "act_now": act_now })
         })
         .collect();
-    (
+    Listing::new(
         "prr/index.html".into(),
         "prr_index.html",
         "PRR reviewers".into(),

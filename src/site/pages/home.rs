@@ -62,7 +62,7 @@ fn home_page(
             })
             .collect()
     };
-    (
+    Listing::new(
         "index.html".into(),
         "home.html",
         "Kubernetes Enhancement Proposals".into(),
@@ -131,7 +131,7 @@ fn kep_index(c: &Ctx, views: &[ReleaseView], sig_names: &[&str], releases: &[Str
         .collect();
     let statuses: BTreeSet<&str> = keps.iter().map(|k| k.meta.status.category()).collect();
     let stages: BTreeSet<&str> = keps.iter().map(|k| k.meta.stage.category()).collect();
-    (
+    Listing::new(
         "keps/index.html".into(),
         "kep_index.html",
         "All KEPs".into(),
@@ -149,7 +149,7 @@ fn sig_index(c: &Ctx, cur: &ReleaseView, sigs: &BTreeMap<&str, Vec<usize>>) -> L
         .iter()
         .map(|(s, idx)| json!({ "dir": s, "name": groups.and_then(|g| g.get(s)).map(|g| g.name.clone()).unwrap_or_default(), "count": idx.len(), "in_flight": c.in_flight(cur, Some(s)).len() }))
         .collect();
-    (
+    Listing::new(
         "sigs/index.html".into(),
         "sig_index.html",
         "SIGs".into(),
