@@ -90,7 +90,9 @@ pub struct Readiness {
     /// Past the deadline: the checklist as it stood there (`None` when the
     /// deadline's files are not at hand: judged on these files).
     pub deadline: Option<AtDeadline>,
-    /// Why the checklist could not be judged ([`Verdict::NotChecked`]).
+    /// Why the checklist could not be judged ([`Verdict::NotChecked`]):
+    /// the reason alone (`needs --kubernetes`); [`Readiness::basis`] names
+    /// the deadline.
     pub not_checked: Option<String>,
 }
 
@@ -150,7 +152,8 @@ impl Readiness {
     /// One line on how the verdict was taken, past the deadline.
     pub fn basis(&self) -> Option<String> {
         if let Some(why) = &self.not_checked {
-            return Some(why.clone());
+            let name = self.freeze.name(self.release);
+            return Some(format!("{name} not checked: {why}"));
         }
         if !self.frozen {
             return None;

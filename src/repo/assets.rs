@@ -35,8 +35,7 @@ pub fn read_assets(source: &Source, paths: &[String]) -> Result<BTreeMap<String,
     if source.root == Path::new(EMBEDDED_ROOT) {
         return Ok(wanted
             .into_iter()
-            .filter_map(|p| Some((embedded::read(&p)?, p)))
-            .map(|(b, p)| (p, b))
+            .filter_map(|p| embedded::read(&p).map(|b| (p, b)))
             .collect());
     }
     if let Some(commit) = &source.commit {
@@ -45,8 +44,7 @@ pub fn read_assets(source: &Source, paths: &[String]) -> Result<BTreeMap<String,
     let root = source.root.canonicalize()?;
     Ok(wanted
         .into_iter()
-        .filter_map(|p| Some((worktree_asset(&root, &p)?, p)))
-        .map(|(b, p)| (p, b))
+        .filter_map(|p| worktree_asset(&root, &p).map(|b| (p, b)))
         .collect())
 }
 

@@ -29,6 +29,8 @@ pub struct Reports<'a> {
     repo_url: &'a str,
     branch: &'a str,
     urls: Vec<String>,
+    /// Every release with a report page.
+    releases: Vec<Release>,
     /// The release in progress's report, when it has one.
     pub current: Option<Report>,
 }
@@ -57,11 +59,13 @@ impl<'a> Reports<'a> {
             repo_url,
             branch,
             urls,
+            releases: outcome::releases(&data.model, &current),
             current: None,
         };
-        let in_progress = outcome::releases(&data.model, &current)
-            .into_iter()
-            .any(|rel| outcome::phase(&current, rel) == outcome::Phase::InProgress);
+        let in_progress = r
+            .releases
+            .iter()
+            .any(|rel| outcome::phase(&current, *rel) == outcome::Phase::InProgress);
         if in_progress {
             r.current = Some(r.build(current.release));
         }
@@ -103,8 +107,7 @@ impl<'a> Reports<'a> {
 
     /// Every release's report page, in parallel.
     pub fn pages(&self) -> Vec<PageCtx> {
-        let current = self.data.analysis.current;
-        outcome::releases(&self.data.model, &current)
+        self.releases
             .par_iter()
             .map(|release| {
                 let built;
@@ -164,7 +167,7 @@ impl<'a> Reports<'a> {
         ];
         let groups: Vec<Value> = order
             .iter()
-            .map(|(case, checked, id, label)| {
+            .filter_map(|(case, checked, id, label)| {
                 let items: Vec<Value> = list
                     .iter()
                     .filter(|c| c.case == *case && c.checked == *checked)
@@ -182,9 +185,8 @@ impl<'a> Reports<'a> {
                         })
                     })
                     .collect();
-                json!({ "id": id, "label": label, "items": items })
+                (!items.is_empty()).then(|| json!({ "id": id, "label": label, "items": items }))
             })
-            .filter(|g| g["items"].as_array().is_some_and(|i| !i.is_empty()))
             .collect();
         let release = r.release;
         Some((

@@ -246,6 +246,11 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         .zip(&kit.tracking)
         .map(|(((k, d), a), t)| view::kep_ref(model, k, Some(a), t.as_ref(), &kit.urls.page(d)))
         .collect();
+    let opts = kit.opts;
+    let reports = crate::timing::timed("plan: the release in progress's report", || {
+        crate::report::site::Reports::new(data, &opts.base_url, &opts.repo_url, &opts.branch)
+    });
+    let messages = reports.messages();
     let ctx = listing::Ctx {
         model,
         analysis: &data.analysis,
@@ -256,16 +261,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         urls: &kit.urls,
         code: data.code.as_ref(),
         team: data.team.as_ref(),
-        messages: None,
-    };
-    let opts = kit.opts;
-    let reports = crate::timing::timed("plan: the release in progress's report", || {
-        crate::report::site::Reports::new(data, &opts.base_url, &opts.repo_url, &opts.branch)
-    });
-    let messages = reports.messages();
-    let ctx = listing::Ctx {
         messages: messages.as_ref(),
-        ..ctx
     };
     let streamed = std::sync::Mutex::new(Vec::new());
     let take = |pages: Vec<Page>| {

@@ -37,6 +37,25 @@ fn tools() -> (String, String) {
         pick("KEPSITE_CHROMIUM", "/usr/bin/chromium"),
     )
 }
+/// A file of an npm package the browser tests use: `$var` when set, else
+/// `target/browser-tools/node_modules/<rel>` (where `.ci/run` installs
+/// them). A missing one fails the test, naming the file, what `test` needs
+/// it for and the `package@version` to install.
+fn npm_file(var: &str, rel: &str, test: &str, package: &str) -> PathBuf {
+    let path = std::env::var(var).map(PathBuf::from).unwrap_or_else(|_| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target/browser-tools/node_modules")
+            .join(rel)
+    });
+    assert!(
+        path.is_file(),
+        "{} is missing: {test} needs it \
+         (npm install --prefix target/browser-tools {package}, as .ci/run does)",
+        path.display()
+    );
+    path
+}
+
 /// The W3C key of an element reference.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// How long a wait for the page may take before the test fails.

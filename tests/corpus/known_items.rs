@@ -11,8 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::shared::corpus;
-use crate::support::kepsite;
+use crate::shared::built_corpus_site;
 
 /// A query's answer: the KEPs shown, best first.
 struct Answer {
@@ -85,20 +84,7 @@ fn figures<'a>(answers: impl Iterator<Item = &'a Answer>) -> (usize, usize, f64)
 
 #[test]
 fn search_puts_the_kep_people_name_first() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("known-items");
-    let out = dir.join("public");
-    if out.exists() {
-        std::fs::remove_dir_all(&out).unwrap();
-    }
-    let run = kepsite(&[
-        "build",
-        "--repo",
-        corpus().to_str().unwrap(),
-        "--no-history",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "kepsite build of the corpus: {}", run.stderr);
+    let out = built_corpus_site("known-items", &["--no-history"]);
     let answers = answers(&out);
     assert!(answers.len() >= 50, "at least 50 known items");
     let misses: Vec<String> = answers

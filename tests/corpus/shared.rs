@@ -82,3 +82,20 @@ pub fn commit_before(before: &str) -> String {
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
+
+/// The corpus site, built afresh by `kepsite build` (with `extra` flags)
+/// into `$CARGO_TARGET_TMPDIR/<name>/public`: that directory.
+pub fn built_corpus_site(name: &str, extra: &[&str]) -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .join("public");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+    let mut args = vec!["build", "--repo", corpus().to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let run = crate::support::kepsite(&args);
+    assert_eq!(run.code, 0, "kepsite build of the corpus: {}", run.stderr);
+    out
+}

@@ -20,7 +20,8 @@ const ISSUES: &str = concat!(
     "/tests/fixtures/report-issues.json"
 );
 
-fn comments(extra: &[&str]) -> Vec<Value> {
+/// `report --release v1.36 --format FORMAT EXTRA…` on `content/`.
+fn report(format: &str, extra: &[&str]) -> crate::support::Run {
     let mut args = vec![
         "report",
         "--repo",
@@ -29,26 +30,25 @@ fn comments(extra: &[&str]) -> Vec<Value> {
         "--release",
         "v1.36",
         "--format",
-        "comments-json",
+        format,
     ];
     args.extend_from_slice(extra);
-    let run = kepsite(&args);
-    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap()
+    kepsite(&args)
+}
+
+/// `report --format FORMAT` on `content/`'s v1.36, which must succeed.
+fn run_format(format: &str, extra: &[&str]) -> String {
+    let run = report(format, extra);
+    assert_eq!(run.code, 0, "{format} {extra:?}: {}", run.stderr);
+    run.stdout
+}
+
+fn comments(extra: &[&str]) -> Vec<Value> {
+    serde_json::from_str(&run_format("comments-json", extra)).unwrap()
 }
 
 fn report_rows() -> Vec<Value> {
-    let run = kepsite(&[
-        "report",
-        "--repo",
-        "content",
-        "--no-history",
-        "--release",
-        "v1.36",
-        "--format",
-        "json",
-    ]);
-    let j: Value = serde_json::from_str(&run.stdout).unwrap();
+    let j: Value = serde_json::from_str(&run_format("json", &[])).unwrap();
     crate::support::report_rows(&j)
         .into_iter()
         .cloned()
@@ -122,20 +122,10 @@ fn the_default_templates_address_the_authors_and_the_issue_assignees() {
 
 #[test]
 fn an_unknown_placeholder_exits_2_naming_it_and_its_line() {
-    let run = kepsite(&[
-        "report",
-        "--repo",
-        "content",
-        "--no-history",
-        "--release",
-        "v1.36",
-        "--format",
+    let run = report(
         "comments",
-        "--phase",
-        "enhancements",
-        "--templates",
-        UNKNOWN,
-    ]);
+        &["--phase", "enhancements", "--templates", UNKNOWN],
+    );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty());
     assert!(
@@ -200,7 +190,7 @@ fn the_portal_gives_each_keps_comment_and_each_sigs_message() {
     assert!(!read("releases/v1.35/index.html").contains("/comments/"));
 
     // Each SIG with KEPs on the board has its outreach message; the others none.
-    let outreach = run_format("sig-outreach");
+    let outreach = run_format("sig-outreach", &[]);
     let on_board: std::collections::BTreeSet<String> = report_rows()
         .iter()
         .map(|r| r["sig"].as_str().unwrap().to_string())
@@ -231,25 +221,10 @@ fn the_portal_gives_each_keps_comment_and_each_sigs_message() {
     assert!(sigs >= 2, "{sigs} SIG pages with a message");
 }
 
-fn run_format(format: &str) -> String {
-    let run = kepsite(&[
-        "report",
-        "--repo",
-        "content",
-        "--no-history",
-        "--release",
-        "v1.36",
-        "--format",
-        format,
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
-}
-
 #[test]
 fn the_retro_numbers_are_the_reports() {
-    let retro: Value = serde_json::from_str(&run_format("retro-json")).unwrap();
-    let report: Value = serde_json::from_str(&run_format("json")).unwrap();
+    let retro: Value = serde_json::from_str(&run_format("retro-json", &[])).unwrap();
+    let report: Value = serde_json::from_str(&run_format("json", &[])).unwrap();
     for key in [
         "total",
         "tracked",
@@ -267,7 +242,7 @@ fn the_retro_numbers_are_the_reports() {
     let verdicts = ["met", "not_met", "met_late", "not_checked"];
     let sum: u64 = verdicts.iter().map(|v| prr[v].as_u64().unwrap()).sum();
     assert_eq!(sum as usize, rows.len());
-    let md = run_format("retro");
+    let md = run_format("retro", &[]);
     let all = md.lines().find(|l| l.starts_with("| **all** |")).unwrap();
     assert!(
         all.starts_with(&format!("| **all** | {} |", rows.len())),
@@ -277,7 +252,7 @@ fn the_retro_numbers_are_the_reports() {
 
 #[test]
 fn sig_outreach_puts_what_needs_action_first_and_lists_idle_sigs() {
-    let md = run_format("sig-outreach");
+    let md = run_format("sig-outreach", &[]);
     let rows = report_rows();
     for msg in md.split("\n\n").filter(|m| m.starts_with("*sig-")) {
         let lines: Vec<&str> = msg.lines().skip(1).collect();
@@ -295,7 +270,7 @@ fn sig_outreach_puts_what_needs_action_first_and_lists_idle_sigs() {
 
 #[test]
 fn the_freeze_announcement_counts_every_kep_on_the_board() {
-    let md = run_format("freeze-announcement");
+    let md = run_format("freeze-announcement", &[]);
     let rows = report_rows();
     let sum: usize = ["Tracked", "At risk", "Exception", "Removed", "Deferred"]
         .iter()

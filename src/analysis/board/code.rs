@@ -30,13 +30,13 @@ pub(super) fn code_phase(k: &Kept, facts: &Facts) -> Readiness {
     };
     let Some(code) = facts.code else {
         return Readiness {
-            not_checked: Some("Code Freeze not checked: needs --kubernetes".into()),
+            not_checked: Some("needs --kubernetes".into()),
             ..base
         };
     };
     if let Some(why) = code.cannot_tell(release.minor) {
         return Readiness {
-            not_checked: Some(format!("Code Freeze not checked: {why}")),
+            not_checked: Some(why),
             ..base
         };
     }
@@ -47,8 +47,7 @@ pub(super) fn code_phase(k: &Kept, facts: &Facts) -> Readiness {
     let Some(l) = landing else {
         return Readiness {
             not_checked: Some(
-                "Code Freeze not checked: no feature gate of this KEP for this stage in Kubernetes' code"
-                    .into(),
+                "no feature gate of this KEP for this stage in Kubernetes' code".into(),
             ),
             ..base
         };

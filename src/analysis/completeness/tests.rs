@@ -323,19 +323,38 @@ fn random_markdown_never_panics() {
     }
 }
 
+/// The template's guidance and question sentences (read with
+/// `Template::with_guidance`), and that guidance pasted as an answer is no
+/// answer: one fixture for both, here, where both are read.
 #[test]
-fn guidance_pasted_as_an_answer_is_no_answer() {
+fn guidance_and_sentences_of_questions() {
     // A template README in our own words: guidance under two headings.
     let readme = "# KEP\n## Production Readiness Review Questionnaire\n\
         ### Monitoring Requirements\n<!-- Fill this group in from beta onwards. -->\n\
         ###### Are there any missing metrics that would be useful to have to improve observability of this feature?\n\
         <!--\nName the metrics you would like to have, and say why\nthey were left out.\n-->\n";
-    let t = crate::analysis::template::builtin().with_guidance(readme);
-    let metrics = t
-        .sections
-        .iter()
-        .find(|s| s.title.starts_with("Are there any missing metrics"))
-        .unwrap();
+    let t = builtin().with_guidance(readme);
+    let find = |title: &str| {
+        t.sections
+            .iter()
+            .find(|s| s.title.starts_with(title))
+            .unwrap()
+    };
+    let q = find("Were upgrade and rollback tested?");
+    assert_eq!(
+        q.sentences,
+        vec![
+            "were upgrade and rollback tested",
+            "was the upgrade downgrade upgrade path tested"
+        ]
+    );
+    assert!(
+        find("What are other known failure modes?")
+            .sentences
+            .is_empty()
+    );
+    // The question's own guidance, and its group's.
+    let metrics = find("Are there any missing metrics");
     let pasted = |text: &str| {
         let reading = Reading {
             question: true,
@@ -348,4 +367,10 @@ fn guidance_pasted_as_an_answer_is_no_answer() {
     ));
     assert!(pasted("Fill this group in from beta onwards."));
     assert!(!pasted("None beyond the existing apiserver metrics."));
+    assert!(
+        find("What are other known failure modes?")
+            .guidance
+            .is_empty()
+    );
+    assert!(builtin().sections.iter().all(|s| s.guidance.is_empty()));
 }

@@ -121,7 +121,7 @@ fn checklist(p: &Readiness) -> String {
     if lines.is_empty() {
         let code = freeze::check(CheckId::CodeLanded).label;
         let why = match &p.not_checked {
-            Some(why) => format!("not checked by kepsite: {}", unchecked(why)),
+            Some(why) => format!("not checked by kepsite: {why}"),
             None => "nothing to check".to_string(),
         };
         lines.push(format!("- [ ] {} ({})", prose(code), prose(&why)));
@@ -151,7 +151,7 @@ fn updates(p: &Readiness, kep: Option<(&Kep, &KepAnalysis)>, src: &Sources) -> S
     if let (true, Some(why)) = (lines.is_empty(), &p.not_checked) {
         format!(
             "- every pull request the KEP needs in Kubernetes is merged (kepsite could not check this: {})",
-            prose(unchecked(why))
+            prose(why)
         )
     } else if lines.is_empty() {
         "- nothing".to_string()
@@ -171,12 +171,6 @@ pub(super) fn without_line<'a>(detail: &'a str, place: &str) -> &'a str {
         }
         _ => detail,
     }
-}
-
-/// Why a deadline was not checked, without the "… not checked: " its
-/// reason starts with.
-fn unchecked(why: &str) -> &str {
-    why.split_once("not checked: ").map_or(why, |(_, w)| w)
 }
 
 /// The deadline as the schedule gives it: "Tuesday 16 June 2026, end of

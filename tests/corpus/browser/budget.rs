@@ -148,19 +148,12 @@ fn kep_images_arrive_without_shifting_the_page() {
 /// Lighthouse's command line: `KEPSITE_LIGHTHOUSE`, else the npm package
 /// `.ci/run` installs.
 fn lighthouse() -> PathBuf {
-    let path = std::env::var("KEPSITE_LIGHTHOUSE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("target/browser-tools/node_modules/lighthouse/cli/index.js")
-        });
-    assert!(
-        path.is_file(),
-        "{} is missing: the audit test needs Lighthouse \
-         (npm install --prefix target/browser-tools lighthouse@12.2.3, as .ci/run does)",
-        path.display()
-    );
-    path
+    super::npm_file(
+        "KEPSITE_LIGHTHOUSE",
+        "lighthouse/cli/index.js",
+        "the audit test",
+        "lighthouse@12.2.3",
+    )
 }
 
 /// Accessibility findings Lighthouse reports on a page that are known and

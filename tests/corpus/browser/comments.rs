@@ -8,8 +8,6 @@
 //! Markdown's own, no link but kepsite's own https links to the Kubernetes
 //! repositories, and each hostile title shown as text.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Value, json};
 
 use super::Browser;
@@ -18,19 +16,13 @@ use crate::support::kepsite;
 
 /// marked's browser build.
 fn marked_source() -> String {
-    let path = std::env::var("KEPSITE_MARKED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("target/browser-tools/node_modules/marked/lib/marked.umd.js")
-        });
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; the comments' rendering test needs marked \
-             (npm install --prefix target/browser-tools marked@18.3.0, as .ci/run does)",
-            path.display()
-        )
-    })
+    let path = super::npm_file(
+        "KEPSITE_MARKED",
+        "marked/lib/marked.umd.js",
+        "the comments' rendering test",
+        "marked@18.3.0",
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Render `arguments[0]` (Markdown) with marked, GFM on, into an inert

@@ -8,15 +8,13 @@
 //! `target/browser-tools/`; `KEPSITE_AXE` names another `axe.min.js`.
 //! Screenshots go to `$CARGO_TARGET_TMPDIR/browser-corpus/shots/`.
 
-use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::{Browser, Site, WAIT, netlify_headers, serve};
-use crate::shared::corpus;
-use crate::support::kepsite;
+use crate::shared::{built_corpus_site, corpus};
 
 const PHONE: (u32, u32) = (390, 844);
 const WIDE: (u32, u32) = (1400, 900);
@@ -57,19 +55,8 @@ const PAGES: [(&str, &str); 21] = [
 pub(super) fn corpus_site() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-corpus");
-        let out = dir.join("public");
-        if out.exists() {
-            std::fs::remove_dir_all(&out).unwrap();
-        }
-        let run = kepsite(&[
-            "build",
-            "--repo",
-            corpus().to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(run.code, 0, "kepsite build of the corpus: {}", run.stderr);
+        let out = built_corpus_site("browser-corpus", &[]);
+        let dir = out.parent().unwrap().to_path_buf();
         let misses: &'static Mutex<Vec<String>> = Box::leak(Box::new(Mutex::new(Vec::new())));
         let port = serve(out.clone(), misses, Vec::new());
         let published_port = serve(out, misses, netlify_headers());
@@ -84,19 +71,13 @@ pub(super) fn corpus_site() -> &'static Site {
 
 /// axe-core's browser script.
 fn axe_source() -> String {
-    let path = std::env::var("KEPSITE_AXE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("target/browser-tools/node_modules/axe-core/axe.min.js")
-        });
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; the accessibility test needs axe-core \
-             (npm install --prefix target/browser-tools axe-core, as .ci/run does)",
-            path.display()
-        )
-    })
+    let path = super::npm_file(
+        "KEPSITE_AXE",
+        "axe-core/axe.min.js",
+        "the accessibility test",
+        "axe-core@4.14.1",
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 pub(super) fn open(b: &Browser, url: &str) {
