@@ -91,6 +91,20 @@ fn kubelet_and_cdi_keps_are_stable_in_v1_31_from_the_code() {
 
 /// Every entry of a release out says who decided, and a KEP without gates
 /// in the code is decided by its files, unchanged.
+/// KEP-2589 (Portworx CSI migration, GA in v1.33): both its gates left
+/// the code in v1.36, the GA one with the beta `InTreePluginPortworxUnregister`.
+/// That is the GA feature's clean-up, not a removal: the KEP continued at
+/// stable there, as the v1.36 post lists it.
+#[test]
+fn gates_dropped_after_ga_are_clean_up_not_a_removal() {
+    let v = decided_view(36);
+    let e = entry(&v, 2589).expect("KEP-2589 in v1.36");
+    assert!(
+        matches!(e.outcome, Outcome::LatestOnly) && e.step == Some(outcome::Step::Continued),
+        "{e:?}"
+    );
+}
+
 #[test]
 fn every_entry_says_who_decided() {
     let c = both();

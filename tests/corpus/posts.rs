@@ -113,15 +113,15 @@ fn the_posts_sections_are_in_the_draft_with_the_code_deciding() {
     for m in &misses {
         println!("- {m}");
     }
-    // Floors at today's measurement: alpha and beta at the 95%;
-    // stable and deprecations below it (KEPs in no section of the draft,
-    // a gate shared with another KEP, deprecations of one field of a KEP
-    // that graduates; see docs/README.md).
+    // Floors at today's measurement: stable, alpha and beta at the issue's
+    // 95%; deprecations below it (deprecations of one field or option of
+    // a KEP that graduates, which neither kep.yaml nor a gate records; see
+    // docs/README.md).
     let floor = [
-        ("stable", 89.0),
+        ("stable", 95.0),
         ("beta", 95.0),
         ("alpha", 95.0),
-        ("deprecations", 66.0),
+        ("deprecations", 75.0),
     ];
     for (s, want) in floor {
         let (hit, all) = code[s];

@@ -3,10 +3,11 @@
 //! the headline counts, then "Graduating to stable", "New features in beta"
 //! (new in beta or graduated to it), "New features in alpha", and
 //! "Deprecations and removals" (with the KEPs withdrawn in the release). A
-//! KEP that continued in alpha or beta with work in the release closes its
-//! stage's section as a short line, as the posts list such KEPs among their
-//! stage's new features; one that continued at stable or with no stage
-//! change is in a short list of its own. Each KEP with its title, two or
+//! KEP that continued at its stage (stable, beta or alpha) with work in the
+//! release closes its stage's section as a short line, as the posts list
+//! such KEPs among their stage's features; in the sneak peek, one that
+//! continues at stable or with no stage change is in a short list of its
+//! own. Each KEP with its title, two or
 //! three sentences of its Summary, its feature gates, its owning SIG and
 //! links to the KEP and its tracking issue. For the release in progress or
 //! a planned one it is the "sneak peek": what is planned, deprecations and
@@ -55,8 +56,30 @@ fn section_of(k: &Row) -> Section {
     }
 }
 
+/// Whether `k`, in a release that is out, continued at stable with work
+/// there: tracked again at stable (its latest milestone, or a gate newly
+/// GA beside one that was already), which the report counts as no stage
+/// change. The posts list such KEPs among their stable graduations.
+fn stable_again(k: &Row) -> bool {
+    matches!(k.result, Outcome::LatestOnly) && k.step == Some("continued")
+}
+
+/// Whether `k`'s title says it deprecates or removes something ("Remove
+/// cgroup v1 support", "Deprecate and remove SelfLink"): the posts list
+/// such a KEP under deprecations and removals in the release it ships a
+/// stage too, not only under its stage.
+fn removes(k: &Row) -> bool {
+    let t = k.title.trim_start().to_lowercase();
+    ["deprecat", "remov", "retir"]
+        .iter()
+        .any(|w| t.starts_with(w))
+}
+
 /// The stage a continuing KEP is named with.
 fn stage_name(k: &Row) -> &'static str {
+    if stable_again(k) {
+        return "stable";
+    }
     match stage_group(&Stage::parse(&k.stage)) {
         "stable" => "stable",
         "beta" => "beta",
@@ -200,6 +223,24 @@ fn continuing_item(out: &mut String, k: &Row, d: &Dest) {
     );
 }
 
+/// A KEP of a stage's section that removes something, in the deprecations
+/// and removals: a line pointing back to its stage.
+fn removing_item(out: &mut String, k: &Row, d: &Dest, out_release: bool) {
+    let at = match (out_release, stage_name(k)) {
+        (_, "no stage change") => "work in this release".to_string(),
+        (true, s) => format!("{s} in this release"),
+        (false, s) => format!("planned for {s}"),
+    };
+    let _ = writeln!(
+        out,
+        "- {}{}: {at} (see its stage's section), led by {}. {}",
+        number_prefix(k),
+        prose(&k.title),
+        prose(&sig_name(&k.sig)),
+        links(k, d)
+    );
+}
+
 /// "sig-node" → "SIG Node", as the posts write it.
 fn sig_name(sig: &str) -> String {
     let rest = sig.strip_prefix("sig-").unwrap_or(sig);
@@ -231,12 +272,17 @@ struct Lists<'a> {
     stable: Vec<&'a Row>,
     beta: Vec<&'a Row>,
     alpha: Vec<&'a Row>,
-    /// Continued in beta / alpha: short lines closing the stage's section.
+    /// Continued at stable, beta or alpha: short lines closing the stage's
+    /// section.
+    stable_continuing: Vec<&'a Row>,
     beta_continuing: Vec<&'a Row>,
     alpha_continuing: Vec<&'a Row>,
     /// Continued at stable or with no stage change: a section of its own.
     continuing: Vec<&'a Row>,
     deprecations: Vec<&'a Row>,
+    /// In a stage's section, and removing something by its title: short
+    /// lines closing the deprecations and removals.
+    removing: Vec<&'a Row>,
 }
 
 impl<'a> Lists<'a> {
@@ -244,6 +290,7 @@ impl<'a> Lists<'a> {
         let counted = |k: &Row| {
             match &k.result {
                 Outcome::Shipped { .. } | Outcome::Deprecated { .. } => out_release,
+                Outcome::LatestOnly => out_release && stable_again(k),
                 // In progress: what is on the board and not out of the release.
                 Outcome::Tracking { status } => {
                     !out_release && !matches!(status.tally(), Tally::Removed | Tally::Deferred)
@@ -258,16 +305,25 @@ impl<'a> Lists<'a> {
             v.sort_by_key(|k| (k.sig.clone(), k.number));
             v
         };
-        let (mut beta_continuing, mut alpha_continuing, mut continuing) = (vec![], vec![], vec![]);
+        let (mut stable_continuing, mut beta_continuing, mut alpha_continuing) =
+            (vec![], vec![], vec![]);
+        let mut continuing = vec![];
         for k in pick(Section::Continuing) {
             match stage_name(k) {
+                "stable" if out_release => stable_continuing.push(k),
                 "beta" => beta_continuing.push(k),
                 "alpha" => alpha_continuing.push(k),
                 _ => continuing.push(k),
             }
         }
+        let mut removing: Vec<&Row> = rows(r)
+            .filter(|k| counted(k) && section_of(k) != Section::Deprecations && removes(k))
+            .collect();
+        removing.sort_by_key(|k| (k.sig.clone(), k.number));
         Lists {
+            removing,
             stable: pick(Section::Stable),
+            stable_continuing,
             beta: pick(Section::Beta),
             alpha: pick(Section::Alpha),
             beta_continuing,
@@ -279,7 +335,10 @@ impl<'a> Lists<'a> {
 
     /// The KEPs that continued at their stage, in every section.
     fn continued(&self) -> usize {
-        self.beta_continuing.len() + self.alpha_continuing.len() + self.continuing.len()
+        self.stable_continuing.len()
+            + self.beta_continuing.len()
+            + self.alpha_continuing.len()
+            + self.continuing.len()
     }
 
     fn total(&self) -> usize {
@@ -289,7 +348,7 @@ impl<'a> Lists<'a> {
 
 /// The title and headline counts.
 fn headline(r: &Report, l: &Lists, out_release: bool) -> String {
-    let d = l.deprecations.len();
+    let d = l.deprecations.len() + l.removing.len();
     let (s, are) = if d == 1 { ("", "is") } else { ("s", "are") };
     if out_release {
         format!(
@@ -349,8 +408,9 @@ pub fn announcement(r: &Report) -> String {
     s.push_str(
         "<!-- Drafted by kepsite from the KEPs' files: each summary is the first sentences of the KEP's Summary section. Edit before publishing. -->\n\n",
     );
-    // `list`: an entry per KEP; `short`: one line per KEP (the continuing
-    // ones), after the entries.
+    // `list`: an entry per KEP; `short`: one line per KEP after the
+    // entries (the continuing ones; in the deprecations, the KEPs of a
+    // stage's section that remove something).
     let section = |s: &mut String, title: &str, list: &[&Row], short: &[&Row]| {
         if list.is_empty() && short.is_empty() {
             return;
@@ -360,7 +420,10 @@ pub fn announcement(r: &Report) -> String {
             item(s, k, &d);
         }
         for k in short {
-            continuing_item(s, k, &d);
+            match title == DEPRECATIONS {
+                true => removing_item(s, k, &d, out_release),
+                false => continuing_item(s, k, &d),
+            }
         }
         if !short.is_empty() {
             s.push('\n');
@@ -373,14 +436,14 @@ pub fn announcement(r: &Report) -> String {
     };
     // The sneak peek puts what users must act on first.
     if !out_release {
-        section(&mut s, DEPRECATIONS, &l.deprecations, &[]);
+        section(&mut s, DEPRECATIONS, &l.deprecations, &l.removing);
     }
-    section(&mut s, titles[0], &l.stable, &[]);
+    section(&mut s, titles[0], &l.stable, &l.stable_continuing);
     section(&mut s, titles[1], &l.beta, &l.beta_continuing);
     section(&mut s, titles[2], &l.alpha, &l.alpha_continuing);
     section(&mut s, titles[3], &[], &l.continuing);
     if out_release {
-        section(&mut s, DEPRECATIONS, &l.deprecations, &[]);
+        section(&mut s, DEPRECATIONS, &l.deprecations, &l.removing);
     }
     s
 }

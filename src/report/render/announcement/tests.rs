@@ -79,6 +79,43 @@ fn sections_follow_outcome_step_and_stage() {
     );
 }
 
+/// Continued at stable (the report's "no stage change" with the step
+/// continued) closes the stable section; a KEP removing something by its
+/// title is in its stage's section and named again in the removals.
+#[test]
+fn stable_again_and_removals_by_title() {
+    let mut k = row("", "shipped", Some("continued"));
+    k.result = Outcome::LatestOnly;
+    assert!(stable_again(&k));
+    assert_eq!(section_of(&k), Section::Continuing);
+    assert_eq!(stage_name(&k), "stable");
+    assert!(!stable_again(&row("beta", "shipped", Some("continued"))));
+    let mut k = row("beta", "shipped", Some("new"));
+    assert!(!removes(&k));
+    for t in [
+        "Remove cgroup v1 support",
+        "Deprecate and remove SelfLink",
+        " removing dockershim",
+    ] {
+        k.title = t.into();
+        assert!(removes(&k), "{t}");
+    }
+    k.title = "Pod Certificates: remove the old API".into();
+    assert!(!removes(&k));
+    k.title = "Remove cgroup v1 support".into();
+    let mut out = String::new();
+    removing_item(&mut out, &k, &dest(), true);
+    assert!(
+        out.starts_with(
+            "- KEP-4317: Remove cgroup v1 support: beta in this release (see its stage's section), led by SIG Auth. [KEP]("
+        ),
+        "{out}"
+    );
+    let mut out = String::new();
+    removing_item(&mut out, &k, &dest(), false);
+    assert!(out.contains(": planned for beta (see"), "{out}");
+}
+
 #[test]
 fn an_entry_names_its_gates_sig_and_links() {
     let mut out = String::new();
