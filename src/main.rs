@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let cli = kepsite::cli::Cli::parse();
     no_huge_pages();
+    kepsite::repo::bound_pack_windows();
     report_to_stderr();
     match kepsite::cli::run(&cli) {
         Ok(code) => exit_now(code),

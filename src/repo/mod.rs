@@ -420,3 +420,37 @@ mod tests {
         assert!(!is_input("docs/README.md"));
     }
 }
+
+/// Bound what libgit2 keeps of the packfiles in memory: by default it maps
+/// a pack in windows of 1 GB and unmaps none below 8 GB mapped, so every
+/// page of the pack a history walk touches stays resident. With 4 MB
+/// windows and at most 16 MB mapped, the least recently used windows are
+/// unmapped: the corpus build's peak fell from 138.7 to 125.7 MiB (7 pairs
+/// alternated, medians; CPU 0.97x, within the noise). Call once, before
+/// any repository is opened.
+pub fn bound_pack_windows() {
+    const WINDOW: usize = 4 << 20;
+    const MAPPED: usize = 16 << 20;
+    // SAFETY: these only set libgit2's global options, once at start-up,
+    // before any thread opens a repository.
+    unsafe {
+        let _ = git2::opts::set_mwindow_size(WINDOW);
+        let _ = git2::opts::set_mwindow_mapped_limit(MAPPED);
+    }
+}
+
+#[cfg(test)]
+mod pack_window_tests {
+    #[test]
+    fn pack_windows_are_bounded() {
+        super::bound_pack_windows();
+        // SAFETY: reads libgit2's global options.
+        let (window, mapped) = unsafe {
+            (
+                git2::opts::get_mwindow_size().unwrap(),
+                git2::opts::get_mwindow_mapped_limit().unwrap(),
+            )
+        };
+        assert_eq!((window, mapped), (4 << 20, 16 << 20));
+    }
+}
