@@ -4,9 +4,9 @@
 //! The pipeline, each stage a pure function of the previous one:
 //!
 //! ```text
-//! repo::load ──▶ model::from_snapshot ──▶ analysis::analyze ──▶ query / export / site / report
-//! (RepoSnapshot)   (Model: Vec<Kep>, PRR     (Analysis: findings,    (text, JSON, pages)
-//!                   files, aliases)           PRR, stages, history)
+//! repo::load_with ──▶ model::from_snapshot ──▶ analysis::analyze ──▶ query / export / site / report
+//! (RepoSnapshot)       (Model: Vec<Kep>, PRR     (Analysis: findings,    (text, JSON, pages)
+//!                       files, aliases)           PRR, stages, history)
 //! ```
 //!
 //! Nothing is mutated after loading, so the parallel stages need no locks, and

@@ -32,8 +32,9 @@ pub(super) fn load(root: &Path, rev: &str, defer: Option<super::Defer>) -> Resul
     load_where(root, rev, defer, &|_| true)
 }
 
-/// [`load`] of the paths `under` keeps (a directory is entered when it, or
-/// a path below it, is kept): one KEP's files at a pull request's head.
+/// [`load`] (a revision read whole) of the paths `under` keeps (a
+/// directory is entered when it, or a path below it, is kept): one KEP's
+/// files at a pull request's head.
 pub(super) fn load_where(
     root: &Path,
     rev: &str,

@@ -157,20 +157,8 @@ pub(crate) fn is_wanted(path: &str) -> bool {
     path == "OWNERS_ALIASES" || path.starts_with("keps/")
 }
 
-/// Load the working tree at `root`.
-pub fn load_worktree(root: &Path) -> Result<RepoSnapshot> {
-    worktree::load(root)
-}
-
-/// Load revision `rev` of the git repository containing `root`, straight from
-/// the object database. When `root` is a subdirectory of the repository's work
-/// tree, that subdirectory of the revision is read.
-pub fn load_git(root: &Path, rev: &str) -> Result<RepoSnapshot> {
-    git::load(root, rev, None)
-}
-
 /// The files of revision `rev` of the repository at `root` that `under`
-/// keeps: every input file for which it is true, read as [`load`] reads
+/// keeps: every input file for which it is true, read as [`load_with`] reads
 /// them (a directory path ends in `/`, and is entered when `under` keeps
 /// it). A pull request's head is read this way, its KEP's files only. A
 /// revision missing from the clone is an error saying so.
@@ -182,16 +170,13 @@ pub fn load_only(root: &Path, rev: &str, under: &dyn Fn(&str) -> bool) -> Result
 /// KEPs' READMEs: `kep::kep_readmes`, where the loader's rule is).
 pub type Defer = fn(&[&str]) -> std::collections::BTreeSet<String>;
 
-/// Load `root` as a working tree, or revision `rev` of it when given. Input
-/// that is not an enhancements checkout is an error (see [`not_a_checkout`]),
-/// so a wrong `--repo` never reads as "0 KEPs checked".
-pub fn load(root: &Path, rev: Option<&str>) -> Result<RepoSnapshot> {
-    load_with(root, rev, None)
-}
-
-/// [`load`]; `defer` picks the files of a revision left unread
-/// ([`RepoSnapshot::deferred`]; a working tree's are all read, which is
-/// cheap).
+/// Load `root` as a working tree, or revision `rev` of it when given (read
+/// straight from the object database; when `root` is a subdirectory of the
+/// work tree, that subdirectory of the revision). Input that is not an
+/// enhancements checkout is an error (see [`not_a_checkout`]), so a wrong
+/// `--repo` never reads as "0 KEPs checked". `defer` picks the files of a
+/// revision left unread ([`RepoSnapshot::deferred`]; a working tree's are
+/// all read, which is cheap).
 pub fn load_with(root: &Path, rev: Option<&str>, defer: Option<Defer>) -> Result<RepoSnapshot> {
     if rev.is_none()
         && let Some(why) = not_a_checkout(root)
@@ -200,7 +185,7 @@ pub fn load_with(root: &Path, rev: Option<&str>, defer: Option<Defer>) -> Result
     }
     let snapshot = match rev {
         Some(rev) => git::load(root, rev, defer)?,
-        None => load_worktree(root)?,
+        None => worktree::load(root)?,
     };
     let inputs = |p: &str| {
         p.starts_with("keps/") && (p.ends_with(".yaml") || p.ends_with(".md") || p.ends_with(".MD"))

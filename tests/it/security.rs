@@ -135,7 +135,7 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
         root.join("keps/sig-node/alias.md"),
     )
     .unwrap();
-    let snap = kepsite::repo::load_worktree(&root).unwrap();
+    let snap = kepsite::repo::load_with(&root, None, None).unwrap();
     assert!(
         snap.files
             .iter()
