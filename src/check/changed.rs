@@ -3,7 +3,7 @@
 //! [`ChangeSet`].
 //!
 //! Both sides are checked whole, each a [`Project`] loaded as every
-//! subcommand loads one ([`Project::load_files`]): the files after the
+//! subcommand loads one ([`Project::load`] with [`Needs::files`]): the files after the
 //! change (its head commit, or the working tree) and at its base commit,
 //! side by side.
 
@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use super::scope::{self, Scoped};
 use crate::analysis::Analysis;
 use crate::model::Model;
-use crate::project::{Input, Project};
+use crate::project::{Input, Needs, Project};
 use crate::repo::{self, ChangeSet, Range};
 
 /// What a changed-only check found.
@@ -40,8 +40,8 @@ pub fn check(input: &Input, range: &Range) -> Result<Changed> {
         ..input.clone()
     };
     let (after, before) = rayon::join(
-        || Project::load_files(&side(changes.head.clone())),
-        || Project::load_files(&side(Some(changes.base.clone()))),
+        || Project::load(&side(changes.head.clone()), &Needs::files()),
+        || Project::load(&side(Some(changes.base.clone())), &Needs::files()),
     );
     let after = after?;
     let before = before.with_context(|| format!("loading the change's base {}", changes.base))?;

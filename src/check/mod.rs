@@ -23,7 +23,7 @@ use crate::analysis::Analysis;
 use crate::diagnostics::{self, Summary};
 use crate::finding::{Finding, Severity};
 use crate::model::Model;
-use crate::project::{Input, Project};
+use crate::project::{Input, Needs, Project};
 use crate::repo::{ChangeSet, Range};
 use scope::Scoped;
 
@@ -89,16 +89,16 @@ pub fn collect(opts: &Options) -> Result<Checked> {
             // The one Project every subcommand loads (check needs no history
             // and judges no freeze at its deadline); only the Markdown
             // summary reads more of the analysis than the findings do.
-            let load = match opts.format {
-                CheckFormat::Md => Project::load_files,
-                _ => Project::load_for_findings,
+            let needs = match opts.format {
+                CheckFormat::Md => Needs::files(),
+                _ => Needs::findings(),
             };
             let Project {
                 model,
                 analysis,
                 findings: found,
                 ..
-            } = load(&opts.input)?;
+            } = Project::load(&opts.input, &needs)?;
             let all = (0..model.keps.len()).collect();
             (model, analysis, found, all, None)
         }

@@ -13,7 +13,7 @@ use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
 use crate::check;
 use crate::kep::Readmes;
-use crate::project::{Input, Project, Walk};
+use crate::project::{Input, Needs, Project, Walk};
 use crate::query::{self, Filters};
 
 /// Run the parsed command; returns the process exit code. The process is
@@ -147,7 +147,7 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         true => Walk::Skip,
         false => a.history.walk()?,
     };
-    let project = Project::load(&a.input.input(), &walk)?;
+    let project = Project::load(&a.input.input(), &Needs::everything(walk))?;
     // The same check as `report --release`: a release no KEP names is an
     // error that lists the known ones, not "0 KEPs".
     for r in &releases {
@@ -204,7 +204,10 @@ fn build(a: &BuildArgs) -> Result<i32> {
         branch: a.links.branch.clone(),
         max_output: a.max_output.map(|mb| mb << 20),
     };
-    let report = crate::site::build_loading(|| Project::load(&input, &walk), &opts)?;
+    let report = crate::site::build_loading(
+        || Project::load(&input, &Needs::everything(walk.clone())),
+        &opts,
+    )?;
     eprintln!(
         "built {} pages ({} files, {} KB) for {} KEPs into {} in {:.2} s",
         report.pages,
@@ -314,7 +317,7 @@ fn preview_command(a: &BuildArgs) -> String {
 
 fn export(a: &ExportArgs) -> Result<i32> {
     let input = a.input.input();
-    let project = Project::load(&input, &a.walk()?)?;
+    let project = Project::load(&input, &Needs::everything(a.walk()?))?;
     if a.history && project.history.is_none() {
         bail!(
             "--history needs --repo to be a git repository: no history could be read from {}",

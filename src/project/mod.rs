@@ -104,6 +104,54 @@ pub enum Walk {
     Uncached,
 }
 
+/// What a command reads beyond the repository's files: [`Project::load`]'s
+/// one argument besides the [`Input`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Needs {
+    /// Whether and how the git history is walked.
+    pub walk: Walk,
+    /// The freeze checklists at the deadlines of the release in progress
+    /// (a second and third reading of the repository, at those commits).
+    pub deadlines: bool,
+    /// The findings alone (`check` of the whole repository): only the
+    /// READMEs the rules read the questionnaire of
+    /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
+    /// analyses hold their table of contents' mismatches alone.
+    pub findings_only: bool,
+}
+
+impl Needs {
+    /// Everything: the history as `walk` says, the deadlines' checklists
+    /// (the site, `query`, `export`, `serve`).
+    pub fn everything(walk: Walk) -> Needs {
+        Needs {
+            walk,
+            deadlines: true,
+            findings_only: false,
+        }
+    }
+
+    /// The files as they are: no history and no freeze verdicts at a
+    /// deadline (`check --format md`, the sides of a changed-only check,
+    /// `report --since`'s baseline; the deadlines' readings, about 0.28 s
+    /// on the corpus, are spared).
+    pub fn files() -> Needs {
+        Needs {
+            walk: Walk::Skip,
+            deadlines: false,
+            findings_only: false,
+        }
+    }
+
+    /// The files, for the findings alone (see [`Needs::findings_only`]).
+    pub fn findings() -> Needs {
+        Needs {
+            findings_only: true,
+            ..Needs::files()
+        }
+    }
+}
+
 /// A KEP's README for the renderer: its one parse, which holds its text.
 #[derive(Debug, Clone)]
 pub struct Readme {
@@ -215,25 +263,38 @@ impl Project {
 }
 
 impl Project {
-    /// Load `input` and analyse it; unless `history` is [`Walk::Skip`],
-    /// walk its git history too, beside the load and analysis (the walk is mostly one
-    /// thread reading git objects).
-    pub fn load(input: &Input, history: &Walk) -> Result<Project> {
-        let (model, history) =
-            rayon::join(|| timed("load", || input.model()), || walk(input, history));
-        Project::judged(model?, history, input)
+    /// Load `input` and analyse it, reading what `needs` asks for: unless
+    /// its walk is [`Walk::Skip`], the git history too, beside the load and
+    /// analysis (the walk is mostly one thread reading git objects).
+    pub fn load(input: &Input, needs: &Needs) -> Result<Project> {
+        if needs.findings_only {
+            return Project::for_findings(input);
+        }
+        let (model, history) = rayon::join(
+            || timed("load", || input.model()),
+            || walk(input, &needs.walk),
+        );
+        Project::judged(model?, history, input, needs.deadlines)
     }
 
     /// The project of `model` and its `history`, with the freeze verdicts
     /// at the deadline judged beside the analysis: reading the deadline's
     /// revision is mostly one thread (on the corpus, `report`'s wall time
     /// fell by about 20 ms).
-    fn judged(model: Model, history: Option<History>, input: &Input) -> Result<Project> {
+    fn judged(
+        model: Model,
+        history: Option<History>,
+        input: &Input,
+        deadlines: bool,
+    ) -> Result<Project> {
         let current = crate::analysis::current_of(&model, model.current_release);
-        let ((analysis, findings), deadlines) = rayon::join(
-            || analysed(&model),
-            || timed("deadline", || deadlines_of(input, &current, &[], &model)),
-        );
+        let ((analysis, findings), deadlines) = match deadlines {
+            true => rayon::join(
+                || analysed(&model),
+                || timed("deadline", || deadlines_of(input, &current, &[], &model)),
+            ),
+            false => (analysed(&model), Vec::new()),
+        };
         let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
             project = project.with_history(h);
@@ -270,7 +331,7 @@ impl Project {
         let mut model = model?;
         let (picked, wanted) = pick(&model, history.as_ref())?;
         timed("load: readmes", || parse_picked(&mut model, wanted));
-        Ok((Project::judged(model, history, input)?, picked))
+        Ok((Project::judged(model, history, input, true)?, picked))
     }
 
     /// Read Kubernetes' feature gates when the input names a checkout
@@ -377,19 +438,8 @@ impl Project {
         data
     }
 
-    /// [`Project::load`] for `check`, which judges the files as they are:
-    /// no history and no freeze verdicts at a deadline (the second load of
-    /// the repository they take, about 0.28 s on the corpus, is spared).
-    pub fn load_files(input: &Input) -> Result<Project> {
-        let model = timed("load", || input.model())?;
-        Project::new(model).with_code(input)?.with_team(input)
-    }
-
-    /// [`Project::load_files`] for the findings alone (`check` of the whole
-    /// repository): only the READMEs the rules read the questionnaire of
-    /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
-    /// analyses hold their table of contents' mismatches alone.
-    pub fn load_for_findings(input: &Input) -> Result<Project> {
+    /// [`Project::load`] with [`Needs::findings`].
+    fn for_findings(input: &Input) -> Result<Project> {
         let rules = Input {
             readmes: Readmes::Rules,
             ..input.clone()

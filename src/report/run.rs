@@ -14,7 +14,7 @@ use super::{Date, Inputs, KepLinks, Options, build, check_release};
 use crate::analysis::{self, outcome};
 use crate::kep::domain::Release;
 use crate::model::Model;
-use crate::project::{Input, Project, Walk};
+use crate::project::{Input, Needs, Project, Walk};
 use crate::repo::history::History;
 
 /// Everything `kepsite report` was asked for.
@@ -102,7 +102,8 @@ fn baseline(
         team: Default::default(),
         ..input.clone()
     };
-    let p = Project::load_files(&baseline).with_context(|| format!("loading --since {}", r.rev))?;
+    let p = Project::load(&baseline, &Needs::files())
+        .with_context(|| format!("loading --since {}", r.rev))?;
     Ok((p.model, p.analysis))
 }
 

@@ -25,7 +25,7 @@ use anyhow::Result;
 use crate::finding::{Finding, Severity};
 use crate::kep::Kep;
 use crate::model::Model;
-use crate::project::{Input, Project};
+use crate::project::{Input, Needs, Project};
 use crate::repo;
 use crate::site::SiteOptions;
 use crate::site::highlight::Highlighter;
@@ -180,7 +180,7 @@ impl State {
     /// Load the repository and render the whole site. A theme that does not
     /// load falls back to the default one and is reported as a problem.
     pub fn new(config: Config) -> Result<State> {
-        let data = Project::load(&config.input, &config.walk)?;
+        let data = Project::load(&config.input, &Needs::everything(config.walk.clone()))?;
         let mut problems = BTreeMap::new();
         let base = config.site.base_url.clone();
         let theme = match load_theme(config.theme.as_deref(), &base) {

@@ -242,7 +242,7 @@ fn code_landed_for_the_release_in_progress() {
 /// `milestone-vs-code` warning at the milestone's line.
 #[test]
 fn check_reports_a_milestone_the_code_contradicts() {
-    use kepsite::project::{Input, Kubernetes, Project};
+    use kepsite::project::{Input, Kubernetes, Needs, Project};
     let input = Input {
         root: corpus().to_path_buf(),
         rev: None,
@@ -255,7 +255,7 @@ fn check_reports_a_milestone_the_code_contradicts() {
             rev: None,
         }),
     };
-    let p = Project::load_files(&input).unwrap();
+    let p = Project::load(&input, &Needs::files()).unwrap();
     let kep = p.model.kep(2837).unwrap();
     let f = p
         .findings
@@ -270,11 +270,14 @@ fn check_reports_a_milestone_the_code_contradicts() {
     assert_eq!(f.line, kep.line("milestone.alpha"));
     assert!(f.line.is_some());
     // Without --kubernetes, no such finding.
-    let plain = Project::load_files(&Input {
-        readmes: kepsite::kep::Readmes::Analysis,
-        kubernetes: None,
-        ..input
-    })
+    let plain = Project::load(
+        &Input {
+            readmes: kepsite::kep::Readmes::Analysis,
+            kubernetes: None,
+            ..input
+        },
+        &Needs::files(),
+    )
     .unwrap();
     assert!(plain.findings.iter().all(|f| f.rule != "milestone-vs-code"));
 }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use kepsite::analysis::board::{Freeze, Status};
 use kepsite::analysis::outcome::{self, Outcome, ReleaseView};
 use kepsite::kep::domain::Release;
-use kepsite::project::{Input, Project, Walk};
+use kepsite::project::{Input, Needs, Project, Walk};
 use serde_json::Value;
 
 use crate::shared::{commit_before, corpus};
@@ -23,7 +23,7 @@ fn load(rev: Option<&str>) -> Project {
         kubernetes: None,
         team: Default::default(),
     };
-    Project::load(&input, &Walk::Skip).expect("the corpus loads")
+    Project::load(&input, &Needs::everything(Walk::Skip)).expect("the corpus loads")
 }
 
 fn at_head() -> &'static Project {

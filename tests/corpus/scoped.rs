@@ -6,7 +6,7 @@
 use kepsite::analysis::outcome::release_view;
 use kepsite::kep::Readmes;
 use kepsite::model;
-use kepsite::project::{Input, Project, Walk};
+use kepsite::project::{Input, Needs, Project, Walk};
 use kepsite::report::run::release_keps;
 
 use crate::shared::corpus;
@@ -25,8 +25,8 @@ fn input() -> Input {
 
 #[test]
 fn check_finds_what_the_full_analysis_finds() {
-    let full = Project::load_files(&input()).unwrap();
-    let rules = Project::load_for_findings(&input()).unwrap();
+    let full = Project::load(&input(), &Needs::files()).unwrap();
+    let rules = Project::load(&input(), &Needs::findings()).unwrap();
     // the two README rules fire on the corpus, so the comparison means something
     for rule in ["prr-unanswered", "toc-mismatch"] {
         assert!(full.findings.iter().any(|f| f.rule == rule), "{rule}");
@@ -36,7 +36,7 @@ fn check_finds_what_the_full_analysis_finds() {
 
 #[test]
 fn a_release_report_reads_what_the_full_load_reads() {
-    let full = Project::load(&input(), &Walk::Skip).unwrap();
+    let full = Project::load(&input(), &Needs::everything(Walk::Skip)).unwrap();
     for flag in ["v1.30", "v1.35", "v1.36", "v1.37", "v1.38"] {
         let (picked, release) =
             Project::load_picked(&input(), &Walk::Skip, |m, h| release_keps(m, h, flag)).unwrap();

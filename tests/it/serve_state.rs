@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use kepsite::kep::Readmes;
-use kepsite::project::{Input, Project, Walk};
+use kepsite::project::{Input, Needs, Project, Walk};
 use kepsite::serve::state::{Changed, Config, State};
 use kepsite::site::{self, SiteOptions};
 
@@ -39,7 +39,7 @@ fn state(input: &Input, walk: Walk) -> State {
 
 /// A fresh `build` of `input` into `out`: every file written, by path.
 fn build(input: &Input, walk: &Walk, out: &Path) -> BTreeMap<String, Vec<u8>> {
-    let data = Project::load(input, walk).unwrap();
+    let data = Project::load(input, &Needs::everything(walk.clone())).unwrap();
     let opts = SiteOptions {
         out: out.to_path_buf(),
         ..SiteOptions::default()
