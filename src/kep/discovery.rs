@@ -68,11 +68,13 @@ pub fn take_readmes(snapshot: &mut RepoSnapshot) -> BTreeMap<String, RepoFile> {
 }
 
 /// Discover and parse every KEP in the snapshot, in parallel; `readmes` are
-/// the KEP directories' READMEs ([`take_readmes`]).
+/// the KEP directories' READMEs ([`take_readmes`]); a kep.yaml `known`
+/// has parsed already takes that parse.
 pub fn discover(
     snapshot: &RepoSnapshot,
     mut readmes: BTreeMap<String, RepoFile>,
     read: super::Readmes,
+    known: Option<&super::load::Known>,
 ) -> Discovered {
     let files = &snapshot.files;
     let kep_dirs = kep_dirs(files.iter().map(|f| f.path.as_str()));
@@ -128,7 +130,7 @@ pub fn discover(
         }
     }
 
-    let mut keps: Vec<Kep> = jobs.into_par_iter().map(|j| j.parse(read)).collect();
+    let mut keps: Vec<Kep> = jobs.into_par_iter().map(|j| j.parse(read, known)).collect();
     keps.sort_by(|a, b| {
         let key = |k: &Kep| (k.number().is_none(), k.number(), k.path.clone());
         key(a).cmp(&key(b))

@@ -14,6 +14,7 @@ pub mod segment;
 
 mod discovery;
 mod load;
+pub use load::Known;
 
 use serde::Serialize;
 
@@ -204,7 +205,7 @@ impl Kep {
 /// the loader [`discover`] parses every KEP with: `serve`'s preview of a
 /// README edit reads the edited KEP again this way.
 pub fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: Readmes) -> Kep {
-    load::Job::Directory { dir, yaml, readme }.parse(read)
+    load::Job::Directory { dir, yaml, readme }.parse(read, None)
 }
 
 /// Whether a title is one the KEP template leaves in place: kep.yaml's

@@ -95,7 +95,7 @@ fn deadline_of(
         readmes: Readmes::Deferred,
         ..input.clone()
     };
-    let model = match deadline_input.model() {
+    let model = match deadline_input.model_knowing(Some(today)) {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(

@@ -6,14 +6,16 @@
 //! the site, the report, `check`, `export`/`query` and `serve` all render
 //! from it.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Result;
 
 mod deadlines;
 mod heads;
+mod input;
 mod team;
+
+pub use input::{Input, Kubernetes, Needs, Walk};
 
 use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
@@ -22,135 +24,13 @@ use crate::analysis::{Analysis, analyze, findings};
 use crate::analysis::{KepAnalysis, analyze_kep};
 use crate::finding::Finding;
 use crate::kep::document::Document;
-use crate::kep::domain::Release;
 use crate::kep::{Kep, Readmes};
-use crate::model::{self, Model};
-use crate::repo::EMBEDDED_ROOT;
+use crate::model::Model;
 use crate::repo::history::History;
 use crate::team::Freeze;
 use crate::timing::timed;
 use deadlines::deadlines_of;
 use team::team_facts;
-
-/// What to read: the repository (a directory, a git revision of one, or the
-/// sample compiled into kepsite), sigs.yaml, and the release in progress
-/// when the user names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    /// The repository root ([`EMBEDDED_ROOT`] for the compiled-in sample).
-    pub root: PathBuf,
-    /// A commit, branch or tag to read instead of the working tree.
-    pub rev: Option<String>,
-    /// kubernetes/community's sigs.yaml.
-    pub sigs: Option<PathBuf>,
-    /// `--current`: the release in progress, overriding the calendar.
-    pub current: Option<Release>,
-    /// `--kubernetes` (and `--kubernetes-rev`): a kubernetes/kubernetes
-    /// checkout whose feature gates say what the code shipped.
-    pub kubernetes: Option<Kubernetes>,
-    /// What the READMEs are read for (pages keep their parse for the renderer).
-    pub readmes: Readmes,
-    /// The release team's files: `--issues`, `--prs`, `--board`, `--exceptions`.
-    pub team: crate::team::Files,
-}
-
-/// A kubernetes/kubernetes checkout to read feature gates from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Kubernetes {
-    /// Its root (a sparse checkout with only the feature files will do).
-    pub path: PathBuf,
-    /// A revision to read instead of HEAD.
-    pub rev: Option<String>,
-}
-
-impl Input {
-    /// Whether the input is the sample compiled into kepsite.
-    pub fn is_embedded(&self) -> bool {
-        self.root == Path::new(EMBEDDED_ROOT)
-    }
-
-    /// Load the model.
-    pub fn model(&self) -> Result<Model> {
-        let mut m = model::load_for(
-            &self.root,
-            self.rev.as_deref(),
-            self.sigs.as_deref(),
-            self.readmes,
-        )?;
-        m.current_release = self.current;
-        Ok(m)
-    }
-
-    /// The git history of the input, when its root is a git repository
-    /// (`None` for a plain directory or the embedded sample). A walk that
-    /// fails is reported and treated as no history.
-    /// `cache_dir` `None` walks without reading or writing any cache
-    /// (`build --no-cache`).
-    pub fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
-        crate::repo::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
-    }
-}
-
-/// Whether and how [`Project::load`] walks the git history.
-/// Every subcommand's history flags become one of these in one place
-/// (`cli::HistoryArgs::walk`, or `export`'s `--history`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Walk {
-    /// No history (`--no-history`).
-    Skip,
-    /// Walk it, reading and refreshing the cache in this directory.
-    Cached(PathBuf),
-    /// Walk it from nothing, reading and writing no cache (`--no-cache`).
-    Uncached,
-}
-
-/// What a command reads beyond the repository's files: [`Project::load`]'s
-/// one argument besides the [`Input`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Needs {
-    /// Whether and how the git history is walked.
-    pub walk: Walk,
-    /// The freeze checklists at the deadlines of the release in progress
-    /// (a second and third reading of the repository, at those commits).
-    pub deadlines: bool,
-    /// The findings alone (`check` of the whole repository): only the
-    /// READMEs the rules read the questionnaire of
-    /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
-    /// analyses hold their table of contents' mismatches alone.
-    pub findings_only: bool,
-}
-
-impl Needs {
-    /// Everything: the history as `walk` says, the deadlines' checklists
-    /// (the site, `query`, `export`, `serve`).
-    pub fn everything(walk: Walk) -> Needs {
-        Needs {
-            walk,
-            deadlines: true,
-            findings_only: false,
-        }
-    }
-
-    /// The files as they are: no history and no freeze verdicts at a
-    /// deadline (`check --format md`, the sides of a changed-only check,
-    /// `report --since`'s baseline; the deadlines' readings, about 0.28 s
-    /// on the corpus, are spared).
-    pub fn files() -> Needs {
-        Needs {
-            walk: Walk::Skip,
-            deadlines: false,
-            findings_only: false,
-        }
-    }
-
-    /// The files, for the findings alone (see [`Needs::findings_only`]).
-    pub fn findings() -> Needs {
-        Needs {
-            findings_only: true,
-            ..Needs::files()
-        }
-    }
-}
 
 /// A KEP's README for the renderer: its one parse, which holds its text.
 #[derive(Debug, Clone)]
@@ -274,7 +154,7 @@ impl Project {
             || timed("load", || input.model()),
             || walk(input, &needs.walk),
         );
-        Project::judged(model?, history, input, needs.deadlines)
+        Project::judged(model?, history, input, needs)
     }
 
     /// The project of `model` and its `history`, with the freeze verdicts
@@ -285,15 +165,22 @@ impl Project {
         model: Model,
         history: Option<History>,
         input: &Input,
-        deadlines: bool,
+        needs: &Needs,
     ) -> Result<Project> {
         let current = crate::analysis::current_of(&model, model.current_release);
-        let ((analysis, findings), deadlines) = match deadlines {
-            true => rayon::join(
-                || analysed(&model),
-                || timed("deadline", || deadlines_of(input, &current, &[], &model)),
-            ),
-            false => (analysed(&model), Vec::new()),
+        let analysed = || {
+            let analysis = timed("analyze", || analyze(&model));
+            let found = match needs.findings {
+                true => timed("check", || findings::check_with(&model, &analysis)),
+                false => Vec::new(),
+            };
+            (analysis, found)
+        };
+        let ((analysis, findings), deadlines) = match needs.deadlines {
+            true => rayon::join(analysed, || {
+                timed("deadline", || deadlines_of(input, &current, &[], &model))
+            }),
+            false => (analysed(), Vec::new()),
         };
         let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
@@ -311,7 +198,8 @@ impl Project {
     /// [`Project::load`] for a reader of some KEPs (one release's report):
     /// every KEP's files are read, and only the READMEs of the KEPs `pick`
     /// picks, and of those their questionnaires hand over to, are parsed
-    /// and analysed; the other KEPs' analyses and findings are of no README.
+    /// and analysed; the other KEPs' analyses are of no README, and no
+    /// finding is sought.
     /// `pick` sees the model (no README parsed) and the history, and may
     /// refuse the load. On the corpus, one release's report parses about
     /// 100 READMEs of 680 (parsing them all was 115 ms of 417).
@@ -331,7 +219,12 @@ impl Project {
         let mut model = model?;
         let (picked, wanted) = pick(&model, history.as_ref())?;
         timed("load: readmes", || parse_picked(&mut model, wanted));
-        Ok((Project::judged(model, history, input, true)?, picked))
+        // the report reads no finding
+        let needs = Needs {
+            findings: false,
+            ..Needs::everything(Walk::Skip)
+        };
+        Ok((Project::judged(model, history, input, &needs)?, picked))
     }
 
     /// Read Kubernetes' feature gates when the input names a checkout

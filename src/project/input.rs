@@ -1,0 +1,148 @@
+//! What a load reads: the command line's input normalised ([`Input`]) and
+//! what a command needs beyond the files ([`Needs`]).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+#[cfg(doc)]
+use super::Project;
+#[cfg(doc)]
+use crate::analysis::findings;
+use crate::kep::Readmes;
+use crate::kep::domain::Release;
+use crate::model::{self, Model};
+use crate::repo::EMBEDDED_ROOT;
+use crate::repo::history::History;
+
+/// What to read: the repository (a directory, a git revision of one, or the
+/// sample compiled into kepsite), sigs.yaml, and the release in progress
+/// when the user names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The repository root ([`EMBEDDED_ROOT`] for the compiled-in sample).
+    pub root: PathBuf,
+    /// A commit, branch or tag to read instead of the working tree.
+    pub rev: Option<String>,
+    /// kubernetes/community's sigs.yaml.
+    pub sigs: Option<PathBuf>,
+    /// `--current`: the release in progress, overriding the calendar.
+    pub current: Option<Release>,
+    /// `--kubernetes` (and `--kubernetes-rev`): a kubernetes/kubernetes
+    /// checkout whose feature gates say what the code shipped.
+    pub kubernetes: Option<Kubernetes>,
+    /// What the READMEs are read for (pages keep their parse for the renderer).
+    pub readmes: Readmes,
+    /// The release team's files: `--issues`, `--prs`, `--board`, `--exceptions`.
+    pub team: crate::team::Files,
+}
+
+/// A kubernetes/kubernetes checkout to read feature gates from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kubernetes {
+    /// Its root (a sparse checkout with only the feature files will do).
+    pub path: PathBuf,
+    /// A revision to read instead of HEAD.
+    pub rev: Option<String>,
+}
+
+impl Input {
+    /// Whether the input is the sample compiled into kepsite.
+    pub fn is_embedded(&self) -> bool {
+        self.root == Path::new(EMBEDDED_ROOT)
+    }
+
+    /// Load the model.
+    pub fn model(&self) -> Result<Model> {
+        self.model_knowing(None)
+    }
+
+    /// [`Input::model`], taking the parse of each kep.yaml `known` read
+    /// with the same text ([`model::load_for`]).
+    pub(super) fn model_knowing(&self, known: Option<&Model>) -> Result<Model> {
+        let mut m = model::load_for(
+            &self.root,
+            self.rev.as_deref(),
+            self.sigs.as_deref(),
+            self.readmes,
+            known,
+        )?;
+        m.current_release = self.current;
+        Ok(m)
+    }
+
+    /// The git history of the input, when its root is a git repository
+    /// (`None` for a plain directory or the embedded sample). A walk that
+    /// fails is reported and treated as no history.
+    /// `cache_dir` `None` walks without reading or writing any cache
+    /// (`build --no-cache`).
+    pub fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
+        crate::repo::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
+    }
+}
+
+/// Whether and how [`Project::load`] walks the git history.
+/// Every subcommand's history flags become one of these in one place
+/// (`cli::HistoryArgs::walk`, or `export`'s `--history`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walk {
+    /// No history (`--no-history`).
+    Skip,
+    /// Walk it, reading and refreshing the cache in this directory.
+    Cached(PathBuf),
+    /// Walk it from nothing, reading and writing no cache (`--no-cache`).
+    Uncached,
+}
+
+/// What a command reads beyond the repository's files: [`Project::load`]'s
+/// one argument besides the [`Input`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Needs {
+    /// Whether and how the git history is walked.
+    pub walk: Walk,
+    /// The freeze checklists at the deadlines of the release in progress
+    /// (a second and third reading of the repository, at those commits).
+    pub deadlines: bool,
+    /// The findings alone (`check` of the whole repository): only the
+    /// READMEs the rules read the questionnaire of
+    /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
+    /// analyses hold their table of contents' mismatches alone.
+    pub findings_only: bool,
+    /// Whether `check`'s rules are run (a report reads no finding: sparing
+    /// them is about 11 ms of its CPU on the corpus).
+    pub findings: bool,
+}
+
+impl Needs {
+    /// Everything: the history as `walk` says, the deadlines' checklists
+    /// (the site, `query`, `export`, `serve`).
+    pub fn everything(walk: Walk) -> Needs {
+        Needs {
+            walk,
+            deadlines: true,
+            findings_only: false,
+            findings: true,
+        }
+    }
+
+    /// The files as they are: no history and no freeze verdicts at a
+    /// deadline (`check --format md`, the sides of a changed-only check,
+    /// `report --since`'s baseline; the deadlines' readings, about 0.28 s
+    /// on the corpus, are spared).
+    pub fn files() -> Needs {
+        Needs {
+            walk: Walk::Skip,
+            deadlines: false,
+            findings_only: false,
+            findings: true,
+        }
+    }
+
+    /// The files, for the findings alone (see [`Needs::findings_only`]).
+    pub fn findings() -> Needs {
+        Needs {
+            findings_only: true,
+            ..Needs::files()
+        }
+    }
+}
