@@ -128,8 +128,10 @@ pub fn judge(
         .collect();
     model.retain_keps(|k| stage_in(k, None, release).is_some());
     // read with Readmes::Deferred: only these KEPs' READMEs are read and parsed
-    model.parse_readmes(&vec![true; model.keps.len()], Some(today));
-    let analysis = analyze_for(&model, Some(release));
+    crate::timing::timed("deadline: readmes", || {
+        model.parse_readmes(&vec![true; model.keps.len()], Some(today))
+    });
+    let analysis = crate::timing::timed("deadline: analyze", || analyze_for(&model, Some(release)));
     let keps = model
         .keps
         .iter()
