@@ -23,7 +23,7 @@ use crate::finding::Finding;
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
 pub use prr::prr_pages;
-use prr::{prr_row, unanswered};
+use prr::{PrrRow, prr_row, unanswered};
 
 /// How far back the home page's "what changed" list reaches, in days.
 pub const RECENT_DAYS: i64 = 7;
@@ -124,12 +124,12 @@ fn sig_page(
 
 /// The SIG's KEPs (`mine`) in the release in progress, and per planned
 /// release after it (newest first, those with none left out).
-fn sig_releases(
-    c: &Ctx,
-    views: &[ReleaseView],
+fn sig_releases<'a>(
+    c: &Ctx<'a>,
+    views: &'a [ReleaseView],
     mine: &BTreeSet<usize>,
-) -> (Vec<Value>, Vec<Value>) {
-    let of_sig = |v: &ReleaseView| -> Vec<Value> {
+) -> (Vec<PrrRow<'a>>, Vec<Value>) {
+    let of_sig = |v: &'a ReleaseView| -> Vec<PrrRow<'a>> {
         v.entries
             .iter()
             .filter(|e| mine.contains(&e.index))
@@ -146,8 +146,9 @@ fn sig_releases(
         .iter()
         .rev()
         .filter(|v| v.phase == Phase::Planned)
-        .map(|v| json!({ "release": v.release.to_string(), "rows": of_sig(v) }))
-        .filter(|v| v["rows"].as_array().is_some_and(|r| !r.is_empty()))
+        .map(|v| (v, of_sig(v)))
+        .filter(|(_, rows)| !rows.is_empty())
+        .map(|(v, rows)| json!({ "release": v.release.to_string(), "rows": rows }))
         .collect();
     (current, planned)
 }

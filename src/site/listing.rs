@@ -21,7 +21,9 @@ use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
 use crate::model::Model;
 use crate::repo::history::History;
-pub(super) use entries::{board_json, entry_json};
+#[cfg(test)]
+pub(super) use entries::Failing;
+pub(super) use entries::{Entry, board_json, entry};
 
 /// What the listing pages are built from.
 pub struct Ctx<'a> {

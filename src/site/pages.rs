@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 mod home;
 
 use super::dashboards;
-use super::listing::{Ctx, Listing, board_json, cycle_json, entry_json, stage_categories, views};
+use super::listing::{Ctx, Entry, Listing, board_json, cycle_json, entry, stage_categories, views};
 use super::view::KepRef;
 use crate::analysis::outcome::{Phase, ReleaseView};
 use crate::kep::domain::Stage;
@@ -61,22 +61,18 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
     for view in views {
         let name = view.release.to_string();
         let phase = view.phase;
-        let by_stage: Vec<Value> = Stage::ALL
+        let groups = stage_groups(c, view);
+        let by_stage: Vec<Value> = groups
             .iter()
-            .chain([&Stage::Unset])
-            .map(|s| {
-                let mut rows: Vec<Value> = view
-                    .entries
-                    .iter()
-                    .filter(|e| e.stage == *s)
-                    .map(|e| entry_json(c, e))
-                    .collect();
-                dashboards::triage::order(&mut rows);
-                let ready = rows.iter().filter(|r| r["good"] == true).count();
-                json!({ "stage": if s.is_unset() { "no stage change" } else { s.as_str() }, "rows": rows, "ready": ready })
+            .map(|(stage, rows)| {
+                let ready = rows.iter().filter(|r| r.good).count();
+                json!({ "stage": stage, "rows": rows, "ready": ready })
             })
             .collect();
-        let counts: Vec<Value> = by_stage.iter().map(|v| json!({ "stage": v["stage"], "count": v["rows"].as_array().map_or(0, Vec::len) })).collect();
+        let counts: Vec<Value> = groups
+            .iter()
+            .map(|(stage, rows)| json!({ "stage": stage, "count": rows.len() }))
+            .collect();
         let n = view.counts();
         let tally = json!({
             "total": n.total,
@@ -97,8 +93,7 @@ fn release_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
             "releases",
             json!({
                 "summary": (phase == Phase::InProgress).then(|| {
-                    let all: Vec<Value> = by_stage.iter().flat_map(|g| g["rows"].as_array().cloned().unwrap_or_default()).collect();
-                    dashboards::triage::summary(&all, &name)
+                    dashboards::triage::summary(groups.iter().flat_map(|(_, rows)| rows), &name)
                 }),
                 "board": board,
                 "release": name, "by_stage": by_stage, "phase": phase, "tally": tally,
@@ -181,4 +176,30 @@ fn gates_page(c: &Ctx) -> Listing {
         "gates",
         json!({ "gates": gates, "code": c.code.map(|x| &x.source) }),
     )
+}
+
+/// A release view's entries by stage (no stage change last), each group
+/// in dashboard order.
+fn stage_groups<'a>(c: &Ctx<'a>, view: &'a ReleaseView) -> Vec<(&'a str, Vec<Entry<'a>>)> {
+    Stage::ALL
+        .iter()
+        .chain([&Stage::Unset])
+        .map(|s| {
+            let mut rows: Vec<Entry> = view
+                .entries
+                .iter()
+                .filter(|e| e.stage == *s)
+                .map(|e| entry(c, e))
+                .collect();
+            dashboards::triage::order(&mut rows);
+            (
+                if s.is_unset() {
+                    "no stage change"
+                } else {
+                    s.as_str()
+                },
+                rows,
+            )
+        })
+        .collect()
 }

@@ -4,46 +4,67 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::is_login;
+use super::triage::{Row, todo};
 use crate::analysis::completeness::Completeness;
 use crate::analysis::outcome::{Phase, ReleaseEntry, ReleaseView};
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
-use crate::site::listing::{Ctx, Listing, cycle_json, entry_json};
+use crate::site::listing::{Ctx, Entry, Listing, cycle_json, entry};
 
 /// The PRR questionnaire a stage answers.
-fn questionnaire<'a>(c: &'a Ctx, i: usize, stage: &Stage) -> &'a Completeness {
+fn questionnaire<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> &'a Completeness {
     c.analysis.keps[i].assessment.prr.at(stage)
+}
+
+/// An unanswered PRR question, linked to its heading on the KEP page and,
+/// with `source`, to the README line.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct Question<'a> {
+    title: &'a str,
+    url: String,
+    source: Option<String>,
+}
+
+/// A PRR question answered only "N/A", linked to its heading.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct NoReason<'a> {
+    title: &'a str,
+    url: String,
 }
 
 /// The unanswered PRR questions of KEP `i` at `stage`, each linked to its
 /// heading on the KEP page, with a source link to the README line.
-pub(super) fn unanswered(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
+pub(super) fn unanswered<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> Vec<Question<'a>> {
     let kep = &c.model.keps[i];
     let page = &c.refs[i].url;
     let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
     questionnaire(c, i, stage)
         .unanswered
         .iter()
-        .map(|u| {
-            json!({
-                "title": u.title,
-                "url": format!("{page}#{}", crate::kep::document::slug(&u.title)),
-                "source": u.line.map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
-            })
+        .map(|u| Question {
+            title: &u.title,
+            url: format!("{page}#{}", crate::kep::document::slug(&u.title)),
+            source: u
+                .line
+                .map(|l| format!("{}?plain=1#L{l}", c.urls.blob(readme))),
         })
         .collect()
 }
 
 /// The PRR questions of KEP `i` at `stage` answered only "N/A" (advice).
-pub(super) fn no_reason(c: &Ctx, i: usize, stage: &Stage) -> Vec<Value> {
+fn no_reason<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> Vec<NoReason<'a>> {
     let page = &c.refs[i].url;
     questionnaire(c, i, stage)
         .no_reason
         .iter()
-        .map(|u| json!({ "title": u.title, "url": format!("{page}#{}", crate::kep::document::slug(&u.title)) }))
+        .map(|u| NoReason {
+            title: &u.title,
+            url: format!("{page}#{}", crate::kep::document::slug(&u.title)),
+        })
         .collect()
 }
 
@@ -60,46 +81,100 @@ fn prr_stage(c: &Ctx, e: &ReleaseEntry) -> Stage {
     }
 }
 
+/// One KEP of a release with its PRR state for the stage it needs there:
+/// the release entry's fields, then these.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct PrrRow<'a> {
+    #[serde(flatten)]
+    entry: Entry<'a>,
+    release: String,
+    prr_stage: String,
+    prr_approver: Option<String>,
+    approvals: Vec<Approval>,
+    questionnaire: Answered,
+    unanswered: Vec<Question<'a>>,
+    no_reason: Vec<NoReason<'a>>,
+    prr_frozen: bool,
+    todo: String,
+    /// 0: the reviewer can act now, 1: waiting on the authors, 2: done.
+    urgency: u8,
+}
+
+/// A stage's PRR approval.
+#[derive(Debug, Clone, Serialize)]
+struct Approval {
+    stage: String,
+    approver: Option<String>,
+}
+
+/// How much of a questionnaire is answered.
+#[derive(Debug, Clone, Serialize)]
+struct Answered {
+    answered: usize,
+    required: usize,
+    percent: u8,
+}
+
+impl Row for PrrRow<'_> {
+    fn entry(&self) -> &Entry<'_> {
+        &self.entry
+    }
+
+    fn unanswered(&self) -> usize {
+        self.unanswered.len()
+    }
+}
+
+impl PrrRow<'_> {
+    /// Whether it is in `release`.
+    fn is_in(&self, release: &str) -> bool {
+        self.release == release
+    }
+
+    /// Whether its reviewer still has something to do: approve, or see the
+    /// questionnaire answered.
+    fn open(&self) -> bool {
+        self.questionnaire.percent != 100 || self.prr_approver.is_none()
+    }
+}
+
 /// One KEP of a release with its PRR state for the stage it needs there.
-pub(super) fn prr_row(c: &Ctx, e: &ReleaseEntry, release: &str) -> Value {
+pub(super) fn prr_row<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry, release: &str) -> PrrRow<'a> {
     let kep = &c.model.keps[e.index];
     let stage = prr_stage(c, e);
     let file = c.model.prr_for(kep);
-    let approvals: Vec<Value> = [Stage::Alpha, Stage::Beta, Stage::Stable]
+    let approvals = [Stage::Alpha, Stage::Beta, Stage::Stable]
         .iter()
-        .map(|s| {
-            let a = file.and_then(|f| f.approval(s));
-            json!({ "stage": s.as_str(), "approver": a.map(|a| handle(&a.approver)) })
+        .map(|s| Approval {
+            stage: s.as_str().to_string(),
+            approver: file
+                .and_then(|f| f.approval(s))
+                .map(|a| handle(&a.approver)),
         })
         .collect();
     let q = questionnaire(c, e.index, &stage);
-    let mut row = entry_json(c, e);
-    if let Some(m) = row.as_object_mut() {
-        m.insert("release".into(), json!(release));
-        m.insert("prr_stage".into(), json!(stage.as_str()));
-        m.insert(
-            "prr_approver".into(),
-            json!(
-                file.and_then(|f| f.approval(&stage))
-                    .map(|a| handle(&a.approver))
-            ),
-        );
-        m.insert("approvals".into(), json!(approvals));
-        m.insert(
-            "questionnaire".into(),
-            json!({ "answered": q.answered, "required": q.required, "percent": q.percent }),
-        );
-        m.insert("unanswered".into(), json!(unanswered(c, e.index, &stage)));
-        m.insert("no_reason".into(), json!(no_reason(c, e.index, &stage)));
-        m.insert(
-            "prr_frozen".into(),
-            json!(e.readiness.as_ref().is_some_and(|r| r.prr_frozen)),
-        );
+    let prr_approver = file
+        .and_then(|f| f.approval(&stage))
+        .map(|a| handle(&a.approver));
+    let unanswered = unanswered(c, e.index, &stage);
+    let (urgency, todo) = todo(stage.as_str(), prr_approver.is_some(), unanswered.len());
+    PrrRow {
+        entry: entry(c, e),
+        release: release.to_string(),
+        prr_stage: stage.as_str().to_string(),
+        prr_approver,
+        approvals,
+        questionnaire: Answered {
+            answered: q.answered,
+            required: q.required,
+            percent: q.percent,
+        },
+        unanswered,
+        no_reason: no_reason(c, e.index, &stage),
+        prr_frozen: e.readiness.as_ref().is_some_and(|r| r.prr_frozen),
+        todo,
+        urgency,
     }
-    let (urgency, todo) = super::triage::todo(&row);
-    row["todo"] = json!(todo);
-    row["urgency"] = json!(urgency);
-    row
 }
 
 /// The PRR reviewer queues: `/prr/` (every approver with their counts) and
@@ -110,10 +185,7 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
     let mut out: Vec<Listing> = queues
         .par_iter()
         .map(|(h, rows)| {
-            let open = rows
-                .iter()
-                .filter(|r| r["questionnaire"]["percent"] != 100 || r["prr_approver"].is_null())
-                .count();
+            let open = rows.iter().filter(|r| r.open()).count();
             Listing::new(
                 format!("prr/{h}/index.html"),
                 "prr_queue.html",
@@ -128,14 +200,9 @@ pub fn prr_pages(c: &Ctx, views: &[ReleaseView]) -> Vec<Listing> {
 }
 
 /// The summary line of a queue: its rows in the release in progress.
-fn queue_summary(c: &Ctx, rows: &[Value]) -> Value {
+fn queue_summary(c: &Ctx, rows: &[PrrRow]) -> Value {
     let now = c.analysis.current.release.to_string();
-    let current: Vec<Value> = rows
-        .iter()
-        .filter(|r| r["release"] == now)
-        .cloned()
-        .collect();
-    super::triage::summary(&current, &now)
+    super::triage::summary(rows.iter().filter(|r| r.is_in(&now)), &now)
 }
 
 /// Whether `h` is a PRR approver (or emeritus) in OWNERS_ALIASES.
@@ -147,8 +214,8 @@ fn known_prr(c: &Ctx, h: &str) -> bool {
 
 /// PRR approver handle → the rows of the KEPs assigned to them in the
 /// release in progress and after; every approver named anywhere has one.
-fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
-    let mut queues: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+fn prr_queues<'a>(c: &Ctx<'a>, views: &'a [ReleaseView]) -> BTreeMap<String, Vec<PrrRow<'a>>> {
+    let mut queues: BTreeMap<String, Vec<PrrRow>> = BTreeMap::new();
     for v in views.iter().rev().filter(|v| v.phase != Phase::Out) {
         let release = v.release.to_string();
         for e in &v.entries {
@@ -200,18 +267,13 @@ fn prr_queues(c: &Ctx, views: &[ReleaseView]) -> BTreeMap<String, Vec<Value>> {
         .collect();
     for rows in queues.values_mut() {
         super::triage::order(rows);
-        rows.sort_by_key(|r| {
-            (
-                r["release"].as_str().and_then(|x| rank.get(x)).copied(),
-                r["urgency"].as_u64(),
-            )
-        });
+        rows.sort_by_key(|r| (rank.get(&r.release).copied(), r.urgency));
     }
     queues
 }
 
 /// `/prr/`: every approver with their counts.
-fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
+fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<PrrRow>>) -> Listing {
     let now = c.analysis.current.release.to_string();
     let mut index = Vec::new();
     // The reviewers with KEPs of the release in progress awaiting them.
@@ -222,16 +284,16 @@ fn prr_index(c: &Ctx, queues: &BTreeMap<String, Vec<Value>>) -> Listing {
             "handle": h,
             "url": url,
             "total": rows.len(),
-            "current": rows.iter().filter(|r| r["release"] == now).count(),
-            "waiting": rows.iter().filter(|r| r["prr_approver"].is_null()).count(),
+            "current": rows.iter().filter(|r| r.is_in(&now)).count(),
+            "waiting": rows.iter().filter(|r| r.prr_approver.is_none()).count(),
             "listed": known_prr(c, h),
         }));
-        let awaiting: Vec<&Value> = rows
+        let awaiting: Vec<&PrrRow> = rows
             .iter()
-            .filter(|r| r["release"] == now && r["urgency"] != 2)
+            .filter(|r| r.is_in(&now) && r.urgency != 2)
             .collect();
         if !awaiting.is_empty() {
-            let act_now = awaiting.iter().filter(|r| r["urgency"] == 0).count();
+            let act_now = awaiting.iter().filter(|r| r.urgency == 0).count();
             busiest.push((act_now, h, url, awaiting));
         }
     }

@@ -3,86 +3,195 @@
 //! progress' [`ReleaseView`] → the board's JSON (counts by status, the
 //! deadlines, what decided who is in it, the KEPs listed apart).
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use crate::analysis::board::Tally;
-use crate::analysis::outcome::{self, ReleaseEntry, ReleaseView};
+use crate::analysis::board::{Tally, Tracking};
+use crate::analysis::freeze::CheckId;
+use crate::analysis::outcome::{self, CodeNote, Decided, ReleaseEntry, ReleaseView, Tone};
+use crate::analysis::readiness::Verdict;
+use crate::site::view::KepRef;
 use crate::team::Freeze;
 
+/// One entry of a release view as the pages show it: its fields in the
+/// order the templates' JSON had them.
+#[derive(Debug, Clone, Serialize)]
+pub(in crate::site) struct Entry<'a> {
+    /// What the code says of it (with `--kubernetes`), when it says something.
+    pub code: Option<CodeNote>,
+    /// Which source decided, where the code did.
+    pub decided: Option<&'a Decided>,
+    /// The KEP.
+    pub kep: &'a KepRef,
+    /// Its stage in the release.
+    pub stage: &'a str,
+    /// Whether someone has to act (at risk, an exception).
+    pub open: bool,
+    /// Whether it went well (shipped, tracked).
+    pub good: bool,
+    /// Whether it waits on an exception.
+    pub exception: bool,
+    /// The failing items' ids, space-separated (a filter key).
+    pub missing: String,
+    /// The failing items of the checklist the status is about.
+    pub failing: Vec<Failing<'a>>,
+    /// Advice items that fail.
+    pub advice: Vec<&'a str>,
+    /// What the verdict was taken on, unless it went well.
+    pub basis: Option<String>,
+    /// The outcome's id.
+    pub outcome: &'static str,
+    /// How it reads at a glance.
+    pub tone: Tone,
+    /// The outcome for people.
+    pub label: String,
+    /// Why, in short.
+    pub reasons: Vec<&'a str>,
+    /// Slipped: where it went.
+    pub went: Option<&'a str>,
+    /// New, graduated or continued.
+    pub step: Option<&'static str>,
+    /// Each deadline's verdict (the release in progress).
+    pub phases: Vec<PhaseVerdict>,
+    /// What decided it is on the board.
+    pub why: Option<&'a str>,
+    /// The board's notes.
+    pub notes: &'a [String],
+    /// Its open pull requests.
+    pub prs: Vec<PrLink<'a>>,
+    /// The commit where its stage landed (with history).
+    pub landed: Option<LandedLink<'a>>,
+}
+
+/// A failing checklist item.
+#[derive(Debug, Clone, Serialize)]
+pub(in crate::site) struct Failing<'a> {
+    /// Its id.
+    pub id: CheckId,
+    /// What was found.
+    pub detail: &'a str,
+}
+
+/// One deadline's verdict on an entry.
+#[derive(Debug, Clone, Serialize)]
+pub(in crate::site) struct PhaseVerdict {
+    /// The deadline's name in the schedule.
+    name: &'static str,
+    /// The verdict.
+    verdict: Verdict,
+    /// The verdict for people.
+    says: &'static str,
+}
+
+/// A pull request of an entry, linked.
+#[derive(Debug, Clone, Serialize)]
+pub(in crate::site) struct PrLink<'a> {
+    number: u32,
+    title: &'a str,
+    url: String,
+}
+
+/// The commit where an entry's stage landed, linked.
+#[derive(Debug, Clone, Serialize)]
+pub(in crate::site) struct LandedLink<'a> {
+    date: &'a str,
+    url: String,
+    short: String,
+}
+
+impl Entry<'_> {
+    /// Whether it went badly (slipped, removed).
+    pub fn bad(&self) -> bool {
+        self.tone == Tone::Bad
+    }
+}
+
+/// The open pull requests the board saw for a KEP, linked.
+fn pr_links<'a>(c: &Ctx, t: &'a Tracking) -> Vec<PrLink<'a>> {
+    t.prs
+        .iter()
+        .map(|p| PrLink {
+            number: p.number,
+            title: &p.title,
+            url: format!("{}/pull/{}", c.urls.repo_url, p.number),
+        })
+        .collect()
+}
+
 /// One entry of a release view as the pages show it.
-pub(in crate::site) fn entry_json(c: &Ctx, e: &ReleaseEntry) -> Value {
+pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> {
     // In progress, the checklist the status is about (the PRR Freeze's
     // before it, the Code Freeze's at the end); else the Enhancements Freeze's.
     let focus = e.tracking.as_ref().map(|t| t.focus());
     let focus = focus.or(e.readiness.as_ref());
-    let reasons: Vec<&str> = focus.map(|r| r.reasons()).unwrap_or_default();
     let (went, landed) = match &e.outcome {
-        outcome::Outcome::Slipped { went, .. } => (Some(went.clone()), None),
+        outcome::Outcome::Slipped { went, .. } => (Some(went.as_str()), None),
         outcome::Outcome::Shipped { commit } | outcome::Outcome::Deprecated { commit } => {
-            (None, commit.clone())
+            (None, commit.as_ref())
         }
         _ => (None, None),
     };
-    let failing: Vec<Value> = focus
+    let failing: Vec<Failing> = focus
         .map(|r| {
             r.failing()
-                .map(|i| json!({ "id": i.id, "detail": i.detail }))
+                .map(|i| Failing {
+                    id: i.id,
+                    detail: &i.detail,
+                })
                 .collect()
         })
         .unwrap_or_default();
-    let advice: Vec<&str> = e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default();
-    let basis = focus.and_then(|r| r.basis());
-    let missing: Vec<&str> = failing.iter().filter_map(|f| f["id"].as_str()).collect();
+    let missing: Vec<&str> = failing.iter().map(|f| f.id.as_str()).collect();
     let code = c
         .code
         .zip(e.number)
         .and_then(|(code, n)| crate::analysis::outcome::note(code, n, e.release, e.into()))
         .filter(|n| !n.says.is_empty());
-    let phases: Vec<Value> = e
+    let phases = e
         .tracking
         .iter()
         .flat_map(|t| &t.phases)
-        .map(|p| {
-            json!({
-                "name": p.freeze.name(p.release),
-                "verdict": p.verdict(),
-                "says": p.verdict().label(),
-            })
+        .map(|p| PhaseVerdict {
+            name: p.freeze.name(p.release),
+            verdict: p.verdict(),
+            says: p.verdict().label(),
         })
         .collect();
-    json!({
-        "code": code,
-        "decided": e.decided,
-        "kep": &c.refs[e.index],
-        "stage": e.stage.as_str(),
-        "open": e.outcome.needs_action(),
-        "good": e.outcome.is_good(),
-        "exception": e.outcome.status().is_some_and(|s| s.tally() == Tally::Exception),
-        "missing": missing.join(" "),
-        "failing": failing,
-        "advice": advice,
-        "basis": basis.filter(|_| e.outcome.tone() != outcome::Tone::Good),
-        "outcome": e.outcome.id(),
-        "tone": e.outcome.tone(),
-        "label": e.outcome.label(e.release),
-        "reasons": reasons,
-        "went": went,
-        "step": e.step.map(|s| s.label()),
-        "phases": phases,
-        "why": e.tracking.as_ref().and_then(|t| t.why.clone()),
-        "notes": e.tracking.as_ref().map(|t| t.notes.clone()).unwrap_or_default(),
-        "prs": e.tracking.as_ref().map(|t| t.prs.iter().map(|p| json!({
-            "number": p.number,
-            "title": p.title,
-            "url": format!("{}/pull/{}", c.urls.repo_url, p.number),
-        })).collect::<Vec<_>>()).unwrap_or_default(),
-        "landed": landed.map(|l| json!({
-            "date": l.date,
-            "url": format!("{}/commit/{}", c.urls.repo_url, l.commit),
-            "short": l.commit.chars().take(8).collect::<String>(),
-        })),
-    })
+    let tracking = e.tracking.as_ref();
+    Entry {
+        code,
+        decided: e.decided.as_ref(),
+        kep: &c.refs[e.index],
+        stage: e.stage.as_str(),
+        open: e.outcome.needs_action(),
+        good: e.outcome.is_good(),
+        exception: e
+            .outcome
+            .status()
+            .is_some_and(|s| s.tally() == Tally::Exception),
+        missing: missing.join(" "),
+        failing,
+        advice: e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default(),
+        basis: focus
+            .and_then(|r| r.basis())
+            .filter(|_| e.outcome.tone() != outcome::Tone::Good),
+        outcome: e.outcome.id(),
+        tone: e.outcome.tone(),
+        label: e.outcome.label(e.release),
+        reasons: focus.map(|r| r.reasons()).unwrap_or_default(),
+        went,
+        step: e.step.map(|s| s.label()),
+        phases,
+        why: tracking.and_then(|t| t.why.as_deref()),
+        notes: tracking.map(|t| t.notes.as_slice()).unwrap_or_default(),
+        prs: tracking.map(|t| pr_links(c, t)).unwrap_or_default(),
+        landed: landed.map(|l| LandedLink {
+            date: &l.date,
+            url: format!("{}/commit/{}", c.urls.repo_url, l.commit),
+            short: l.commit.chars().take(8).collect(),
+        }),
+    }
 }
 
 /// The board's view of the release in progress, for pages: its counts

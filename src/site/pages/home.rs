@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::analysis::outcome::{self, ReleaseView};
 use crate::site::dashboards;
-use crate::site::listing::{Ctx, Listing, board_json, cycle_json, entry_json};
+use crate::site::listing::{Ctx, Entry, Listing, board_json, cycle_json, entry};
 use crate::site::view::KepRef;
 
 /// Labels pages and charts group values by: a valid value, `invalid` or `none`.
@@ -45,10 +45,10 @@ fn home_page(
     releases: &[String],
 ) -> Listing {
     let keps = &c.model.keps;
-    let mut flight: Vec<Value> = c
+    let mut flight: Vec<Entry> = c
         .in_flight(cur, None)
         .into_iter()
-        .map(|e| entry_json(c, e))
+        .map(|e| entry(c, e))
         .collect();
     crate::site::dashboards::triage::order(&mut flight);
     let summary = crate::site::dashboards::triage::summary(&flight, &cur.release.to_string());
