@@ -192,7 +192,7 @@ impl Readiness {
         let items = weigh(self.items.clone(), freeze);
         Readiness {
             freeze,
-            ready: items.iter().all(|i| i.ok || !i.required),
+            ready: meets(&items),
             items,
             frozen: false,
             deadline: None,
@@ -295,13 +295,19 @@ pub fn checklist(
         freeze,
         release,
         stage: stage.clone(),
-        ready: items.iter().all(|i| i.ok || !i.required),
+        ready: meets(&items),
         items,
         frozen: false,
         prr_frozen: false,
         deadline: None,
         not_checked: None,
     }
+}
+
+/// Whether a checklist of `items` is met: every required item passes
+/// (advice never decides).
+pub fn meets(items: &[Item]) -> bool {
+    items.iter().all(|i| i.ok || !i.required)
 }
 
 /// `items` as `freeze` checks them: those it checks, weighted as it weighs
@@ -343,7 +349,7 @@ pub fn checklist_in(
                 item.ok = true;
                 item.detail = "a deprecation or removal: no questionnaire to fill out".into();
             }
-            r.ready = r.items.iter().all(|i| i.ok || !i.required);
+            r.ready = meets(&r.items);
         }
         return r;
     }
@@ -376,6 +382,6 @@ pub fn checklist_in(
             _ => {}
         }
     }
-    r.ready = r.items.iter().all(|i| i.ok || !i.required);
+    r.ready = meets(&r.items);
     r
 }

@@ -110,7 +110,7 @@ pub fn apply(phases: &mut [Readiness], prs: &[PrCheck], known: bool, notes: &mut
         let mut items = std::mem::take(&mut ef.items);
         items.push(item);
         ef.items = weigh(items, Freeze::Enhancements);
-        ef.ready = ef.items.iter().all(|i| i.ok || !i.required);
+        ef.ready = crate::analysis::readiness::meets(&ef.items);
     }
     if !ef.ready {
         let fixes = prs.iter().find(|p| {
@@ -147,7 +147,7 @@ fn open_or_merged(prr: &mut Readiness, prs: &[PrCheck]) {
             item.detail = format!("{detail} (in open PR #{n})");
         }
     }
-    prr.ready = prr.items.iter().all(|i| i.ok || !i.required);
+    prr.ready = crate::analysis::readiness::meets(&prr.items);
 }
 
 /// A missing head, as [`HeadCheck::Missing`] says it.
