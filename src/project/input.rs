@@ -103,14 +103,23 @@ pub struct Needs {
     /// The freeze checklists at the deadlines of the release in progress
     /// (a second and third reading of the repository, at those commits).
     pub deadlines: bool,
+    /// Which of `check`'s findings are sought.
+    pub findings: Findings,
+}
+
+/// Which of `check`'s findings a load seeks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Findings {
+    /// Every finding, beside the full analysis.
+    All,
     /// The findings alone (`check` of the whole repository): only the
     /// READMEs the rules read the questionnaire of
     /// ([`findings::reads_questionnaire`]) are assessed; the other KEPs'
     /// analyses hold their table of contents' mismatches alone.
-    pub findings_only: bool,
-    /// Whether `check`'s rules are run (a report reads no finding: sparing
+    Only,
+    /// None: the rules are not run (a report reads no finding: sparing
     /// them is about 11 ms of its CPU on the corpus).
-    pub findings: bool,
+    Skip,
 }
 
 impl Needs {
@@ -120,8 +129,7 @@ impl Needs {
         Needs {
             walk,
             deadlines: true,
-            findings_only: false,
-            findings: true,
+            findings: Findings::All,
         }
     }
 
@@ -133,15 +141,14 @@ impl Needs {
         Needs {
             walk: Walk::Skip,
             deadlines: false,
-            findings_only: false,
-            findings: true,
+            findings: Findings::All,
         }
     }
 
-    /// The files, for the findings alone (see [`Needs::findings_only`]).
+    /// The files, for the findings alone (see [`Findings::Only`]).
     pub fn findings() -> Needs {
         Needs {
-            findings_only: true,
+            findings: Findings::Only,
             ..Needs::files()
         }
     }

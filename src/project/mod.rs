@@ -15,7 +15,7 @@ mod heads;
 mod input;
 mod team;
 
-pub use input::{Input, Kubernetes, Needs, Walk};
+pub use input::{Findings, Input, Kubernetes, Needs, Walk};
 
 use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
@@ -70,7 +70,7 @@ pub struct Project {
 impl Project {
     /// Analyse `model` and run every check.
     pub fn new(model: Model) -> Self {
-        let (analysis, findings) = analysed(&model);
+        let (analysis, findings) = analysed(&model, true);
         Project::of(model, analysis, findings)
     }
 
@@ -147,7 +147,7 @@ impl Project {
     /// its walk is [`Walk::Skip`], the git history too, beside the load and
     /// analysis (the walk is mostly one thread reading git objects).
     pub fn load(input: &Input, needs: &Needs) -> Result<Project> {
-        if needs.findings_only {
+        if needs.findings == Findings::Only {
             return Project::for_findings(input);
         }
         let (model, history) = rayon::join(
@@ -168,19 +168,13 @@ impl Project {
         needs: &Needs,
     ) -> Result<Project> {
         let current = crate::analysis::current_of(&model, model.current_release);
-        let analysed = || {
-            let analysis = timed("analyze", || analyze(&model));
-            let found = match needs.findings {
-                true => timed("check", || findings::check_with(&model, &analysis)),
-                false => Vec::new(),
-            };
-            (analysis, found)
-        };
+        let check = needs.findings != Findings::Skip;
         let ((analysis, findings), deadlines) = match needs.deadlines {
-            true => rayon::join(analysed, || {
-                timed("deadline", || deadlines_of(input, &current, &[], &model))
-            }),
-            false => (analysed(), Vec::new()),
+            true => rayon::join(
+                || analysed(&model, check),
+                || timed("deadline", || deadlines_of(input, &current, &[], &model)),
+            ),
+            false => (analysed(&model, check), Vec::new()),
         };
         let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
@@ -221,7 +215,7 @@ impl Project {
         timed("load: readmes", || parse_picked(&mut model, wanted));
         // the report reads no finding
         let needs = Needs {
-            findings: false,
+            findings: Findings::Skip,
             ..Needs::everything(Walk::Skip)
         };
         Ok((Project::judged(model, history, input, &needs)?, picked))
@@ -350,10 +344,13 @@ impl Project {
     }
 }
 
-/// The analysis of `model` and every finding of the rules.
-fn analysed(model: &Model) -> (Analysis, Vec<Finding>) {
+/// The analysis of `model` and, with `check`, every finding of the rules.
+fn analysed(model: &Model, check: bool) -> (Analysis, Vec<Finding>) {
     let analysis = timed("analyze", || analyze(model));
-    let found = timed("check", || findings::check_with(model, &analysis));
+    let found = match check {
+        true => timed("check", || findings::check_with(model, &analysis)),
+        false => Vec::new(),
+    };
     (analysis, found)
 }
 
