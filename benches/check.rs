@@ -106,7 +106,6 @@ fn changed_only(repo: &std::path::Path) -> Vec<(&'static str, Duration)> {
             rev: rev.map(str::to_string),
             sigs: None,
             current: None,
-            readmes: kepsite::kep::Readmes::Analysis,
             kubernetes: None,
             team: Default::default(),
         },

@@ -34,7 +34,6 @@ fn request(repo: &Path, cache: PathBuf, format: ReportFormat, since: Option<&str
             rev: None,
             sigs: None,
             current: None,
-            readmes: kepsite::kep::Readmes::Analysis,
             kubernetes: None,
             team: Default::default(),
         },

@@ -261,7 +261,6 @@ impl InputArgs {
                     path,
                     rev: self.kubernetes_rev.clone(),
                 }),
-            readmes: crate::kep::Readmes::Analysis,
             team: crate::team::Files {
                 issues: self.issues.clone(),
                 prs: self.prs.clone(),

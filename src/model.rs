@@ -9,8 +9,10 @@ use rayon::prelude::*;
 
 use crate::finding::{self, Finding};
 use crate::kep::prr::{OwnersAliases, PrrFile, SigList, parse_prr};
-use crate::kep::{self, Kep, Readmes, decode};
+use crate::kep::{self, Kep, decode};
 use crate::repo::{self, RepoSnapshot, Source};
+
+mod readmes;
 
 /// The path of the repository's own KEP template README.
 pub const TEMPLATE_README: &str = "keps/NNNN-kep-template/README.md";
@@ -47,9 +49,11 @@ pub struct Model {
     prr_by_number: BTreeMap<u32, usize>,
     /// Lookups into `keps`, rebuilt whenever a KEP is replaced.
     kep_index: KepIndex,
-    /// The READMEs a revision left unread ([`Model::parse_readmes`] reads them).
-    deferred: Option<repo::Deferred>,
 }
+
+/// Which KEPs' READMEs a revision's load reads ([`load_for`]): the others
+/// are left unread (their blobs are never inflated).
+pub type Picks = dyn Fn(&Kep) -> bool + Sync;
 
 /// Number → first KEP with it, and README path → KEP, so that lookups stay
 /// constant-time on corpora of any size.
@@ -90,31 +94,33 @@ impl PartialEq for Model {
 /// Load a repository: `root` as a working tree, or revision `rev` of it, plus
 /// sigs.yaml when given.
 pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model> {
-    load_for(root, rev, sigs, Readmes::Analysis, None)
+    load_for(root, rev, sigs, None, None)
 }
 
-/// [`load`], with the READMEs read for `read`; a kep.yaml with the same
-/// path and text as one of `known`'s takes its parse (a freeze deadline's
-/// revision against today's files: parsing its 650 kep.yaml files again
-/// was about 26 ms of one core for each deadline on the corpus, 9 ms
-/// since).
+/// [`load`], knowing `known`, a model read before (today's files, when a
+/// freeze deadline's revision is read): a kep.yaml with the same path and
+/// text takes its parse (parsing the corpus's 650 kep.yaml files again was
+/// about 26 ms of one core for each deadline, 9 ms since), and a README
+/// with the same path and text is the same [`kep::Readme`], parsed once for
+/// both. A revision's READMEs are read for the KEPs `picks` picks only
+/// (all without it): inflating every README blob was 100 ms of the
+/// corpus's 160.
 pub fn load_for(
     root: &Path,
     rev: Option<&str>,
     sigs: Option<&Path>,
-    read: Readmes,
     known: Option<&Model>,
+    picks: Option<&Picks>,
 ) -> Result<Model> {
     let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
         repo::load_embedded()
     } else {
-        // a model whose READMEs are parsed later leaves a revision's unread
-        let defer = (read == Readmes::Deferred).then_some(kep::kep_readmes as repo::Defer);
+        let defer = picks.map(|_| kep::kep_readmes as repo::Defer);
         crate::timing::timed("load: read files", || repo::load_with(root, rev, defer))?
     };
     let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
-        from_snapshot_for(snapshot, sigs, read, known)
+        from_snapshot_for(snapshot, sigs, known, picks)
     }))
 }
 
@@ -140,28 +146,35 @@ pub fn load_sigs(p: &Path) -> Result<SigList> {
 
 /// Build the model from a snapshot.
 pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
-    from_snapshot_for(snapshot, sigs, Readmes::Analysis, None)
+    from_snapshot_for(snapshot, sigs, None, None)
 }
 
-/// [`from_snapshot`], with the READMEs read for `read` and the kep.yaml
-/// files `known` has parsed taken from it ([`load_for`]).
-pub fn from_snapshot_for(
+/// [`from_snapshot`], knowing `known` and reading the deferred READMEs of
+/// the KEPs `picks` picks ([`load_for`]).
+fn from_snapshot_for(
     mut snapshot: RepoSnapshot,
     sigs: Option<SigList>,
-    read: Readmes,
     known: Option<&Model>,
+    picks: Option<&Picks>,
 ) -> Model {
     // The READMEs' bytes become the KEPs' texts, not copies of them.
     let readmes = kep::take_readmes(&mut snapshot);
     let deferred = snapshot.deferred.take();
     // KEPs and prod-readiness files are parsed side by side, each in parallel.
-    let (discovered, parsed_prr) = rayon::join(
+    let (mut discovered, parsed_prr) = rayon::join(
         || match known {
-            None => kep::discover(&snapshot, readmes, read, None),
-            Some(m) => kep::discover(&snapshot, readmes, read, Some(&|p, t| m.parsed_yaml(p, t))),
+            None => kep::discover(&snapshot, readmes, None),
+            Some(m) => kep::discover(&snapshot, readmes, Some(&|p, t| m.parsed_yaml(p, t))),
         },
         || parse_prr_files(&snapshot),
     );
+    if let Some(d) = deferred {
+        let picks = picks.unwrap_or(&|_| true);
+        readmes::read_deferred(&mut discovered.keps, d, picks, &snapshot.source);
+    }
+    if let Some(m) = known {
+        readmes::share(&mut discovered.keps, m);
+    }
     let mut load_findings = discovered.findings;
     load_findings.extend(snapshot.problems.iter().map(problem_finding));
     let yaml_texts = yaml_texts(&snapshot);
@@ -190,7 +203,6 @@ pub fn from_snapshot_for(
         prr_index,
         prr_by_number,
         kep_index,
-        deferred,
     }
 }
 
@@ -353,64 +365,6 @@ impl Model {
         old
     }
 
-    /// Parse the READMEs of the KEPs `wanted` marks, in model order (a
-    /// model read with [`Readmes::Deferred`]), reading first those a
-    /// revision left unread (their problems become the KEP's findings). A
-    /// README with the same text as the one at its path in `known` (parsed
-    /// there) takes that parse: the freeze deadline's READMEs are mostly
-    /// those of today (parsing them again was 30 ms of `report`'s CPU).
-    pub fn parse_readmes(&mut self, wanted: &[bool], known: Option<&Model>) {
-        let wanted = |i: usize| wanted.get(i).copied().unwrap_or(false);
-        if let Some(d) = self.deferred.as_mut() {
-            let paths: Vec<String> = self
-                .keps
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| wanted(*i))
-                .filter_map(|(_, k)| k.readme_path.clone())
-                .filter(|p| d.contains(p))
-                .collect();
-            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-            match d.take(&paths) {
-                Ok((files, problems)) => {
-                    for f in files {
-                        let Some(&i) = self.kep_index.by_readme.get(&f.path) else {
-                            continue;
-                        };
-                        let (text, bad) = kep::decode_owned(f);
-                        let kep = &mut self.keps[i];
-                        kep.doc = std::sync::Arc::new(kep::document::Document::unparsed(text));
-                        kep.load_findings.extend(bad);
-                    }
-                    for p in &problems {
-                        if let Some(&i) = self.kep_index.by_readme.get(&p.path) {
-                            self.keps[i].load_findings.push(problem_finding(p));
-                        }
-                    }
-                }
-                Err(e) => tracing::warn!(
-                    "reading READMEs at {}: {}",
-                    self.source.commit.as_deref().unwrap_or("the revision"),
-                    crate::errors::one_line(&e)
-                ),
-            }
-        }
-        let same = |k: &Kep| {
-            let path = k.readme_path.as_deref()?;
-            let m = known?;
-            let other = &m.keps[*m.kep_index.by_readme.get(path)?];
-            (other.readme_parsed && other.readme() == k.readme()).then(|| other.doc.clone())
-        };
-        self.keps
-            .par_iter_mut()
-            .enumerate()
-            .filter(|(i, _)| wanted(*i))
-            .for_each(|(_, k)| match same(k) {
-                Some(doc) => k.set_doc(doc),
-                None => k.parse_readme(),
-            });
-    }
-
     /// The metadata and field lines of the directory KEP whose kep.yaml is
     /// at `path`, when its text was `text` and it parsed without a finding.
     fn parsed_yaml(
@@ -425,12 +379,6 @@ impl Model {
         let kep = &self.keps[*self.kep_index.by_readme.get(&readme)?];
         (kep.format == kep::KepFormat::Directory && kep.meta_ok && kep.metadata_path == path)
             .then(|| (kep.meta.clone(), kep.lines.clone()))
-    }
-
-    /// Keep only the KEPs `keep` keeps (the lookups follow).
-    pub fn retain_keps(&mut self, keep: impl FnMut(&Kep) -> bool) {
-        self.keps.retain(keep);
-        self.kep_index = KepIndex::new(&self.keps);
     }
 
     /// Every KEP's id, in model order.
@@ -470,12 +418,7 @@ mod known_tests {
             ("keps/sig-node/2400-swap/kep.yaml", yaml),
             ("keps/sig-node/2400-swap/README.md", "# Swap\n"),
         ];
-        from_snapshot_for(
-            RepoSnapshot::from_files(&files),
-            None,
-            Readmes::Analysis,
-            known,
-        )
+        from_snapshot_for(RepoSnapshot::from_files(&files), None, known, None)
     }
 
     #[test]

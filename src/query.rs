@@ -197,7 +197,7 @@ impl Filters {
     fn matches_text(&self, kep: &Kep) -> bool {
         let Some(text) = &self.text else { return true };
         let t = text.to_lowercase();
-        kep.title().to_lowercase().contains(&t) || kep.doc.summary.to_lowercase().contains(&t)
+        kep.title().to_lowercase().contains(&t) || kep.doc().summary.to_lowercase().contains(&t)
     }
 }
 

@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::analyze_for;
 use super::calendar::Current;
 use super::freeze::CheckId;
 use super::readiness::checklist_in;
 use super::readiness::{AtDeadline, status_ok};
 use super::stage::stage_in;
+use super::{analyze_kep, current_of, template_for};
 use crate::kep::Kep;
 use crate::kep::KepKey;
 use crate::kep::domain::{Release, Status};
@@ -109,41 +109,45 @@ fn met_after(
         .map(|c| (c.commit.clone(), c.date.clone()))
 }
 
+/// Whether `kep` is in `release` at a deadline: the KEPs whose READMEs a
+/// deadline's load reads.
+pub fn in_release_at_deadline(kep: &Kep, release: Release) -> bool {
+    stage_in(kep, None, release).is_some()
+}
+
 /// Judge `release`'s checklist at `freeze` on `model`, the repository at
-/// the deadline commit `commit` (taken at `at`, the deadline as text). Only
-/// the KEPs in the release there are analysed; a README unchanged since
-/// then takes its parse in `today`, the model of the files.
+/// the deadline commit `commit` (taken at `at`, the deadline as text),
+/// loaded with the READMEs of the KEPs in the release there only
+/// ([`in_release_at_deadline`]). Only those KEPs are analysed.
 pub fn judge(
-    mut model: Model,
+    model: Model,
     freeze: Freeze,
     release: Release,
     at: String,
     commit: String,
-    today: &Model,
 ) -> Deadline {
+    use rayon::prelude::*;
     let latest = model
         .keps
         .iter()
         .map(|k| (k.key(), k.meta.latest_milestone.clone()))
         .collect();
-    model.retain_keps(|k| stage_in(k, None, release).is_some());
-    // read with Readmes::Deferred: only these KEPs' READMEs are read and parsed
-    crate::timing::timed("deadline: readmes", || {
-        model.parse_readmes(&vec![true; model.keps.len()], Some(today))
+    let current = current_of(&model, Some(release));
+    let (template, _) = template_for(&model);
+    let keps = crate::timing::timed("deadline: analyze", || {
+        model
+            .keps
+            .par_iter()
+            .filter_map(|kep| {
+                let stage = stage_in(kep, None, release)?;
+                let a = analyze_kep(&model, &template, kep, &current);
+                let r = checklist_in(&model, kep, &a, release, &stage, freeze);
+                let reasons = r.reasons().into_iter().map(String::from).collect();
+                let failing = r.failing().map(|i| i.id).collect();
+                Some((kep.key(), (r.ready, reasons, failing)))
+            })
+            .collect()
     });
-    let analysis = crate::timing::timed("deadline: analyze", || analyze_for(&model, Some(release)));
-    let keps = model
-        .keps
-        .iter()
-        .zip(&analysis.keps)
-        .filter_map(|(kep, a)| {
-            let stage = stage_in(kep, None, release)?;
-            let r = checklist_in(&model, kep, a, release, &stage, freeze);
-            let reasons = r.reasons().into_iter().map(String::from).collect();
-            let failing = r.failing().map(|i| i.id).collect();
-            Some((kep.key(), (r.ready, reasons, failing)))
-        })
-        .collect();
     Deadline {
         freeze,
         release,

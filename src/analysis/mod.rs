@@ -32,7 +32,7 @@ use self::outcome::Phase;
 pub use self::readiness::{AtDeadline, Item, Readiness, Verdict, readiness, status_ok};
 use self::template::Template;
 use crate::kep::Kep;
-use crate::kep::document::{self, TocMismatch};
+use crate::kep::document::{self, Document, TocMismatch};
 use crate::kep::domain::{Release, Stage, Status};
 use crate::model::{KepId, Model};
 use crate::repo::history::History;
@@ -156,14 +156,19 @@ pub fn template_for(model: &Model) -> (Template, &'static str) {
 /// Analyse every KEP in parallel, with the release in progress read from
 /// the calendar at the snapshot's date.
 pub fn analyze(model: &Model) -> Analysis {
-    analyze_for(model, model.current_release)
+    analyze_for(model, model.current_release, None)
 }
 
 /// [`analyze`], with `release` (`--release`) as the release in progress
-/// when given.
-pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
-    analyze_each(model, release, |template, current, k| {
-        analyze_kep(model, template, k, current)
+/// when given. With `readmes`, only the KEPs it marks (model order) are
+/// analysed with their READMEs and the others without one (an empty
+/// document): a reader of some KEPs (one release's report) parses no
+/// other README.
+pub fn analyze_for(model: &Model, release: Option<Release>, readmes: Option<&[bool]>) -> Analysis {
+    let read = |i: usize| readmes.is_none_or(|r| r.get(i).copied().unwrap_or(false));
+    analyze_each(model, release, |template, current, (i, k)| match read(i) {
+        true => analyze_kep(model, template, k, current),
+        false => analyze_kep_of(model, template, k, &Document::default(), current),
     })
 }
 
@@ -171,13 +176,14 @@ pub fn analyze_for(model: &Model, release: Option<Release>) -> Analysis {
 fn analyze_each(
     model: &Model,
     release: Option<Release>,
-    each: impl Fn(&Template, &Current, &Kep) -> KepAnalysis + Sync,
+    each: impl Fn(&Template, &Current, (usize, &Kep)) -> KepAnalysis + Sync,
 ) -> Analysis {
     let current = current_of(model, release);
     let (template, source) = template_for(model);
     let keps = model
         .keps
         .par_iter()
+        .enumerate()
         .map(|k| each(&template, &current, k))
         .collect();
     Analysis {
@@ -193,17 +199,16 @@ fn analyze_each(
 /// of contents compared, and the README assessed against the template
 /// (the questionnaire) for the KEPs `assess` picks; nothing else (no
 /// readiness, freeze facts or Summary). Assessing every README was 42 ms of
-/// the analysis' 130 ms of CPU on the corpus. The model may be read with
-/// `Readmes::Rules`.
+/// the analysis' 130 ms of CPU on the corpus.
 pub fn analyze_for_rules(
     model: &Model,
     release: Option<Release>,
     assess: impl Fn(&Kep) -> bool + Sync,
 ) -> Analysis {
-    analyze_each(model, release, |template, _, k| {
+    analyze_each(model, release, |template, _, (_, k)| {
         let mut a = toc_only(k);
         if assess(k) {
-            a.assessment = assessment_of(model, template, k);
+            a.assessment = assessment_of(model, template, k, k.doc());
         }
         a
     })
@@ -216,10 +221,11 @@ pub fn current_of(model: &Model, release: Option<Release>) -> Current {
     calendar::current_at(&model.keps, today, model.source.time, release)
 }
 
-/// The number of the KEP whose questionnaire `kep`'s README hands over to.
-pub fn delegate_of(model: &Model, kep: &Kep) -> Option<u32> {
+/// The number of the KEP whose questionnaire `kep`'s README (`doc`)
+/// hands over to.
+fn delegate_of(model: &Model, kep: &Kep, doc: &Document) -> Option<u32> {
     let template = model.template_readme.as_deref().unwrap_or_default();
-    completeness::delegated_kep(&kep.doc, kep.number(), template)
+    completeness::delegated_kep(doc, kep.number(), template)
 }
 
 /// The stage whose requirements apply: the stage, or alpha for an
@@ -243,20 +249,21 @@ pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
         .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
 }
 
-/// The README of the KEP whose questionnaire `kep`'s hands over to (read
-/// there, as a PRR reviewer follows the link).
-fn handed_over_to(model: &Model, kep: &Kep) -> Option<std::sync::Arc<document::Document>> {
-    let n = delegate_of(model, kep)?;
-    model.kep(n).map(|other| other.doc.clone())
+/// The README of the KEP whose questionnaire `kep`'s README (`doc`) hands
+/// over to (read there, as a PRR reviewer follows the link), when the
+/// load read it.
+fn handed_over_to<'m>(model: &'m Model, kep: &Kep, doc: &Document) -> Option<&'m Document> {
+    let n = delegate_of(model, kep, doc)?;
+    let other = model.kep(n)?;
+    other.readme.is_read().then(|| other.doc())
 }
 
-/// `kep`'s README assessed against `template` at its stage, its
+/// `kep`'s README `doc` assessed against `template` at its stage, its
 /// questionnaire read where it hands it over, lines in the README's file.
-fn assessment_of(model: &Model, template: &Template, kep: &Kep) -> Assessment {
+fn assessment_of(model: &Model, template: &Template, kep: &Kep, doc: &Document) -> Assessment {
     let stage = effective_stage(kep);
-    let delegate = handed_over_to(model, kep);
-    let mut assessment =
-        completeness::assess_delegated(&kep.doc, template, stage.as_ref(), delegate.as_deref());
+    let delegate = handed_over_to(model, kep, doc);
+    let mut assessment = completeness::assess_delegated(doc, template, stage.as_ref(), delegate);
     // Lines are relative to the README body; single-file KEPs have front matter before it.
     if kep.readme_offset > 0 {
         for c in [
@@ -286,7 +293,7 @@ fn toc_only(kep: &Kep) -> KepAnalysis {
         readiness: None,
         target_phase: None,
         summary: String::new(),
-        toc_mismatches: document::toc_mismatches(&kep.doc),
+        toc_mismatches: document::toc_mismatches(kep.doc()),
         freeze: Default::default(),
     }
 }
@@ -299,9 +306,19 @@ pub fn analyze_kep(
     kep: &Kep,
     current: &Current,
 ) -> KepAnalysis {
-    let doc = &kep.doc;
+    analyze_kep_of(model, template, kep, kep.doc(), current)
+}
+
+/// [`analyze_kep`] with `doc` as its README.
+fn analyze_kep_of(
+    model: &Model,
+    template: &Template,
+    kep: &Kep,
+    doc: &Document,
+    current: &Current,
+) -> KepAnalysis {
     let stage = effective_stage(kep);
-    let assessment = assessment_of(model, template, kep);
+    let assessment = assessment_of(model, template, kep, doc);
     let prr_approved = StageFlags {
         alpha: approved(model, kep, &Stage::Alpha),
         beta: approved(model, kep, &Stage::Beta),

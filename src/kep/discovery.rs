@@ -73,7 +73,6 @@ pub fn take_readmes(snapshot: &mut RepoSnapshot) -> BTreeMap<String, RepoFile> {
 pub fn discover(
     snapshot: &RepoSnapshot,
     mut readmes: BTreeMap<String, RepoFile>,
-    read: super::Readmes,
     known: Option<&super::load::Known>,
 ) -> Discovered {
     let files = &snapshot.files;
@@ -130,7 +129,7 @@ pub fn discover(
         }
     }
 
-    let mut keps: Vec<Kep> = jobs.into_par_iter().map(|j| j.parse(read, known)).collect();
+    let mut keps: Vec<Kep> = jobs.into_par_iter().map(|j| j.parse(known)).collect();
     keps.sort_by(|a, b| {
         let key = |k: &Kep| (k.number().is_none(), k.number(), k.path.clone());
         key(a).cmp(&key(b))

@@ -113,7 +113,7 @@ pub struct Document {
     /// copies of every body were 20 MB of the corpus and 10% of `check`'s
     /// time.
     #[serde(skip)]
-    pub text: String,
+    pub text: std::sync::Arc<str>,
     /// Every heading, in document order.
     pub sections: Vec<Section>,
     /// The `<!-- toc -->` … `<!-- /toc -->` list, when the markers are present.
@@ -137,15 +137,6 @@ pub struct Document {
 }
 
 impl Document {
-    /// A document of `text` not parsed yet (a model read with
-    /// `Readmes::Deferred`).
-    pub fn unparsed(text: String) -> Document {
-        Document {
-            text,
-            ..Document::default()
-        }
-    }
-
     /// The own text of section `index` (empty when there is none): without
     /// its comments, `\r`, leading blank lines and trailing whitespace. A
     /// body without comments or `\r` is borrowed.
@@ -229,27 +220,14 @@ impl Document {
     }
 }
 
-/// What a parse reads into the [`Document`]: always the headings
-/// (sections), the table of contents and the comments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Parts {
-    /// Everything (the analysis, and the page's sections).
-    Analysis,
-    /// Only what `check`'s README rules read (the TOC rule, and the
-    /// questionnaire's answers in the sections' bodies): no checkboxes,
-    /// links, code blocks, raw HTML or Summary text. Leaving them out was
-    /// 15 ms of `check`'s 195 ms of parsing on the corpus.
-    Rules,
-}
-
-/// Parse README markdown (everything the analysis and the page read).
+/// Parse README markdown.
 pub fn parse(text: &str) -> Document {
-    build::parse(text.to_string(), Parts::Analysis)
+    build::parse(text.into())
 }
 
-/// The [`Parts`] of a README's text, which the document keeps.
-pub fn parse_text(text: String, parts: Parts) -> Document {
-    build::parse(text, parts)
+/// Parse `text`, which the document keeps (shared, not copied).
+pub fn parse_shared(text: std::sync::Arc<str>) -> Document {
+    build::parse(text)
 }
 
 /// The most bytes of a README a KEP's page shows: six times the corpus's

@@ -6,7 +6,7 @@ use super::metadata::{self, FieldLines, Metadata};
 use super::{Kep, KepFormat, decode, decode_owned, file_name, leading_number, parent, sig_dir_of};
 use std::sync::Arc;
 
-use super::Readmes;
+use super::Readme;
 use crate::finding::Finding;
 use crate::repo::RepoFile;
 
@@ -22,10 +22,10 @@ pub(super) enum Job<'a> {
 }
 
 impl Job<'_> {
-    pub(super) fn parse(self, read: Readmes, known: Option<&Known>) -> Kep {
+    pub(super) fn parse(self, known: Option<&Known>) -> Kep {
         match self {
-            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, readme, read, known),
-            Job::SingleFile { file } => parse_single_file(file, read),
+            Job::Directory { dir, yaml, readme } => parse_directory(dir, yaml, readme, known),
+            Job::SingleFile { file } => parse_single_file(file),
         }
     }
 }
@@ -39,7 +39,6 @@ fn parse_directory(
     dir: &str,
     yaml: &RepoFile,
     readme: Option<RepoFile>,
-    read: Readmes,
     known: Option<&Known>,
 ) -> Kep {
     let mut findings = Vec::new();
@@ -70,7 +69,7 @@ fn parse_directory(
             (String::new(), None)
         }
     };
-    let doc = read.parse(readme_text);
+    let readme = Arc::new(Readme::new(readme_text));
     let kep = Kep {
         path: dir.to_string(),
         format: KepFormat::Directory,
@@ -78,9 +77,8 @@ fn parse_directory(
         dir_number,
         metadata_path: yaml.path.clone(),
         readme_path,
-        readme_title: super::readme_title(&meta.title, &doc),
-        doc: Arc::new(doc),
-        readme_parsed: read != Readmes::Deferred,
+        readme_title: super::readme_title(&meta.title, &readme),
+        readme,
         readme_offset: 0,
         meta,
         meta_ok,
@@ -90,7 +88,7 @@ fn parse_directory(
     with_load_findings(kep, findings)
 }
 
-fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
+fn parse_single_file(file: &RepoFile) -> Kep {
     let mut findings = Vec::new();
     let (text, bad) = decode(file);
     findings.extend(bad);
@@ -135,7 +133,7 @@ fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
         }
         Found::Nothing => (Metadata::default(), false, FieldLines::default(), text, 0),
     };
-    let doc = read.parse(body);
+    let readme = Arc::new(Readme::new(body));
     let kep = Kep {
         path,
         format: KepFormat::SingleFile,
@@ -143,9 +141,8 @@ fn parse_single_file(file: &RepoFile, read: Readmes) -> Kep {
         dir_number,
         metadata_path: file.path.clone(),
         readme_path: Some(file.path.clone()),
-        readme_title: super::readme_title(&meta.title, &doc),
-        doc: Arc::new(doc),
-        readme_parsed: read != Readmes::Deferred,
+        readme_title: super::readme_title(&meta.title, &readme),
+        readme,
         readme_offset: offset,
         meta,
         meta_ok,

@@ -14,7 +14,9 @@ pub mod segment;
 
 mod discovery;
 mod load;
+mod readme;
 pub use load::Known;
+pub use readme::Readme;
 
 use serde::Serialize;
 
@@ -22,33 +24,6 @@ use crate::finding::Finding;
 use crate::repo::RepoFile;
 pub use discovery::{Discovered, discover, kep_readmes, take_readmes};
 use metadata::{FieldLines, Metadata};
-
-/// What the READMEs are read for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Readmes {
-    /// `build`, `serve`, `report`, `query`, `export`: everything (a page is
-    /// written from the same sections; its events are read again as it
-    /// is written, never kept).
-    #[default]
-    Analysis,
-    /// `check`: only what its README rules read ([`document::Parts::Rules`]).
-    Rules,
-    /// The text is kept and not parsed: the caller parses the READMEs it
-    /// needs ([`Kep::parse_readme`]), as the freeze deadline's model does
-    /// for the KEPs of one release.
-    Deferred,
-}
-
-impl Readmes {
-    /// Parse a README for this use.
-    pub fn parse(self, text: String) -> document::Document {
-        match self {
-            Readmes::Analysis => document::parse_text(text, document::Parts::Analysis),
-            Readmes::Rules => document::parse_text(text, document::Parts::Rules),
-            Readmes::Deferred => document::Document::unparsed(text),
-        }
-    }
-}
 
 /// How a KEP is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,15 +50,11 @@ pub struct Kep {
     pub metadata_path: String,
     /// Path of the README (or single file), if any.
     pub readme_path: Option<String>,
-    /// Whether `doc` is the parse of the README (not so for a model read
-    /// with [`Readmes::Deferred`] until [`Kep::parse_readme`]).
+    /// The README's text ([`Kep::readme`]) and its one parse
+    /// ([`Kep::doc`], made when first asked for): what the analysis reads
+    /// and, when the command renders pages, what the page is written from.
     #[serde(skip)]
-    pub readme_parsed: bool,
-    /// The README's text ([`Kep::readme`]) and its one parse: what the
-    /// analysis reads and, when the command renders pages, what the page is
-    /// written from.
-    #[serde(skip)]
-    pub doc: std::sync::Arc<document::Document>,
+    pub readme: std::sync::Arc<Readme>,
     /// Lines before `readme` in its file (the front matter of single files).
     pub readme_offset: usize,
     /// Parsed metadata (defaults when kep.yaml did not parse).
@@ -162,27 +133,14 @@ impl Kep {
         }
     }
 
-    /// Parse the README (a model loaded with [`Readmes::Deferred`]).
-    pub fn parse_readme(&mut self) {
-        let text = match std::sync::Arc::get_mut(&mut self.doc) {
-            Some(doc) => std::mem::take(&mut doc.text),
-            None => self.doc.text.clone(),
-        };
-        let doc = document::parse_text(text, document::Parts::Analysis);
-        self.set_doc(std::sync::Arc::new(doc));
-    }
-
     /// README markdown ("" when there is none); for single files, the body.
     pub fn readme(&self) -> &str {
-        &self.doc.text
+        self.readme.text()
     }
 
-    /// Take `doc`, the parse of a README with this one's text (another
-    /// model's parse of the same file, unchanged).
-    pub fn set_doc(&mut self, doc: std::sync::Arc<document::Document>) {
-        self.readme_title = readme_title(&self.meta.title, &doc);
-        self.doc = doc;
-        self.readme_parsed = true;
+    /// The README's parse, made the first time it is asked for.
+    pub fn doc(&self) -> &document::Document {
+        self.readme.doc()
     }
 
     /// The line of a kep.yaml key, for findings.
@@ -201,11 +159,11 @@ impl Kep {
     }
 }
 
-/// One directory KEP read from its kep.yaml and README (for `read`), by
-/// the loader [`discover`] parses every KEP with: `serve`'s preview of a
-/// README edit reads the edited KEP again this way.
-pub fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>, read: Readmes) -> Kep {
-    load::Job::Directory { dir, yaml, readme }.parse(read, None)
+/// One directory KEP read from its kep.yaml and README, by the loader
+/// [`discover`] parses every KEP with: `serve`'s preview of a README edit
+/// reads the edited KEP again this way.
+pub fn parse_directory(dir: &str, yaml: &RepoFile, readme: Option<RepoFile>) -> Kep {
+    load::Job::Directory { dir, yaml, readme }.parse(None)
 }
 
 /// Whether a title is one the KEP template leaves in place: kep.yaml's
@@ -220,11 +178,11 @@ pub fn is_placeholder_title(title: &str) -> bool {
 /// The README's first `#` title without a leading `KEP-NNNN: `, when
 /// `meta_title` is a placeholder (see [`is_placeholder_title`]) and the
 /// README's title is not one too.
-pub fn readme_title(meta_title: &str, doc: &document::Document) -> Option<String> {
+pub fn readme_title(meta_title: &str, readme: &Readme) -> Option<String> {
     if !is_placeholder_title(meta_title) {
         return None;
     }
-    let h1 = doc.sections.iter().find(|s| s.level == 1)?;
+    let h1 = readme.doc().sections.iter().find(|s| s.level == 1)?;
     let t = strip_kep_prefix(&h1.title).trim();
     (!t.is_empty() && !is_placeholder_title(t)).then(|| t.to_string())
 }
@@ -372,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_placeholder_title_gives_way_to_the_readme_title() {
-        let title = |meta: &str, readme: &str| readme_title(meta, &document::parse(readme));
+        let title = |meta: &str, readme: &str| readme_title(meta, &Readme::new(readme.into()));
         let readme = "<!-- x -->\n# KEP-5468: Invariant `Testing`\n\n## Summary\n";
         assert_eq!(
             title("KEP Template", readme).as_deref(),

@@ -9,7 +9,6 @@ use super::{Input, Project};
 use crate::analysis::board;
 use crate::analysis::calendar::Current;
 use crate::analysis::deadline::{self, Deadline};
-use crate::kep::Readmes;
 use crate::model::Model;
 use crate::repo::AtInstant;
 use crate::team::Freeze;
@@ -92,10 +91,11 @@ fn deadline_of(
     let deadline_input = Input {
         rev: Some(id.clone()),
         current: Some(current.release),
-        readmes: Readmes::Deferred,
         ..input.clone()
     };
-    let model = match deadline_input.model_knowing(Some(today)) {
+    let release = current.release;
+    let picks = move |k: &crate::kep::Kep| deadline::in_release_at_deadline(k, release);
+    let model = match deadline_input.model_knowing(Some(today), Some(&picks)) {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(
@@ -106,12 +106,5 @@ fn deadline_of(
         }
     };
     let when = at.strftime("%Y-%m-%d %H:%M UTC").to_string();
-    Some(deadline::judge(
-        model,
-        freeze,
-        current.release,
-        when,
-        id,
-        today,
-    ))
+    Some(deadline::judge(model, freeze, current.release, when, id))
 }

@@ -117,7 +117,7 @@ fn at_head(root: &Path, pr: &Pr, dir: &str, kep: Option<&Kep>, analysis: &Analys
             why: format!("no KEP at {dir} in the PR's head"),
         };
     };
-    let a = analyze_for(&small, Some(release));
+    let a = analyze_for(&small, Some(release), None);
     let kep = &small.keps[i];
     let stage = stage_in(kep, None, release)
         .or_else(|| kep.meta.stage.nearest())

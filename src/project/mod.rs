@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use anyhow::Result;
 
 mod deadlines;
@@ -15,16 +17,15 @@ mod heads;
 mod input;
 mod team;
 
-pub use input::{Findings, Input, Kubernetes, Needs, Walk};
+pub use input::{Findings, Input, Kubernetes, Needs, Pick, Readmes, Walk};
 
 use crate::analysis::board::{self, TeamFacts};
 use crate::analysis::code::Code;
 use crate::analysis::outcome::Sources;
-use crate::analysis::{Analysis, analyze, findings};
+use crate::analysis::{Analysis, findings};
 use crate::analysis::{KepAnalysis, analyze_kep};
 use crate::finding::Finding;
-use crate::kep::document::Document;
-use crate::kep::{Kep, Readmes};
+use crate::kep::Kep;
 use crate::model::Model;
 use crate::repo::history::History;
 use crate::team::Freeze;
@@ -32,19 +33,8 @@ use crate::timing::timed;
 use deadlines::deadlines_of;
 use team::team_facts;
 
-/// A KEP's README for the renderer: its one parse, which holds its text.
-#[derive(Debug, Clone)]
-pub struct Readme {
-    /// Its one parse.
-    pub doc: Arc<Document>,
-}
-
-impl Readme {
-    /// The README as written.
-    pub fn text(&self) -> &str {
-        &self.doc.text
-    }
-}
+/// A KEP's README for the renderer: its text and its one parse.
+pub type Readme = Arc<crate::kep::Readme>;
 
 /// The model, its analysis and findings, and (when the input is a git
 /// repository) each KEP's history.
@@ -70,7 +60,7 @@ pub struct Project {
 impl Project {
     /// Analyse `model` and run every check.
     pub fn new(model: Model) -> Self {
-        let (analysis, findings) = analysed(&model, true);
+        let (analysis, findings) = analysed(&model, true, None);
         Project::of(model, analysis, findings)
     }
 
@@ -119,19 +109,13 @@ impl Project {
         self.model
             .keps
             .iter_mut()
-            .map(|k| Readme {
-                doc: std::mem::take(&mut k.doc),
-            })
+            .map(|k| std::mem::take(&mut k.readme))
             .collect()
     }
 
     /// Every KEP's README, shared (model order).
     pub fn readmes(&self) -> Vec<Readme> {
-        self.model
-            .keps
-            .iter()
-            .map(|k| Readme { doc: k.doc.clone() })
-            .collect()
+        self.model.keps.iter().map(|k| k.readme.clone()).collect()
     }
 
     /// Add the git history (stage timelines, stale KEPs, the Atom feed).
@@ -150,31 +134,51 @@ impl Project {
         if needs.findings == Findings::Only {
             return Project::for_findings(input);
         }
+        // The walk is mostly one thread: while it runs, the READMEs every
+        // analysis reads are parsed on the others (asked for now, not later).
+        let early = matches!(needs.readmes, Readmes::All) && needs.walk != Walk::Skip;
         let (model, history) = rayon::join(
-            || timed("load", || input.model()),
+            || {
+                let model = timed("load", || input.model())?;
+                if early {
+                    timed("load: readmes", || {
+                        model.keps.par_iter().for_each(|k| {
+                            let _ = k.doc();
+                        })
+                    });
+                }
+                anyhow::Ok(model)
+            },
             || walk(input, &needs.walk),
         );
-        Project::judged(model?, history, input, needs)
+        let model = model?;
+        let readmes = match needs.readmes {
+            Readmes::All => None,
+            Readmes::Of(pick) => Some(pick(&model, history.as_ref())?),
+        };
+        Project::judged(model, history, input, needs, readmes.as_deref())
     }
 
     /// The project of `model` and its `history`, with the freeze verdicts
     /// at the deadline judged beside the analysis: reading the deadline's
     /// revision is mostly one thread (on the corpus, `report`'s wall time
-    /// fell by about 20 ms).
+    /// fell by about 20 ms). The analysis reads the READMEs `readmes`
+    /// marks (all without it).
     fn judged(
         model: Model,
         history: Option<History>,
         input: &Input,
         needs: &Needs,
+        readmes: Option<&[bool]>,
     ) -> Result<Project> {
         let current = crate::analysis::current_of(&model, model.current_release);
         let check = needs.findings != Findings::Skip;
+        let analysed = || analysed(&model, check, readmes);
         let ((analysis, findings), deadlines) = match needs.deadlines {
-            true => rayon::join(
-                || analysed(&model, check),
-                || timed("deadline", || deadlines_of(input, &current, &[], &model)),
-            ),
-            false => (analysed(&model, check), Vec::new()),
+            true => rayon::join(analysed, || {
+                timed("deadline", || deadlines_of(input, &current, &[], &model))
+            }),
+            false => (analysed(), Vec::new()),
         };
         let mut project = Project::of(model, analysis, findings);
         if let Some(h) = history {
@@ -187,38 +191,6 @@ impl Project {
                 .set_deadline(&project.model, project.history.as_ref(), d);
         }
         project.with_team(input)
-    }
-
-    /// [`Project::load`] for a reader of some KEPs (one release's report):
-    /// every KEP's files are read, and only the READMEs of the KEPs `pick`
-    /// picks, and of those their questionnaires hand over to, are parsed
-    /// and analysed; the other KEPs' analyses are of no README, and no
-    /// finding is sought.
-    /// `pick` sees the model (no README parsed) and the history, and may
-    /// refuse the load. On the corpus, one release's report parses about
-    /// 100 READMEs of 680 (parsing them all was 115 ms of 417).
-    pub fn load_picked<T>(
-        input: &Input,
-        history: &Walk,
-        pick: impl FnOnce(&Model, Option<&History>) -> Result<(T, Vec<bool>)>,
-    ) -> Result<(Project, T)> {
-        let deferred = Input {
-            readmes: Readmes::Deferred,
-            ..input.clone()
-        };
-        let (model, history) = rayon::join(
-            || timed("load", || deferred.model()),
-            || walk(input, history),
-        );
-        let mut model = model?;
-        let (picked, wanted) = pick(&model, history.as_ref())?;
-        timed("load: readmes", || parse_picked(&mut model, wanted));
-        // the report reads no finding
-        let needs = Needs {
-            findings: Findings::Skip,
-            ..Needs::everything(Walk::Skip)
-        };
-        Ok((Project::judged(model, history, input, &needs)?, picked))
     }
 
     /// Read Kubernetes' feature gates when the input names a checkout
@@ -327,11 +299,7 @@ impl Project {
 
     /// [`Project::load`] with [`Needs::findings`].
     fn for_findings(input: &Input) -> Result<Project> {
-        let rules = Input {
-            readmes: Readmes::Rules,
-            ..input.clone()
-        };
-        let model = timed("load", || rules.model())?;
+        let model = timed("load", || input.model())?;
         let analysis = timed("analyze", || {
             crate::analysis::analyze_for_rules(
                 &model,
@@ -344,9 +312,12 @@ impl Project {
     }
 }
 
-/// The analysis of `model` and, with `check`, every finding of the rules.
-fn analysed(model: &Model, check: bool) -> (Analysis, Vec<Finding>) {
-    let analysis = timed("analyze", || analyze(model));
+/// The analysis of `model`, of the READMEs `readmes` marks (all without
+/// it), and, with `check`, every finding of the rules.
+fn analysed(model: &Model, check: bool, readmes: Option<&[bool]>) -> (Analysis, Vec<Finding>) {
+    let analysis = timed("analyze", || {
+        crate::analysis::analyze_for(model, model.current_release, readmes)
+    });
     let found = match check {
         true => timed("check", || findings::check_with(model, &analysis)),
         false => Vec::new(),
@@ -361,20 +332,6 @@ fn walk(input: &Input, walk: &Walk) -> Option<History> {
         Walk::Cached(dir) => timed("history", || input.history(Some(dir))),
         Walk::Uncached => timed("history", || input.history(None)),
     }
-}
-
-/// Parse the READMEs `wanted` marks (model order), then those their
-/// questionnaires hand over to, which their analyses read.
-fn parse_picked(model: &mut Model, wanted: Vec<bool>) {
-    model.parse_readmes(&wanted, None);
-    let mut more = vec![false; wanted.len()];
-    for (kep, _) in model.keps.iter().zip(&wanted).filter(|(_, w)| **w) {
-        let to = crate::analysis::delegate_of(model, kep).and_then(|n| model.kep_at(n));
-        if let Some(i) = to.filter(|&i| !wanted[i]) {
-            more[i] = true;
-        }
-    }
-    model.parse_readmes(&more, None);
 }
 
 /// Add what the code says of `model`'s KEPs to `findings`, kept in order.

@@ -14,7 +14,7 @@ use super::{Date, Inputs, KepLinks, Options, build, check_release};
 use crate::analysis::{self, outcome};
 use crate::kep::domain::Release;
 use crate::model::Model;
-use crate::project::{Input, Needs, Project, Walk};
+use crate::project::{Findings, Input, Needs, Project, Readmes, Walk};
 use crate::repo::history::History;
 
 /// Everything `kepsite report` was asked for.
@@ -98,7 +98,6 @@ fn baseline(
         rev: Some(r.commit.clone()),
         current: Some(current),
         kubernetes: None,
-        readmes: crate::kep::Readmes::Analysis,
         team: Default::default(),
         ..input.clone()
     };
@@ -146,15 +145,26 @@ fn load(req: &Request) -> Result<(Project, Release)> {
         .filter(|i| i.labels.iter().any(|l| l.name == "lead-opted-in"))
         .map(|i| i.number)
         .collect();
-    Project::load_picked(&req.input, &req.history, |model, history| {
-        let (release, mut picked) = release_keps(model, history, &req.release)?;
+    let release = std::sync::OnceLock::new();
+    let pick = |model: &Model, history: Option<&History>| {
+        let (r, mut picked) = release_keps(model, history, &req.release)?;
         for n in &opted {
             if let Some(i) = model.kep_at(*n) {
                 picked[i] = true;
             }
         }
-        Ok((release, picked))
-    })
+        let _ = release.set(r);
+        Ok(picked)
+    };
+    // the report reads no finding
+    let needs = Needs {
+        findings: Findings::Skip,
+        readmes: Readmes::Of(&pick),
+        ..Needs::everything(req.history.clone())
+    };
+    let project = Project::load(&req.input, &needs)?;
+    let release = release.into_inner().context("the release was not picked")?;
+    Ok((project, release))
 }
 
 /// `--release` checked against `model` (see [`check_release`]), and which

@@ -187,9 +187,7 @@ pub fn kep_pages(data: &Project, i: usize, opts: &SiteOptions, hl: &Highlighter)
     };
     let kit = Kit::new(data, opts, hl);
     let kf = crate::view::findings_by_kep(&data.model, &data.findings).swap_remove(i);
-    let readme = Readme {
-        doc: kep.doc.clone(),
-    };
+    let readme: Readme = kep.readme.clone();
     let (r, _) = kit.markdown_of(&PlanCache::default(), kep, &readme, &kit.local_assets[i]);
     let r = Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone());
     let pages = std::sync::Mutex::new(Vec::new());

@@ -248,7 +248,6 @@ fn check_reports_a_milestone_the_code_contradicts() {
         rev: None,
         sigs: None,
         current: None,
-        readmes: kepsite::kep::Readmes::Analysis,
         team: Default::default(),
         kubernetes: Some(Kubernetes {
             path: kubernetes().to_path_buf(),
@@ -272,7 +271,6 @@ fn check_reports_a_milestone_the_code_contradicts() {
     // Without --kubernetes, no such finding.
     let plain = Project::load(
         &Input {
-            readmes: kepsite::kep::Readmes::Analysis,
             kubernetes: None,
             ..input
         },

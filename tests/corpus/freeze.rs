@@ -19,7 +19,6 @@ fn load(rev: Option<&str>) -> Project {
         rev: rev.map(String::from),
         sigs: None,
         current: None,
-        readmes: kepsite::kep::Readmes::Analysis,
         kubernetes: None,
         team: Default::default(),
     };

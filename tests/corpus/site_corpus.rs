@@ -24,7 +24,6 @@ fn corpus_site_links_and_redirects_resolve() {
         rev: None,
         sigs: None,
         current: None,
-        readmes: kepsite::kep::Readmes::Analysis,
         team: Default::default(),
         kubernetes: Some(kepsite::project::Kubernetes {
             path: crate::shared::kubernetes().to_path_buf(),

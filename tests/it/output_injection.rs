@@ -7,7 +7,6 @@
 
 use kepsite::check::summary::SummaryLinks;
 use kepsite::check::{CheckFormat, Options, collect, render};
-use kepsite::kep::Readmes;
 use kepsite::project::Input;
 
 use crate::support::{content, kepsite};
@@ -40,7 +39,6 @@ fn options(format: CheckFormat) -> Options {
             sigs: None,
             current: None,
             kubernetes: None,
-            readmes: Readmes::Analysis,
             team: Default::default(),
         },
         range: None,

@@ -5,7 +5,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use kepsite::kep::Readmes;
 use kepsite::project::{Input, Needs, Project, Walk};
 use kepsite::serve::state::{Changed, Config, State};
 use kepsite::site::{self, SiteOptions};
@@ -21,7 +20,6 @@ fn input(root: &Path) -> Input {
         rev: None,
         sigs: None,
         current: None,
-        readmes: Readmes::Analysis,
         kubernetes: None,
         team: Default::default(),
     }

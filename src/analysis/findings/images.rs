@@ -23,7 +23,7 @@ pub fn image_refs(kep: &Kep) -> Vec<ImageRef> {
         return Vec::new();
     };
     let dir = readme.rsplit_once('/').map_or("", |(d, _)| d);
-    let doc = &kep.doc;
+    let doc = kep.doc();
     let mut found: Vec<(usize, String)> = doc
         .links
         .iter()

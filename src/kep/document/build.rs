@@ -9,8 +9,7 @@ use super::boxes::Boxes;
 use super::summary::{PlainText, is_summary_heading};
 use super::toc::TocReader;
 use super::{
-    Anchors, CodeBlock, Document, Link, Parts, Section, collapse, fence_tabs, markdown_options,
-    slug_text,
+    Anchors, CodeBlock, Document, Link, Section, collapse, fence_tabs, markdown_options, slug_text,
 };
 
 /// A heading being read.
@@ -35,7 +34,6 @@ enum Summary {
 }
 
 struct Builder<'t> {
-    parts: Parts,
     text: &'t str,
     /// Where the last line was looked up (lookups go forward, mostly).
     lines: LineCursor,
@@ -65,11 +63,7 @@ impl Builder<'_> {
             }
             return;
         }
-        // `check` (Parts::Rules) reads the headings, the TOC and the
-        // comments; everything else only with the other parts
-        let all = self.parts != Parts::Rules;
-        if all
-            && matches!(self.summary, Summary::In(_))
+        if matches!(self.summary, Summary::In(_))
             && !matches!(ev, Event::Start(Tag::Heading { .. }))
         {
             self.plain.see(ev);
@@ -79,31 +73,26 @@ impl Builder<'_> {
             Event::Start(
                 Tag::Heading { .. } | Tag::HtmlBlock | Tag::Link { .. } | Tag::Image { .. },
             ) => self.line(range.start),
-            Event::Start(Tag::CodeBlock(_)) if all => self.line(range.start),
+            Event::Start(Tag::CodeBlock(_)) => self.line(range.start),
             _ => 0,
         };
         self.toc.see(ev, range, line, self.text);
-        if all {
-            let (text, lines) = (self.text, &self.lines);
-            self.boxes.see(ev, range, &|at| lines.line(text, at));
-        }
+        let (text, lines) = (self.text, &self.lines);
+        self.boxes.see(ev, range, &|at| lines.line(text, at));
         match ev {
             Event::Start(Tag::Heading { level, id, .. }) => {
                 self.open_heading(*level as u8, id.as_deref(), range, line)
             }
             Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.html(range.clone()),
-            // `check` reads the images too (`image-broken`, `image-too-large`)
             Event::Start(Tag::Image { dest_url, .. })
-            | Event::Start(Tag::Link { dest_url, .. })
-                if all || matches!(ev, Event::Start(Tag::Image { .. })) =>
-            {
+            | Event::Start(Tag::Link { dest_url, .. }) => {
                 self.doc.links.push(Link {
                     dest: dest_url.to_string(),
                     line,
                     image: matches!(ev, Event::Start(Tag::Image { .. })),
                 });
             }
-            Event::Start(Tag::CodeBlock(kind)) if all => {
+            Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
                     CodeBlockKind::Fenced(info) => info
                         .split([' ', ',', '{', '\t'])
@@ -238,20 +227,19 @@ impl Builder<'_> {
     }
 }
 
-/// Parse `text`; `keep` keeps the events.
-pub(super) fn parse(original: String, parts: Parts) -> Document {
+/// Parse `original`, which the document keeps.
+pub(super) fn parse(original: std::sync::Arc<str>) -> Document {
     // the fix keeps every byte where it is, so the ranges read `original`
     let fixed = fence_tabs(&original);
-    let mut doc = read(fixed.as_ref(), parts);
+    let mut doc = read(fixed.as_ref());
     drop(fixed);
     doc.text = original;
     doc
 }
 
 /// The document of `text` (its ranges, not the text itself).
-fn read(text: &str, parts: Parts) -> Document {
+fn read(text: &str) -> Document {
     let mut b = Builder {
-        parts,
         text,
         lines: LineCursor::default(),
         headings: Vec::new(),

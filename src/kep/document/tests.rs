@@ -268,7 +268,7 @@ fn a_fence_closed_by_a_tab_keeps_the_text_and_its_ranges() {
     // GitHub closes the block at the tabbed fence: the heading after it is one
     assert_eq!(titles(&doc), vec![(1, "T"), (2, "After")]);
     // the document holds the README as written, and its bodies are of it
-    assert_eq!(doc.text, text);
+    assert_eq!(&*doc.text, text);
     assert_eq!(doc.body(0).text, "```\ncode\n```\t\nprose");
     assert_eq!((doc.body(1).text.as_ref(), doc.body(1).line), ("x", 7));
     // a body without comments is not copied

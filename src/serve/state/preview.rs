@@ -76,8 +76,7 @@ impl State {
             path: old.metadata_path.clone(),
             bytes: yaml.as_bytes().to_vec(),
         };
-        let read = self.config.input.readmes;
-        let new = kep::parse_directory(&old.path, &yaml, Some(readme), read);
+        let new = kep::parse_directory(&old.path, &yaml, Some(readme));
         Some((!broken(&new)).then_some((i, new)))
     }
 }

@@ -95,7 +95,7 @@ impl<'a> Kit<'a> {
         readme: &Readme,
         local: &BTreeSet<String>,
     ) -> (Arc<Rendered>, bool) {
-        let (text, doc) = (readme.text(), &readme.doc);
+        let (text, doc) = (readme.text(), readme.doc());
         let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
         if let Some((inputs, r)) = cache.markdown.get(&kep.path)
             && inputs.links == self.links_key

@@ -1,0 +1,85 @@
+//! The READMEs of a model being built: a revision's deferred blobs read
+//! for the KEPs a load picks, and the READMEs it shares with a model read
+//! before.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{Model, Picks, problem_finding};
+use crate::kep::{self, Kep, Readme};
+use crate::repo::{self, Source};
+
+/// Read the deferred READMEs of the KEPs `picks` picks (their problems
+/// become the KEP's findings); the others' are left unread.
+pub(super) fn read_deferred(
+    keps: &mut [Kep],
+    mut deferred: repo::Deferred,
+    picks: &Picks,
+    at: &Source,
+) {
+    let deferred_path = |k: &Kep| k.readme_path.clone().filter(|p| deferred.contains(p));
+    let paths: Vec<String> = keps
+        .iter()
+        .filter(|k| picks(k))
+        .filter_map(deferred_path)
+        .collect();
+    let unread: Vec<usize> = (0..keps.len())
+        .filter(|&i| deferred_path(&keps[i]).is_some())
+        .collect();
+    let by_readme: HashMap<String, usize> = unread
+        .iter()
+        .filter_map(|&i| Some((keps[i].readme_path.clone()?, i)))
+        .collect();
+    for &i in &unread {
+        set_readme(&mut keps[i], Arc::new(Readme::unread()));
+    }
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    match deferred.take(&paths) {
+        Ok((files, problems)) => {
+            for f in files {
+                let Some(&i) = by_readme.get(&f.path) else {
+                    continue;
+                };
+                let (text, bad) = kep::decode_owned(f);
+                set_readme(&mut keps[i], Arc::new(Readme::new(text)));
+                keps[i].load_findings.extend(bad);
+            }
+            for p in &problems {
+                if let Some(&i) = by_readme.get(&p.path) {
+                    keps[i].load_findings.push(problem_finding(p));
+                }
+            }
+        }
+        Err(e) => tracing::warn!(
+            "reading READMEs at {}: {}",
+            at.commit.as_deref().unwrap_or("the revision"),
+            crate::errors::one_line(&e)
+        ),
+    }
+}
+
+/// A KEP's README with the same path and text as one of `known`'s takes
+/// that [`Readme`]: a freeze deadline's READMEs are mostly today's, and
+/// each is parsed once for both.
+pub(super) fn share(keps: &mut [Kep], known: &Model) {
+    keps.par_iter_mut().for_each(|k| {
+        let Some(path) = k.readme_path.as_deref() else {
+            return;
+        };
+        let Some(&i) = known.kep_index.by_readme.get(path) else {
+            return;
+        };
+        let other = &known.keps[i].readme;
+        if k.readme.is_read() && other.is_read() && other.text() == k.readme() {
+            k.readme = other.clone();
+        }
+    });
+}
+
+/// Give `kep` the README `readme` (its title follows).
+fn set_readme(kep: &mut Kep, readme: Arc<Readme>) {
+    kep.readme_title = kep::readme_title(&kep.meta.title, &readme);
+    kep.readme = readme;
+}
