@@ -307,7 +307,18 @@ pub fn checklist(
 /// Whether a checklist of `items` is met: every required item passes
 /// (advice never decides).
 pub fn meets(items: &[Item]) -> bool {
-    items.iter().all(|i| i.ok || !i.required)
+    items.iter().all(passes)
+}
+
+/// Whether `items` would be met but for item `aside` (an open pull request
+/// that would fix the rest: the one item its merge clears).
+pub fn meets_but_for(items: &[Item], aside: CheckId) -> bool {
+    items.iter().all(|i| passes(i) || i.id == aside)
+}
+
+/// Whether an item lets its checklist pass: it passes, or it is advice.
+fn passes(i: &Item) -> bool {
+    i.ok || !i.required
 }
 
 /// `items` as `freeze` checks them: those it checks, weighted as it weighs
@@ -384,4 +395,33 @@ pub fn checklist_in(
     }
     r.ready = meets(&r.items);
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: CheckId, ok: bool, required: bool) -> Item {
+        Item {
+            id,
+            ok,
+            required,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_checklist_is_met_when_every_required_item_passes() {
+        let advice = item(CheckId::LatestMilestone, false, false);
+        let prs = item(CheckId::NoOpenPrs, false, true);
+        assert!(meets(std::slice::from_ref(&advice)));
+        assert!(!meets(&[advice.clone(), prs.clone()]));
+        // an open PR that would fix the rest: met but for that item alone
+        assert!(meets_but_for(
+            &[advice.clone(), prs.clone()],
+            CheckId::NoOpenPrs
+        ));
+        let status = item(CheckId::StatusImplementable, false, true);
+        assert!(!meets_but_for(&[prs, status], CheckId::NoOpenPrs));
+    }
 }

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::analysis::freeze::CheckId;
-use crate::analysis::readiness::{Item, Readiness, weigh};
+use crate::analysis::readiness::{Item, Readiness, meets, meets_but_for, weigh};
 use crate::team::Freeze;
 use crate::team::prs::FETCH;
 
@@ -110,15 +110,12 @@ pub fn apply(phases: &mut [Readiness], prs: &[PrCheck], known: bool, notes: &mut
         let mut items = std::mem::take(&mut ef.items);
         items.push(item);
         ef.items = weigh(items, Freeze::Enhancements);
-        ef.ready = crate::analysis::readiness::meets(&ef.items);
+        ef.ready = meets(&ef.items);
     }
     if !ef.ready {
         let fixes = prs.iter().find(|p| {
-            p.at(Freeze::Enhancements).is_some_and(|r| {
-                r.items
-                    .iter()
-                    .all(|i| i.ok || !i.required || i.id == CheckId::NoOpenPrs)
-            })
+            p.at(Freeze::Enhancements)
+                .is_some_and(|r| meets_but_for(&r.items, CheckId::NoOpenPrs))
         });
         if let Some(p) = fixes {
             notes.push(if ef.frozen {
@@ -147,7 +144,7 @@ fn open_or_merged(prr: &mut Readiness, prs: &[PrCheck]) {
             item.detail = format!("{detail} (in open PR #{n})");
         }
     }
-    prr.ready = crate::analysis::readiness::meets(&prr.items);
+    prr.ready = meets(&prr.items);
 }
 
 /// A missing head, as [`HeadCheck::Missing`] says it.
