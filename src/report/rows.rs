@@ -8,7 +8,7 @@ use super::{
 };
 use crate::analysis::board::{self, BoardDiff};
 use crate::analysis::code::Code;
-use crate::analysis::outcome::{self, Outcome, Phase};
+use crate::analysis::outcome::{self, Phase};
 use crate::kep::domain::{Release, Stage};
 use crate::repo::history::KepHistory;
 use crate::team::board::Item;
@@ -98,11 +98,6 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
     let hist = outcome::history_of(inputs.history, kep);
     let in_progress = phase == Phase::InProgress;
     let focus = s.tracking.as_ref().map_or(&s.readiness, |t| t.focus());
-    let (went, landed) = match &s.outcome {
-        Outcome::Slipped { went, .. } => (Some(went.clone()), None),
-        Outcome::Shipped { commit } | Outcome::Deprecated { commit } => (None, commit.clone()),
-        _ => (None, None),
-    };
     Row {
         number: kep.number(),
         title: kep.title().to_string(),
@@ -118,8 +113,8 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         outcome: s.outcome.id(),
         result: s.outcome.clone(),
         tone: s.outcome.tone(),
-        went,
-        landed,
+        went: s.outcome.went().map(str::to_string),
+        landed: s.outcome.landed().cloned(),
         step: s.step.map(|x| x.label()),
         summary: inputs.analysis.keps[s.index].summary.clone(),
         feature_gates: feature_gates(kep, inputs.code),

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::Outcome;
+use super::{Landed, Outcome};
 use crate::analysis::board;
 
 /// How an outcome reads at a glance (badge colours, row marks).
@@ -22,6 +22,23 @@ pub enum Tone {
 }
 
 impl Outcome {
+    /// Slipped: where it went, for people ("moved to v1.32").
+    pub fn went(&self) -> Option<&str> {
+        match self {
+            Outcome::Slipped { went, .. } => Some(went),
+            _ => None,
+        }
+    }
+
+    /// Shipped or deprecated: the commit where its stage landed (with
+    /// history).
+    pub fn landed(&self) -> Option<&Landed> {
+        match self {
+            Outcome::Shipped { commit } | Outcome::Deprecated { commit } => commit.as_ref(),
+            _ => None,
+        }
+    }
+
     /// How it reads at a glance.
     pub fn tone(&self) -> Tone {
         match self {
@@ -100,5 +117,38 @@ impl Counts {
         } else {
             100.0 * self.at_risk as f64 / live as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn where_an_outcome_went_and_where_it_landed() {
+        let slipped = Outcome::Slipped {
+            went: "moved to v1.32".into(),
+            to: None,
+            late: false,
+        };
+        assert_eq!(slipped.went(), Some("moved to v1.32"));
+        assert_eq!(slipped.landed(), None);
+        let at = Landed {
+            commit: "abc".into(),
+            date: "2024-08-01".into(),
+        };
+        for o in [
+            Outcome::Shipped {
+                commit: Some(at.clone()),
+            },
+            Outcome::Deprecated {
+                commit: Some(at.clone()),
+            },
+        ] {
+            assert_eq!(o.landed(), Some(&at));
+            assert_eq!(o.went(), None);
+        }
+        assert_eq!(Outcome::Shipped { commit: None }.landed(), None);
+        assert_eq!(Outcome::Planned.went(), None);
     }
 }

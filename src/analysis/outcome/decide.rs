@@ -322,10 +322,7 @@ pub fn outcomes_by_kep(
                 release: r,
                 label: e.outcome.label(r),
                 outcome: e.outcome.id(),
-                went: match &e.outcome {
-                    Outcome::Slipped { went, .. } => Some(went.clone()),
-                    _ => None,
-                },
+                went: e.outcome.went().map(str::to_string),
                 stage: e.stage,
                 step: e.step.map(Step::label),
                 decided,

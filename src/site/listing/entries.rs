@@ -125,13 +125,6 @@ pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> 
     // before it, the Code Freeze's at the end); else the Enhancements Freeze's.
     let focus = e.tracking.as_ref().map(|t| t.focus());
     let focus = focus.or(e.readiness.as_ref());
-    let (went, landed) = match &e.outcome {
-        outcome::Outcome::Slipped { went, .. } => (Some(went.as_str()), None),
-        outcome::Outcome::Shipped { commit } | outcome::Outcome::Deprecated { commit } => {
-            (None, commit.as_ref())
-        }
-        _ => (None, None),
-    };
     let failing: Vec<Failing> = focus
         .map(|r| {
             r.failing()
@@ -180,13 +173,13 @@ pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> 
         tone: e.outcome.tone(),
         label: e.outcome.label(e.release),
         reasons: focus.map(|r| r.reasons()).unwrap_or_default(),
-        went,
+        went: e.outcome.went(),
         step: e.step.map(|s| s.label()),
         phases,
         why: tracking.and_then(|t| t.why.as_deref()),
         notes: tracking.map(|t| t.notes.as_slice()).unwrap_or_default(),
         prs: tracking.map(|t| pr_links(c, t)).unwrap_or_default(),
-        landed: landed.map(|l| LandedLink {
+        landed: e.outcome.landed().map(|l| LandedLink {
             date: &l.date,
             url: format!("{}/commit/{}", c.urls.repo_url, l.commit),
             short: l.commit.chars().take(8).collect(),
