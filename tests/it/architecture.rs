@@ -421,3 +421,57 @@ fn analysis_and_site_have_no_cycle_inside() {
         .insert("outcome".into());
     assert!(cycle(&planted).is_some());
 }
+
+/// The names of the methods taking `&mut self` in every `impl <ty> {`
+/// block of `src/` (comments left out).
+fn mutators_of(ty: &str) -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let head = format!("impl {ty} {{");
+    let mut out = BTreeSet::new();
+    for f in files {
+        let code = code_of(&std::fs::read_to_string(&f).unwrap());
+        for (at, _) in code.match_indices(&head) {
+            // the block, to its closing brace
+            let body = &code[at + head.len()..];
+            let mut depth = 1;
+            let end = body
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '{' => 1,
+                        '}' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map_or(body.len(), |(i, _)| i);
+            let block = &body[..end];
+            for (i, m) in block.match_indices("(&mut self") {
+                // a receiver, not `(&mut self.field`
+                if !block[i + m.len()..].starts_with([',', ')']) {
+                    continue;
+                }
+                let name = block[..i].rsplit("fn ").next().unwrap_or("").trim();
+                out.insert(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A model and its KEPs are not changed after the load (issue 47): the
+/// one method that changes a model is `serve`'s preview of an edited KEP.
+#[test]
+fn a_model_is_not_changed_after_its_load() {
+    assert_eq!(
+        mutators_of("Model"),
+        BTreeSet::from(["replace_kep".to_string()])
+    );
+    assert_eq!(mutators_of("Kep"), BTreeSet::new());
+    // the scan finds a method that takes `&mut self`
+    assert!(mutators_of("Project").contains("read_code"));
+}
