@@ -12,7 +12,7 @@ use super::{
 use crate::analysis::findings::{self, RULES};
 use crate::atomic_write::{self, Access};
 use crate::check;
-use crate::project::{Input, Needs, Project, Walk};
+use crate::project::{Needs, Project, Walk};
 use crate::query::{self, Filters};
 
 /// Run the parsed command; returns the process exit code. The process is
@@ -30,7 +30,7 @@ pub fn run(cli: &Cli) -> Result<i32> {
 }
 
 fn serve(a: &ServeArgs) -> Result<i32> {
-    let input = Input { ..a.input.input() };
+    let input = a.input.input();
     if !input.is_embedded() && !input.root.is_dir() {
         bail!("{} is not a directory", input.root.display());
     }
@@ -187,7 +187,7 @@ fn build(a: &BuildArgs) -> Result<i32> {
     // nothing, and nothing is read from or written to any cache. The
     // history's is the only cache: without the history, none is made.
     let walk = a.history.walk()?;
-    let input = Input { ..a.input.input() };
+    let input = a.input.input();
     refuse_out_inside_inputs(&a.out, &input, a.theme.as_deref())?;
     let opts = crate::site::SiteOptions {
         out: a.out.clone(),

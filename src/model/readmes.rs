@@ -19,24 +19,22 @@ pub(super) fn read_deferred(
     picks: &Picks,
     at: &Source,
 ) {
-    let deferred_path = |k: &Kep| k.readme_path.clone().filter(|p| deferred.contains(p));
-    let paths: Vec<String> = keps
+    // README path -> KEP, for every README the revision left unread
+    let by_readme: HashMap<String, usize> = (0..keps.len())
+        .filter_map(|i| Some((keps[i].readme_path.clone()?, i)))
+        .filter(|(p, _)| deferred.contains(p))
+        .collect();
+    let mut paths: Vec<&str> = by_readme
         .iter()
-        .filter(|k| picks(k))
-        .filter_map(deferred_path)
+        .filter(|&(_, &i)| picks(&keps[i]))
+        .map(|(p, _)| p.as_str())
         .collect();
-    let unread: Vec<usize> = (0..keps.len())
-        .filter(|&i| deferred_path(&keps[i]).is_some())
-        .collect();
-    let by_readme: HashMap<String, usize> = unread
-        .iter()
-        .filter_map(|&i| Some((keps[i].readme_path.clone()?, i)))
-        .collect();
-    for &i in &unread {
+    paths.sort_unstable();
+    let taken = deferred.take(&paths);
+    for &i in by_readme.values() {
         set_readme(&mut keps[i], Arc::new(Readme::unread()));
     }
-    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-    match deferred.take(&paths) {
+    match taken {
         Ok((files, problems)) => {
             for f in files {
                 let Some(&i) = by_readme.get(&f.path) else {

@@ -145,15 +145,13 @@ fn load(req: &Request) -> Result<(Project, Release)> {
         .filter(|i| i.labels.iter().any(|l| l.name == "lead-opted-in"))
         .map(|i| i.number)
         .collect();
-    let release = std::sync::OnceLock::new();
     let pick = |model: &Model, history: Option<&History>| {
-        let (r, mut picked) = release_keps(model, history, &req.release)?;
+        let (_, mut picked) = release_keps(model, history, &req.release)?;
         for n in &opted {
             if let Some(i) = model.kep_at(*n) {
                 picked[i] = true;
             }
         }
-        let _ = release.set(r);
         Ok(picked)
     };
     // the report reads no finding
@@ -163,7 +161,8 @@ fn load(req: &Request) -> Result<(Project, Release)> {
         ..Needs::everything(req.history.clone())
     };
     let project = Project::load(&req.input, &needs)?;
-    let release = release.into_inner().context("the release was not picked")?;
+    // the pick checked it already, on the same model and release in progress
+    let release = check_release(&project.model, &project.analysis.current, &req.release)?;
     Ok((project, release))
 }
 
