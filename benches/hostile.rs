@@ -14,6 +14,7 @@ mod support;
 #[path = "hostile/gate_inputs.rs"]
 mod gate_inputs;
 
+use kepsite::project::{Input, Needs, Project};
 use kepsite::site::highlight::Highlighter;
 use kepsite::site::markdown::{Links, render};
 use kepsite::site::sanitize::{Budget, Policy, clean};
@@ -30,6 +31,11 @@ fn best(mut f: impl FnMut()) -> Duration {
         })
         .min()
         .unwrap_or_default()
+}
+
+/// The project of `input`, loaded as `check` loads it.
+fn load(input: &Input) -> Project {
+    Project::load(input, &Needs::files()).expect("loads")
 }
 
 /// `unit` repeated to 10 MB.
@@ -72,11 +78,9 @@ fn unknown_keys() {
         std::fs::write(kep.join("kep.yaml"), &yaml).expect("write");
         std::fs::write(kep.join("README.md"), "# X\n").expect("write");
         let t = best(|| {
-            let model = kepsite::model::load(dir.path(), None, None).expect("loads");
-            let a = kepsite::analysis::analyze(&model);
-            let f = kepsite::analysis::findings::check_with(&model, &a);
+            let p = load(&Input::at(dir.path()));
             assert!(
-                kepsite::diagnostics::human(&model, &f, false)
+                kepsite::diagnostics::human(&p.model, &p.findings, false)
                     .contains("more `unknown-field` findings")
             );
         });
@@ -131,7 +135,7 @@ fn gate_files() {
         }
     }
     let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
-    let model = kepsite::model::load(&content, None, None).expect("content loads");
+    let model = load(&Input::at(&content)).model;
     for n in [40_000, 80_000, 160_000] {
         let dir = tempfile::tempdir().expect("tempdir");
         gate_inputs::commit(
@@ -239,7 +243,7 @@ fn main() {
     // The corpus: every README rendered, and the tree sanitizer run again on
     // the output of those with raw HTML (parse, write, re-parse: its cost).
     let repo = support::corpus(&support::cache_dir().expect("bench cache")).expect("the corpus");
-    let model = kepsite::model::load(&repo, None, None).expect("the corpus loads");
+    let model = load(&Input::at(&repo)).model;
     let mut rendered = Vec::new();
     let all = best(|| {
         rendered = model

@@ -29,14 +29,7 @@ fn median(mut f: impl FnMut()) -> Duration {
 
 fn request(repo: &Path, cache: PathBuf, format: ReportFormat, since: Option<&str>) -> Request {
     Request {
-        input: kepsite::project::Input {
-            root: repo.to_path_buf(),
-            rev: None,
-            sigs: None,
-            current: None,
-            kubernetes: None,
-            team: Default::default(),
-        },
+        input: kepsite::project::Input::at(repo),
         release: "v1.35".into(),
         since: since.map(str::to_string),
         format,
@@ -58,7 +51,9 @@ fn main() {
     let cache = tmp.path().join("cache");
 
     let start = Instant::now();
-    let (md, _) = run(&request(&repo, cache.clone(), ReportFormat::Md, None)).expect("cold report");
+    let md = run(&request(&repo, cache.clone(), ReportFormat::Md, None))
+        .expect("cold report")
+        .text;
     let cold = start.elapsed();
     assert!(md.contains("Enhancements status: v1.35"));
 

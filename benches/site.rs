@@ -509,9 +509,9 @@ fn measure_all(bench: &Bench, root: &Path, rounds: usize) -> Result<Vec<Row>> {
 /// wrote under `public`.
 fn in_process(root: &Path, public: &Path) -> Result<()> {
     let t = std::time::Instant::now();
-    let model = kepsite::model::load(root, None, None)?;
-    let keps = model.keps.len();
-    let data = kepsite::project::Project::new(model);
+    let input = kepsite::project::Input::at(root);
+    let data = kepsite::project::Project::load(&input, &kepsite::project::Needs::files())?;
+    let keps = data.model.keps.len();
     println!(
         "load+analysis+check: {:?} ({keps} KEPs, {} findings)",
         t.elapsed(),

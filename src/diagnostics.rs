@@ -269,7 +269,7 @@ mod hostile {
         let model = from_snapshot(snap, None);
         LINE_LOOKUPS.with(|c| c.set(0));
         SOURCE_TEXTS.with(|c| c.set(0));
-        let a = analyze(&model);
+        let a = analyze(&model, None, None);
         let f = findings::check_with(&model, &a);
         let out = super::human(&model, &f, false);
         assert!(out.contains("unknown_key_0: v"), "the source line is shown");

@@ -1,12 +1,15 @@
 //! kepsite turns a kubernetes/enhancements repository into a static KEP portal,
 //! validation findings, queries and release-team reports.
 //!
-//! The pipeline, each stage a pure function of the previous one:
+//! One public way to load: [`project::Project::load`] reads what an
+//! [`project::Input`] names into a `Project` (and `serve` takes an edit with
+//! `Project::reload`). Inside it, the pipeline, each stage a pure function
+//! of the previous one, each crate-private:
 //!
 //! ```text
-//! repo::load_with ──▶ model::from_snapshot ──▶ analysis::analyze ──▶ query / export / site / report
-//! (RepoSnapshot)       (Model: Vec<Kep>, PRR     (Analysis: findings,    (text, JSON, pages)
-//!                       files, aliases)           PRR, stages, history)
+//! repo::load_with ──▶ model::from_snapshot ──▶ analysis::analyze ──▶ Project ──▶ query / export / site / report
+//! (RepoSnapshot)       (Model: Vec<Kep>, PRR     (Analysis: findings,    (+ history,   (text, JSON, pages)
+//!                       files, aliases)           PRR, stages)            code, team)
 //! ```
 //!
 //! Nothing is mutated after loading, so the parallel stages need no locks, and

@@ -53,7 +53,7 @@ pub struct Model {
 
 /// Which KEPs' READMEs a revision's load reads ([`load_for`]): the others
 /// are left unread (their blobs are never inflated).
-pub type Picks = dyn Fn(&Kep) -> bool + Sync;
+pub(crate) type Picks = dyn Fn(&Kep) -> bool + Sync;
 
 /// Number → first KEP with it, and README path → KEP, so that lookups stay
 /// constant-time on corpora of any size.
@@ -91,21 +91,19 @@ impl PartialEq for Model {
     }
 }
 
-/// Load a repository: `root` as a working tree, or revision `rev` of it, plus
-/// sigs.yaml when given.
-pub fn load(root: &Path, rev: Option<&str>, sigs: Option<&Path>) -> Result<Model> {
-    load_for(root, rev, sigs, None, None)
-}
-
-/// [`load`], knowing `known`, a model read before (today's files, when a
-/// freeze deadline's revision is read): a kep.yaml with the same path and
+/// Load a repository: `root` as a working tree, or revision `rev` of it,
+/// plus sigs.yaml when given: a step of `Project::load` (through
+/// [`crate::project::Input`]), outside the crate the only way to load.
+///
+/// Knowing `known`, a model read before (today's files, when a freeze
+/// deadline's revision is read): a kep.yaml with the same path and
 /// text takes its parse (parsing the corpus's 650 kep.yaml files again was
 /// about 26 ms of one core for each deadline, 9 ms since), and a README
 /// with the same path and text is the same [`kep::Readme`], parsed once for
 /// both. A revision's READMEs are read for the KEPs `picks` picks only
 /// (all without it): inflating every README blob was 100 ms of the
 /// corpus's 160.
-pub fn load_for(
+pub(crate) fn load_for(
     root: &Path,
     rev: Option<&str>,
     sigs: Option<&Path>,
@@ -145,7 +143,7 @@ pub fn load_sigs(p: &Path) -> Result<SigList> {
 }
 
 /// Build the model from a snapshot.
-pub fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
+pub(crate) fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Model {
     from_snapshot_for(snapshot, sigs, None, None)
 }
 

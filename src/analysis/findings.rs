@@ -42,7 +42,10 @@ pub const PRR_SINCE: Release = Release::new(1, 21);
 
 /// Run every rule over the model; findings in canonical order.
 pub fn check(model: &Model) -> Vec<Finding> {
-    check_with(model, &crate::analysis::analyze(model))
+    check_with(
+        model,
+        &crate::analysis::analyze(model, model.current_release, None),
+    )
 }
 
 /// The metadata rules only (kep.yaml, PRR files, aliases), without the README

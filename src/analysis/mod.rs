@@ -2,7 +2,8 @@
 //! findings, PRR and template completeness, freeze readiness and release
 //! outcomes. It reads no git and no file (the source layer, `crate::repo`,
 //! does). The root holds what every part shares: [`Analysis`] and
-//! [`KepAnalysis`], and [`analyze`], which fills them.
+//! [`KepAnalysis`], and `analyze`, which fills them (a step of
+//! [`Project::load`](crate::project::Project::load)).
 //!
 //! Per-KEP analysis and stage tracking: [`Model`] → [`Analysis`] (README
 //! completeness against the template, PRR completeness per stage, the
@@ -153,18 +154,18 @@ pub fn template_for(model: &Model) -> (Template, &'static str) {
     template::for_repository(model.template_readme.as_deref())
 }
 
-/// Analyse every KEP in parallel, with the release in progress read from
-/// the calendar at the snapshot's date.
-pub fn analyze(model: &Model) -> Analysis {
-    analyze_for(model, model.current_release, None)
-}
-
-/// [`analyze`], with `release` (`--release`) as the release in progress
-/// when given. With `readmes`, only the KEPs it marks (model order) are
-/// analysed with their READMEs and the others without one (an empty
-/// document): a reader of some KEPs (one release's report) parses no
-/// other README.
-pub fn analyze_for(model: &Model, release: Option<Release>, readmes: Option<&[bool]>) -> Analysis {
+/// Analyse every KEP in parallel, with `release` (`--current`, the
+/// model's `current_release`) as the release in progress when given, else
+/// the calendar's at the snapshot's date. With `readmes`, only the KEPs it
+/// marks (model order) are analysed with their READMEs and the others
+/// without one (an empty document): a reader of some KEPs (one release's
+/// report) parses no other README. A step of `Project::load`, the public
+/// way to an analysis.
+pub(crate) fn analyze(
+    model: &Model,
+    release: Option<Release>,
+    readmes: Option<&[bool]>,
+) -> Analysis {
     let read = |i: usize| readmes.is_none_or(|r| r.get(i).copied().unwrap_or(false));
     analyze_each(model, release, |template, current, (i, k)| match read(i) {
         true => analyze_kep(model, template, k, current),
@@ -195,12 +196,12 @@ fn analyze_each(
     }
 }
 
-/// What `check`'s README rules read of [`analyze_for`]: every KEP's table
+/// What `check`'s README rules read of [`analyze`]: every KEP's table
 /// of contents compared, and the README assessed against the template
 /// (the questionnaire) for the KEPs `assess` picks; nothing else (no
 /// readiness, freeze facts or Summary). Assessing every README was 42 ms of
 /// the analysis' 130 ms of CPU on the corpus.
-pub fn analyze_for_rules(
+pub(crate) fn analyze_for_rules(
     model: &Model,
     release: Option<Release>,
     assess: impl Fn(&Kep) -> bool + Sync,
@@ -300,7 +301,7 @@ fn toc_only(kep: &Kep) -> KepAnalysis {
 
 /// Analyse one KEP of `model` against `template` (from [`template_for`]);
 /// `serve` re-analyses only the KEP that changed.
-pub fn analyze_kep(
+pub(crate) fn analyze_kep(
     model: &Model,
     template: &Template,
     kep: &Kep,

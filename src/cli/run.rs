@@ -357,7 +357,7 @@ fn report(a: &ReportArgs) -> Result<i32> {
         phase: a.phase,
         templates: a.templates.clone(),
     };
-    let (text, project) = crate::report::run::run(&req)?;
+    let crate::report::run::Written { text, project } = crate::report::run::run(&req)?;
     write_out(a.out.as_deref(), &text)?;
     leave(project);
     Ok(0)

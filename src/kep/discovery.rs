@@ -33,7 +33,7 @@ fn kep_dirs<'p>(paths: impl Iterator<Item = &'p str>) -> BTreeSet<&'p str> {
 
 /// Which of `paths` are the READMEs of KEP directories (a kep.yaml beside
 /// them; not the templates'): the KEPs' texts, which a revision's load may
-/// leave unread ([`crate::repo::load_with`]).
+/// leave unread (the source layer's `load_with`).
 pub fn kep_readmes(paths: &[&str]) -> BTreeSet<String> {
     let dirs: BTreeSet<&str> = kep_dirs(paths.iter().copied())
         .into_iter()

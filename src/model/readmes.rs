@@ -81,3 +81,6 @@ fn set_readme(kep: &mut Kep, readme: Arc<Readme>) {
     kep.readme_title = kep::readme_title(&kep.meta.title, &readme);
     kep.readme = readme;
 }
+
+#[cfg(test)]
+mod tests;

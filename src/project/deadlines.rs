@@ -24,7 +24,7 @@ impl Project {
     /// met the checklist from the history. `earlier`: judgements taken
     /// before (serve's last load), reused when of the same deadline commit,
     /// as the files there cannot have changed.
-    pub fn with_deadline(mut self, input: &Input, earlier: &[Deadline]) -> Self {
+    pub(super) fn with_deadline(mut self, input: &Input, earlier: &[Deadline]) -> Self {
         let current = self.analysis.current;
         for d in timed("deadline", || {
             deadlines_of(input, &current, earlier, &self.model)

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::analysis::Analysis;
-use crate::analysis::analyze_for;
+use crate::analysis::analyze;
 use crate::analysis::board::{HeadCheck, PrCheck, prs::missing};
 use crate::analysis::outcome::stage_in;
 use crate::analysis::readiness::checklist_in;
@@ -117,7 +117,7 @@ fn at_head(root: &Path, pr: &Pr, dir: &str, kep: Option<&Kep>, analysis: &Analys
             why: format!("no KEP at {dir} in the PR's head"),
         };
     };
-    let a = analyze_for(&small, Some(release), None);
+    let a = analyze(&small, Some(release), None);
     let kep = &small.keps[i];
     let stage = stage_in(kep, None, release)
         .or_else(|| kep.meta.stage.nearest())

@@ -44,13 +44,57 @@ pub struct Kubernetes {
 }
 
 impl Input {
+    /// The repository at `root` as it stands, and nothing else: no
+    /// revision, sigs.yaml, `--current`, `--kubernetes` or team files (what
+    /// `--repo ROOT` alone reads). The methods below add to it, as the
+    /// flags do: `Input::at(root).rev("HEAD")`.
+    pub fn at(root: impl Into<PathBuf>) -> Input {
+        Input {
+            root: root.into(),
+            rev: None,
+            sigs: None,
+            current: None,
+            kubernetes: None,
+            team: Default::default(),
+        }
+    }
+
+    /// The input at revision `rev` (`--rev`) instead of the working tree.
+    pub fn rev(self, rev: impl Into<String>) -> Input {
+        Input {
+            rev: Some(rev.into()),
+            ..self
+        }
+    }
+
+    /// The input with kubernetes/community's sigs.yaml at `path` (`--sigs`).
+    pub fn sigs(self, path: impl Into<PathBuf>) -> Input {
+        Input {
+            sigs: Some(path.into()),
+            ..self
+        }
+    }
+
+    /// The input with the kubernetes/kubernetes checkout at `path`, at its
+    /// HEAD (`--kubernetes`).
+    pub fn kubernetes(self, path: impl Into<PathBuf>) -> Input {
+        Input {
+            kubernetes: Some(Kubernetes {
+                path: path.into(),
+                rev: None,
+            }),
+            ..self
+        }
+    }
+
     /// Whether the input is the sample compiled into kepsite.
     pub fn is_embedded(&self) -> bool {
         self.root == Path::new(EMBEDDED_ROOT)
     }
 
-    /// Load the model.
-    pub fn model(&self) -> Result<Model> {
+    /// Load the model: the first step of [`Project::load`], and `serve`'s
+    /// reading of the files again before [`Project::reload`].
+    pub(crate) fn model(&self) -> Result<Model> {
         self.model_knowing(None, None)
     }
 
@@ -78,7 +122,7 @@ impl Input {
     /// fails is reported and treated as no history.
     /// `cache_dir` `None` walks without reading or writing any cache
     /// (`build --no-cache`).
-    pub fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
+    pub(super) fn history(&self, cache_dir: Option<&Path>) -> Option<History> {
         crate::repo::history::walk_if_git(&self.root, self.rev.as_deref(), cache_dir)
     }
 }

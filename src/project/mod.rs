@@ -59,7 +59,7 @@ pub struct Project {
 
 impl Project {
     /// Analyse `model` and run every check.
-    pub fn new(model: Model) -> Self {
+    fn new(model: Model) -> Self {
         let (analysis, findings) = analysed(&model, true, None);
         Project::of(model, analysis, findings)
     }
@@ -119,7 +119,7 @@ impl Project {
     }
 
     /// Add the git history (stage timelines, stale KEPs, the Atom feed).
-    pub fn with_history(mut self, history: History) -> Self {
+    fn with_history(mut self, history: History) -> Self {
         self.now = history.newest_time();
         self.history = Some(history);
         self
@@ -196,13 +196,13 @@ impl Project {
     /// Read Kubernetes' feature gates when the input names a checkout
     /// (`--kubernetes`), for the releases out and the release in progress
     /// at the snapshot's date (the history's newest commit, else the tip).
-    pub fn with_code(mut self, input: &Input) -> Result<Self> {
+    fn with_code(mut self, input: &Input) -> Result<Self> {
         self.read_code(input)?;
         Ok(self)
     }
 
     /// [`Project::with_code`] in place.
-    pub fn read_code(&mut self, input: &Input) -> Result<()> {
+    fn read_code(&mut self, input: &Input) -> Result<()> {
         let Some(k) = &input.kubernetes else {
             return Ok(());
         };
@@ -316,7 +316,7 @@ impl Project {
 /// it), and, with `check`, every finding of the rules.
 fn analysed(model: &Model, check: bool, readmes: Option<&[bool]>) -> (Analysis, Vec<Finding>) {
     let analysis = timed("analyze", || {
-        crate::analysis::analyze_for(model, model.current_release, readmes)
+        crate::analysis::analyze(model, model.current_release, readmes)
     });
     let found = match check {
         true => timed("check", || findings::check_with(model, &analysis)),

@@ -13,7 +13,7 @@ use crate::timing::timed;
 impl Project {
     /// Read the release team's files named in `input` and judge each open
     /// PR at its head (see [`heads`]).
-    pub fn with_team(mut self, input: &Input) -> Result<Self> {
+    pub(super) fn with_team(mut self, input: &Input) -> Result<Self> {
         self.team = team_facts(input, &self.model, &self.analysis)?;
         Ok(self)
     }

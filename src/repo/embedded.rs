@@ -11,7 +11,7 @@ static CONTENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/content");
 pub const EMBEDDED_ROOT: &str = "<embedded content>";
 
 /// Load the embedded sample repository.
-pub fn load_embedded() -> RepoSnapshot {
+pub(crate) fn load_embedded() -> RepoSnapshot {
     let mut files = Vec::new();
     let mut assets = Vec::new();
     collect(&CONTENT, &mut files, &mut assets);

@@ -6,11 +6,19 @@
 //! that cannot be read, are larger than [`MAX_FILE_BYTES`], or are symlinks
 //! to anything but published content (leaving the repository, into `.git`,
 //! outside `keps/`) become [`LoadProblem`]s, never errors.
+//!
+//! The loaders here (`load_with`, `load_only`, the embedded sample) are the
+//! first step of `Project::load`, and crate-private: outside the crate a
+//! repository is loaded by `Project::load` alone.
 
 mod assets;
 mod changes;
 mod embedded;
+#[cfg(test)]
+mod fixture;
 pub use assets::{inert_svg, publishable, read_asset, read_assets};
+#[cfg(test)]
+pub(crate) use fixture::git_repository;
 pub mod gates;
 mod git;
 pub mod history;
@@ -19,7 +27,8 @@ pub mod since;
 mod worktree;
 
 pub use changes::{ChangeSet, Range, changes};
-pub use embedded::{EMBEDDED_ROOT, load_embedded};
+pub use embedded::EMBEDDED_ROOT;
+pub(crate) use embedded::load_embedded;
 
 use std::path::{Path, PathBuf};
 
@@ -76,7 +85,7 @@ pub struct RepoSnapshot {
     /// Files that were not loaded, sorted by path.
     pub problems: Vec<LoadProblem>,
     /// KEP READMEs listed and not read yet (a revision loaded with
-    /// [`load_with`] deferring them): each is in `files` with no bytes until
+    /// `load_with` deferring them): each is in `files` with no bytes until
     /// [`Deferred::take`] reads it.
     pub deferred: Option<Deferred>,
 }
@@ -162,7 +171,11 @@ pub(crate) fn is_wanted(path: &str) -> bool {
 /// them (a directory path ends in `/`, and is entered when `under` keeps
 /// it). A pull request's head is read this way, its KEP's files only. A
 /// revision missing from the clone is an error saying so.
-pub fn load_only(root: &Path, rev: &str, under: &dyn Fn(&str) -> bool) -> Result<RepoSnapshot> {
+pub(crate) fn load_only(
+    root: &Path,
+    rev: &str,
+    under: &dyn Fn(&str) -> bool,
+) -> Result<RepoSnapshot> {
     git::load_where(root, rev, None, under)
 }
 
@@ -177,7 +190,11 @@ pub type Defer = fn(&[&str]) -> std::collections::BTreeSet<String>;
 /// `--repo` never reads as "0 KEPs checked". `defer` picks the files of a
 /// revision left unread ([`RepoSnapshot::deferred`]; a working tree's are
 /// all read, which is cheap).
-pub fn load_with(root: &Path, rev: Option<&str>, defer: Option<Defer>) -> Result<RepoSnapshot> {
+pub(crate) fn load_with(
+    root: &Path,
+    rev: Option<&str>,
+    defer: Option<Defer>,
+) -> Result<RepoSnapshot> {
     if rev.is_none()
         && let Some(why) = not_a_checkout(root)
     {

@@ -184,9 +184,18 @@ pub fn release_keps(
     Ok((release, picked))
 }
 
-/// Build and render the report; the project it was built from is handed
-/// back with the text, for the caller to free or leave to the exit.
-pub fn run(req: &Request) -> Result<(String, Project)> {
+/// A report's text, and the project it was built from: handed back for the
+/// caller to free or leave to the exit, and not to be read (outside the
+/// crate, [`Project::load`] is the way to a loaded project).
+pub struct Written {
+    /// The rendered report.
+    pub text: String,
+    /// The project the report was built from.
+    pub(crate) project: Project,
+}
+
+/// Build and render the report.
+pub fn run(req: &Request) -> Result<Written> {
     // Read before the repository: a bad template file fails fast.
     let templates = req
         .format
@@ -252,5 +261,5 @@ pub fn run(req: &Request) -> Result<(String, Project)> {
         &project,
         templates.as_ref().map(|t| (t, phase)),
     )?;
-    Ok((text, project))
+    Ok(Written { text, project })
 }

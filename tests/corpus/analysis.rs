@@ -1,11 +1,11 @@
 //! The corpus parts of the analysis tests: v1.35 against its milestones.
 
-use kepsite::analysis::analyze;
 use kepsite::analysis::outcome;
 use kepsite::kep::domain::Release;
-use kepsite::model;
+use kepsite::project::Input;
 
 use crate::shared::corpus;
+use crate::support::load_files;
 
 /// Without history, the KEPs in v1.35 are exactly those whose
 /// latest-milestone or a stage milestone is v1.35; at the corpus HEAD
@@ -13,10 +13,10 @@ use crate::shared::corpus;
 /// latest-milestone.
 #[test]
 fn corpus_release_v135_matches_milestones() {
-    let m = model::load(corpus(), None, None).unwrap();
-    let a = analyze(&m);
+    let project = load_files(&Input::at(corpus()));
+    let (m, a) = (&project.model, &project.analysis);
     let r = Release::new(1, 35);
-    let v135 = outcome::release_view(&outcome::Sources::of(&m, &a), r);
+    let v135 = outcome::release_view(&outcome::Sources::of(m, a), r);
     let expected: std::collections::BTreeSet<usize> = m
         .keps
         .iter()

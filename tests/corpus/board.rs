@@ -73,7 +73,7 @@ fn keps_planned_ahead_are_listed_apart() {
     );
     let rows = report_rows(&j);
     let on_board = numbers(&rows);
-    let m = kepsite::model::load(corpus(), None, None).unwrap();
+    let m = load_files(&kepsite::project::Input::at(corpus())).model;
     for a in &apart {
         let n = a["number"].as_u64().unwrap();
         assert!(

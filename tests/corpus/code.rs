@@ -4,11 +4,12 @@
 
 use std::sync::OnceLock;
 
+use kepsite::analysis::Analysis;
 use kepsite::analysis::code::Code;
 use kepsite::analysis::outcome::{self, ReleaseView};
-use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::Release;
-use kepsite::model::{self, Model};
+use kepsite::model::Model;
+use kepsite::project::{Input, Project};
 use kepsite::repo::history::{History, HistoryOptions, walk};
 
 use crate::shared::{corpus, kubernetes};
@@ -23,8 +24,9 @@ pub(crate) struct Both {
 pub(crate) fn both() -> &'static Both {
     static C: OnceLock<Both> = OnceLock::new();
     C.get_or_init(|| {
-        let model = model::load(corpus(), None, None).unwrap();
-        let analysis = analyze(&model);
+        let Project {
+            model, analysis, ..
+        } = crate::support::load_files(&Input::at(corpus()));
         let history = walk(corpus(), "HEAD", &HistoryOptions::default()).unwrap();
         let until = Some(history.newest_time());
         let current = analysis.current.release;
@@ -242,18 +244,8 @@ fn code_landed_for_the_release_in_progress() {
 /// `milestone-vs-code` warning at the milestone's line.
 #[test]
 fn check_reports_a_milestone_the_code_contradicts() {
-    use kepsite::project::{Input, Kubernetes, Needs, Project};
-    let input = Input {
-        root: corpus().to_path_buf(),
-        rev: None,
-        sigs: None,
-        current: None,
-        team: Default::default(),
-        kubernetes: Some(Kubernetes {
-            path: kubernetes().to_path_buf(),
-            rev: None,
-        }),
-    };
+    use kepsite::project::Needs;
+    let input = Input::at(corpus()).kubernetes(kubernetes());
     let p = Project::load(&input, &Needs::files()).unwrap();
     let kep = p.model.kep(2837).unwrap();
     let f = p

@@ -2,20 +2,21 @@
 
 use std::collections::BTreeMap;
 
-use kepsite::analysis::findings::{check, prr_required};
-use kepsite::model::{self, Model};
+use kepsite::analysis::findings::prr_required;
+use kepsite::project::{Input, Project};
 
 use crate::shared::corpus;
 use crate::support::*;
 
-fn head() -> &'static Model {
-    static M: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
-    M.get_or_init(|| model::load(corpus(), None, None).unwrap())
+/// The corpus at HEAD, loaded as `check` loads it.
+fn head() -> &'static Project {
+    static P: std::sync::OnceLock<Project> = std::sync::OnceLock::new();
+    P.get_or_init(|| load_files(&Input::at(corpus())))
 }
 
 #[test]
 fn head_holds_every_kep() {
-    let m = head();
+    let m = &head().model;
     assert_eq!(m.keps.len(), 654);
     assert_eq!(
         m.templates,
@@ -55,9 +56,9 @@ fn head_holds_every_kep() {
 
 #[test]
 fn prr_is_required_for_414_and_all_are_approved() {
-    let m = head();
+    let m = &head().model;
     assert_eq!(m.keps.iter().filter(|k| prr_required(k)).count(), 414);
-    let f = check(m);
+    let f = &head().findings;
     let prr_errors: Vec<_> = f
         .iter()
         .filter(|x| {
@@ -72,9 +73,9 @@ fn prr_is_required_for_414_and_all_are_approved() {
 
 #[test]
 fn known_defects_are_reported() {
-    let f = check(head());
+    let f = &head().findings;
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for x in &f {
+    for x in f {
         *count.entry(x.rule).or_default() += 1;
     }
     assert_eq!(count.get("status-enum"), Some(&5), "{count:?}");
@@ -91,8 +92,8 @@ fn known_defects_are_reported() {
 
 #[test]
 fn working_tree_equals_head_revision() {
-    let rev = model::load(corpus(), Some("HEAD"), None).unwrap();
-    assert!(*head() == rev);
+    let rev = load_files(&Input::at(corpus()).rev("HEAD"));
+    assert!(head().model == rev.model);
 }
 
 /// Two fixed early-2019 commits, named by hash so that no clock, time zone
@@ -112,7 +113,7 @@ fn early_2019_revision_loads_single_file_keps() {
 }
 
 fn early_revision_loads_single_file_keps(c: &str) {
-    let m = model::load(corpus(), Some(c), None).unwrap();
+    let m = load_files(&Input::at(corpus()).rev(c)).model;
     assert!(m.keps.len() > 50, "{}", m.keps.len());
     assert!(
         m.keps
@@ -140,10 +141,10 @@ fn early_revision_loads_single_file_keps(c: &str) {
 fn sigs_yaml_validates_owning_sigs() {
     let sigs = crate::shared::shared_file("corpus/sigs.yaml");
     assert!(sigs.exists(), "sigs.yaml missing at {}", sigs.display());
-    let m = model::load(corpus(), None, Some(&sigs)).unwrap();
-    let list = m.sigs.as_ref().unwrap();
+    let p = load_files(&Input::at(corpus()).sigs(&sigs));
+    let list = p.model.sigs.as_ref().unwrap();
     assert!(list.get("sig-node").is_some_and(|g| !g.chairs.is_empty()));
-    let f = check(&m);
+    let f = &p.findings;
     let unknown_owning = f.iter().filter(|x| x.rule == "owning-sig-unknown").count();
     assert!(unknown_owning < 5, "{unknown_owning} owning SIGs unknown");
 }
@@ -154,13 +155,13 @@ fn sigs_yaml_validates_owning_sigs() {
 /// a scan.
 #[test]
 fn findings_grouped_by_kep_match_the_per_kep_filter() {
-    let m = head();
-    let found = check(m);
-    let grouped = kepsite::view::findings_by_kep(m, &found);
+    let m = &head().model;
+    let found = &head().findings;
+    let grouped = kepsite::view::findings_by_kep(m, found);
     assert_eq!(grouped.len(), m.keps.len());
     let mut nonempty = 0;
     for (kep, group) in m.keps.iter().zip(&grouped) {
-        let expected = kepsite::view::findings_of(kep, &found);
+        let expected = kepsite::view::findings_of(kep, found);
         assert_eq!(group, &expected, "findings of {}", kep.path);
         nonempty += usize::from(!group.is_empty());
     }
@@ -199,24 +200,21 @@ fn prr_labels() -> Vec<Label> {
 }
 
 /// kepsite's reading of every labelled question: (answered, line of the
-/// question in the README when kepsite found it), in label order.
-fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
-    let (template, _) = kepsite::analysis::template_for(m);
-    let questions = template.prr_questions();
+/// question in the README when kepsite found it), in label order, from the
+/// analysis of the labelled KEP (`analysis.keps[i]` is `model.keps[i]`'s).
+fn kepsite_reading(p: &Project, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
+    let questions = p.analysis.template.prr_questions();
     assert_eq!(questions.len(), 25, "the labels number 25 questions");
-    let mut cache: BTreeMap<&str, kepsite::analysis::KepAnalysis> = BTreeMap::new();
-    let current = kepsite::analysis::calendar::current(&m.keps, None, None);
     labels
         .iter()
         .map(|l| {
-            let a = cache.entry(&l.path).or_insert_with(|| {
-                let kep = m
-                    .keps
-                    .iter()
-                    .find(|k| k.path == l.path)
-                    .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
-                kepsite::analysis::analyze_kep(m, &template, kep, &current)
-            });
+            let i = p
+                .model
+                .keps
+                .iter()
+                .position(|k| k.path == l.path)
+                .unwrap_or_else(|| panic!("labelled KEP {} is not loaded", l.path));
+            let a = &p.analysis.keps[i];
             let s = &a.assessment.sections[questions[l.question - 1]];
             (s.answered, s.line)
         })
@@ -239,12 +237,11 @@ fn kepsite_reading(m: &Model, labels: &[Label]) -> Vec<(bool, Option<usize>)> {
 /// the new reading's own measure is `prr_reading.rs`.
 #[test]
 fn prr_answers_agree_with_a_reading_by_hand() {
-    let m = head();
     let labels = prr_labels();
     assert!(labels.len() >= 20 * 25, "{} labels", labels.len());
     let keps: std::collections::BTreeSet<&str> = labels.iter().map(|l| l.path.as_str()).collect();
     assert!(keps.len() >= 20, "{} KEPs labelled", keps.len());
-    let got = kepsite_reading(m, &labels);
+    let got = kepsite_reading(head(), &labels);
     let mut answers = Vec::new();
     let mut lines = Vec::new();
     for (l, (answered, line)) in labels.iter().zip(&got) {
@@ -282,7 +279,7 @@ fn prr_answers_agree_with_a_reading_by_hand() {
 /// The three misses named in issue 14 are findings, each with its line.
 #[test]
 fn prr_placeholders_guidance_and_old_wordings_are_read() {
-    let f = check(head());
+    let f = &head().findings;
     let unanswered = |path: &str, line: usize| {
         f.iter()
             .any(|x| x.rule == "prr-unanswered" && x.path.starts_with(path) && x.line == Some(line))
@@ -295,14 +292,13 @@ fn prr_placeholders_guidance_and_old_wordings_are_read() {
         "pasted guidance is no answer"
     );
     // "Were upgrade and rollback tested?" (line 281) is found and answered.
-    let m = head();
     let labels: Vec<Label> = vec![Label {
         path: "keps/sig-cli/2227-kubectl-default-container".into(),
         question: 8,
         answered: true,
         line: Some(281),
     }];
-    assert_eq!(kepsite_reading(m, &labels), vec![(true, Some(281))]);
+    assert_eq!(kepsite_reading(head(), &labels), vec![(true, Some(281))]);
     // Every PRR finding carries a line.
     let without: Vec<_> = f
         .iter()
@@ -319,8 +315,8 @@ fn prr_placeholders_guidance_and_old_wordings_are_read() {
 #[test]
 fn revision_067a2740_loads_or_reports_every_kep_file() {
     let rev = "067a2740";
-    let m = model::load(corpus(), Some(rev), None).unwrap();
-    let f = check(&m);
+    let p = load_files(&Input::at(corpus()).rev(rev));
+    let (m, f) = (&p.model, &p.findings);
     let kep = |p: &str| {
         m.keps
             .iter()

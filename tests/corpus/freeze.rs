@@ -15,12 +15,8 @@ use crate::support::*;
 
 fn load(rev: Option<&str>) -> Project {
     let input = Input {
-        root: corpus().to_path_buf(),
         rev: rev.map(String::from),
-        sigs: None,
-        current: None,
-        kubernetes: None,
-        team: Default::default(),
+        ..Input::at(corpus())
     };
     Project::load(&input, &Needs::everything(Walk::Skip)).expect("the corpus loads")
 }

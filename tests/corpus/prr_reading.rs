@@ -7,13 +7,15 @@
 
 use std::collections::BTreeMap;
 
-use kepsite::model::{self, Model};
+use kepsite::project::{Input, Project};
 
 use crate::shared::corpus;
+use crate::support::load_files;
 
-fn head() -> &'static Model {
-    static M: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
-    M.get_or_init(|| model::load(corpus(), None, None).unwrap())
+/// The corpus at HEAD, loaded as `check` loads it.
+fn head() -> &'static Project {
+    static P: std::sync::OnceLock<Project> = std::sync::OnceLock::new();
+    P.get_or_init(|| load_files(&Input::at(corpus())))
 }
 
 /// (KEP number, question title, answered).
@@ -36,8 +38,8 @@ fn labels() -> Vec<(u32, String, bool)> {
 /// Agreement with the hand labels, question by question: at least 95%.
 #[test]
 fn prr_questions_read_as_a_reviewer_reads_them() {
-    let m = head();
-    let (template, _) = kepsite::analysis::template_for(m);
+    let p = head();
+    let template = &p.analysis.template;
     let questions: BTreeMap<&str, usize> = template
         .prr_questions()
         .into_iter()
@@ -45,14 +47,14 @@ fn prr_questions_read_as_a_reviewer_reads_them() {
         .collect();
     let labels = labels();
     assert!(labels.len() >= 20 * 25, "{} labels", labels.len());
-    let current = kepsite::analysis::calendar::current(&m.keps, None, None);
-    let mut cache = BTreeMap::new();
     let mut wrong = Vec::new();
     for (n, title, answered) in &labels {
-        let a = cache.entry(*n).or_insert_with(|| {
-            let kep = m.kep(*n).unwrap_or_else(|| panic!("KEP-{n} is not loaded"));
-            kepsite::analysis::analyze_kep(m, &template, kep, &current)
-        });
+        // the analysis of `model.kep(n)`, the first KEP with the number
+        let k = p
+            .model
+            .kep_at(*n)
+            .unwrap_or_else(|| panic!("KEP-{n} is not loaded"));
+        let a = &p.analysis.keps[k];
         let i = questions[title.as_str()];
         let got = a.assessment.sections[i].answered;
         if got != *answered {

@@ -4,12 +4,13 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+use kepsite::analysis::Analysis;
 use kepsite::analysis::board::Freeze;
 use kepsite::analysis::calendar::Basis;
 use kepsite::analysis::outcome::{self, Outcome, Phase, ReleaseView, Sources};
-use kepsite::analysis::{Analysis, analyze};
 use kepsite::kep::domain::{Release, Stage};
-use kepsite::model::{self, Model};
+use kepsite::model::Model;
+use kepsite::project::{Input, Project};
 use kepsite::repo::history::{History, HistoryOptions, walk};
 
 use crate::shared::corpus;
@@ -24,8 +25,9 @@ struct Corpus {
 fn head() -> &'static Corpus {
     static C: OnceLock<Corpus> = OnceLock::new();
     C.get_or_init(|| {
-        let model = model::load(corpus(), None, None).unwrap();
-        let analysis = analyze(&model);
+        let Project {
+            model, analysis, ..
+        } = load_files(&Input::at(corpus()));
         let history = walk(corpus(), "HEAD", &HistoryOptions::default()).unwrap();
         Corpus {
             model,

@@ -2,14 +2,15 @@
 //! rule's severity (the same property `tests/it/rules.rs` checks on the
 //! sample and on hostile input).
 
-use kepsite::analysis::findings::{RULES, check};
-use kepsite::model;
+use kepsite::analysis::findings::RULES;
+use kepsite::project::Input;
 
 use crate::shared::corpus;
+use crate::support::load_files;
 
 #[test]
 fn the_real_corpus_findings_come_from_the_table() {
-    let f = check(&model::load(corpus(), None, None).expect("loading the corpus"));
+    let f = load_files(&Input::at(corpus())).findings;
     assert!(
         f.len() > 500,
         "the corpus has its many findings: {}",

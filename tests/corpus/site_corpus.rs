@@ -4,33 +4,20 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kepsite::project::Project;
+use kepsite::project::Input;
 use kepsite::site::{self, SiteOptions};
 
 use crate::shared::corpus;
-use crate::support::{check_links, files, links, resolve_link, unescape};
+use crate::support::{check_links, files, links, load_files, resolve_link, unescape};
 
 /// A subpath base, so that links missing the base show up as broken.
 const BASE: &str = "/enhancements/";
 
 #[test]
 fn corpus_site_links_and_redirects_resolve() {
-    let mut data =
-        Project::new(kepsite::model::load(corpus(), None, None).expect("the corpus loads"));
     // With Kubernetes' feature gates (`--kubernetes`): the KEP, release and
     // feature-gate pages show them, and their links resolve too.
-    let input = kepsite::project::Input {
-        root: corpus().to_path_buf(),
-        rev: None,
-        sigs: None,
-        current: None,
-        team: Default::default(),
-        kubernetes: Some(kepsite::project::Kubernetes {
-            path: crate::shared::kubernetes().to_path_buf(),
-            rev: None,
-        }),
-    };
-    data.read_code(&input).expect("the gates read");
+    let data = load_files(&Input::at(corpus()).kubernetes(crate::shared::kubernetes()));
     let model = &data.model;
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("public");
@@ -225,7 +212,7 @@ fn corpus_site_links_and_redirects_resolve() {
 /// and raw HTML leaves the page's structure alone.
 #[test]
 fn corpus_readmes_render_to_safe_html() {
-    let model = kepsite::model::load(corpus(), None, None).expect("the corpus loads");
+    let model = load_files(&Input::at(corpus())).model;
     let mut with_raw_html = 0;
     for kep in &model.keps {
         if kep.readme().contains("</") || kep.readme().contains("<img") {
@@ -272,7 +259,7 @@ fn corpus_readme_links_to_keps_stay_on_the_portal() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let model = kepsite::model::load(corpus(), None, None).unwrap();
+    let model = load_files(&Input::at(corpus())).model;
     // Every path that names a KEP: today's KEPs, and (read from git, not
     // from kepsite's history) every single-file KEP the repository ever had
     // (a `.md` other than README.md outside a numbered KEP directory) and
@@ -383,7 +370,7 @@ fn corpus_readmes_that_skip_the_sanitizer_keep_its_tree() {
     use kepsite::site::highlight::Highlighter;
     use kepsite::site::markdown::{Links, render_sanitized, render_titled};
     use kepsite::site::sanitize::as_parsed;
-    let model = kepsite::model::load(corpus(), None, None).expect("the corpus loads");
+    let model = load_files(&Input::at(corpus())).model;
     let (keps, assets) = (BTreeMap::new(), BTreeSet::new());
     let links = Links {
         keps: &keps,

@@ -5,8 +5,7 @@ use kepsite::analysis::outcome;
 use kepsite::kep::domain::Release;
 use serde_json::Value;
 
-use kepsite::analysis::analyze;
-use kepsite::model;
+use kepsite::project::Input;
 
 use crate::support::*;
 
@@ -60,14 +59,14 @@ fn prr_completeness_and_readiness_in_the_export() {
 
 #[test]
 fn releases_list_every_stage_milestone() {
-    let m = model::load(&content(), None, None).unwrap();
-    let a = analyze(&m);
+    let project = load_files(&Input::at(content()));
+    let (m, a) = (&project.model, &project.analysis);
     // content/ is not a git repository of its own: no snapshot date, so the
     // release in progress is the one most implementable KEPs target.
     assert_eq!(a.current.release, Release::new(1, 36));
-    let rels = outcome::releases(&m, &a.current);
+    let rels = outcome::releases(m, &a.current);
     assert!(rels.windows(2).all(|w| w[0] < w[1]));
-    let v136 = outcome::release_view(&outcome::Sources::of(&m, &a), Release::new(1, 36));
+    let v136 = outcome::release_view(&outcome::Sources::of(m, a), Release::new(1, 36));
     let stages: Vec<(Option<u32>, &str)> = v136
         .entries
         .iter()

@@ -475,3 +475,173 @@ fn a_model_is_not_changed_after_its_load() {
     // the scan finds a method that takes `&mut self`
     assert!(mutators_of("Project").contains("read_code"));
 }
+
+/// What a load gives: a value of one of these, or of `Self` in an `impl`
+/// of one, is a loaded repository (or a part of one).
+const LOADED: [&str; 5] = [
+    "Model",
+    "RepoSnapshot",
+    "Analysis",
+    "KepAnalysis",
+    "Project",
+];
+
+/// Whether `text` holds `word` as a whole word, not borrowed (`&Model`,
+/// `&'a Model`, `&mut crate::model::Model` borrow a value loaded already).
+fn names_by_value(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = &text[..at];
+        let after = &text[at + word.len()..];
+        if before.ends_with(ident) || after.starts_with(ident) {
+            return false;
+        }
+        // the path before the name, `mut` and a lifetime, then `&` or not
+        let mut rest = before.trim_end_matches(|c: char| ident(c) || c == ':');
+        rest = rest.trim_end();
+        rest = rest.strip_suffix("mut").unwrap_or(rest).trim_end();
+        if let Some(i) = rest.rfind('\'')
+            && rest[i + 1..].chars().all(ident)
+        {
+            rest = rest[..i].trim_end();
+        }
+        !rest.ends_with('&')
+    })
+}
+
+/// Where the first `open` bracket of `code` closes: the index just past
+/// its matching `close` (the `>` of an arrow, `->`, is no bracket).
+fn past_matching(code: &str, open: char, close: char) -> usize {
+    let mut depth = 0;
+    for (i, c) in code.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close && !(close == '>' && code[..i].ends_with('-')) {
+            depth -= 1;
+            if depth == 0 {
+                return i + 1;
+            }
+        }
+    }
+    code.len()
+}
+
+/// The public functions of `code` (a source file's text) that give a
+/// loaded value: each `pub fn` (exactly: not `pub(crate)`, `pub(super)`)
+/// whose return type names one of [`LOADED`] by value, or `Self` in an
+/// `impl` of one; `Type::name` in an `impl`, else `name`.
+fn loaders_in(code: &str) -> Vec<String> {
+    let code = code_of(code);
+    // every `impl … {` block that opens a line: (its span, its type's name)
+    let mut impls = Vec::new();
+    let mut at = 0;
+    for line in code.split_inclusive('\n') {
+        let head = line.trim_start();
+        if head.starts_with("impl ") || head.starts_with("impl<") {
+            let open = at + line.find('{').unwrap_or(line.len());
+            let mut head = head.split('{').next().unwrap_or("");
+            if head.starts_with("impl<") {
+                head = &head[4 + past_matching(&head[4..], '<', '>')..];
+            } else {
+                head = &head[4..];
+            }
+            let ty = head.rsplit(" for ").next().unwrap_or(head).trim();
+            let ty = ty.split('<').next().unwrap_or(ty);
+            let ty = ty.rsplit("::").next().unwrap_or(ty).trim().to_string();
+            let end = open + past_matching(&code[open..], '{', '}');
+            impls.push((open..end, ty));
+        }
+        at += line.len();
+    }
+    let mut out = Vec::new();
+    for (at, m) in code.match_indices("pub fn ") {
+        if code[..at].ends_with(|c: char| !c.is_whitespace()) {
+            continue;
+        }
+        let rest = &code[at + m.len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let mut sig = &rest[name.len()..];
+        if sig.starts_with('<') {
+            sig = &sig[past_matching(sig, '<', '>')..];
+        }
+        let sig = &sig[past_matching(sig, '(', ')')..];
+        // the return type ends at the body, or at a `where` clause
+        let end = [
+            sig.find('{'),
+            sig.find(';'),
+            sig.find(" where"),
+            sig.find("\nwhere"),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(sig.len());
+        let returns = sig[..end].split_once("->").map_or("", |(_, r)| r);
+        let ty = impls
+            .iter()
+            .filter(|(span, _)| span.contains(&at))
+            .min_by_key(|(span, _)| span.len())
+            .map(|(_, ty)| ty.as_str());
+        let gives = LOADED.iter().any(|l| names_by_value(returns, l))
+            || (ty.is_some_and(|t| LOADED.contains(&t)) && names_by_value(returns, "Self"));
+        if gives {
+            out.push(match ty {
+                Some(t) => format!("{t}::{name}"),
+                None => name,
+            });
+        }
+    }
+    out
+}
+
+/// One public way to load (issue 47): outside the crate, a repository is
+/// loaded by `Project::load` and nothing else, and `serve` takes an edit
+/// by `Project::reload`. The steps of a load (the source layer's
+/// snapshot, the model, the analysis) and the project's builders are
+/// `pub(crate)`; a `pub fn` that gives one of their values fails here.
+#[test]
+fn the_only_public_loads_are_project_load_and_reload() {
+    const ALLOWED: [&str; 2] = ["Project::load", "Project::reload"];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for path in &files {
+        let rel = path.strip_prefix(root).unwrap().display().to_string();
+        for name in loaders_in(&std::fs::read_to_string(path).unwrap()) {
+            found.push((name, rel.clone()));
+        }
+    }
+    // The reader sees the two it must: a wrong reading fails here first.
+    for allowed in ALLOWED {
+        assert!(found.iter().any(|(n, _)| n == allowed), "{found:?}");
+    }
+    let others: Vec<String> = found
+        .iter()
+        .filter(|(n, _)| !ALLOWED.contains(&n.as_str()))
+        .map(|(n, file)| format!("{file}: {n}"))
+        .collect();
+    assert_eq!(others, Vec::<String>::new());
+}
+
+/// The finder can fail: a public constructor planted in `impl Project` is
+/// found, as a planted cycle is by the cycle finder.
+#[test]
+fn the_load_finder_finds_a_planted_loader() {
+    let planted = "impl Project {\n    pub fn new(model: Model) -> Self {\n        Project::of(model)\n    }\n}\n";
+    assert_eq!(loaders_in(planted), ["Project::new"]);
+    let free =
+        "pub fn load<F: Fn(&str) -> bool>(root: &Path, f: F) -> Result<crate::model::Model> {\n}\n";
+    assert_eq!(loaders_in(free), ["load"]);
+    // not one: crate-private, a borrow, an argument, another type's `Self`,
+    // a bound
+    let not = "impl Project {\n    pub(crate) fn new(model: Model) -> Self {}\n    pub fn model(&self) -> &Model {}\n}\n\
+               pub fn count(model: &Model) -> usize {}\n\
+               impl Input {\n    pub fn rev(self, rev: String) -> Self {}\n}\n\
+               pub fn of<'a>(a: &'a Analysis) -> Option<&'a KepAnalysis> {}\n\
+               pub fn run<F>(f: F) -> usize\nwhere\n    F: Fn() -> Model,\n{\n}\n";
+    assert_eq!(loaders_in(not), Vec::<String>::new());
+}

@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use kepsite::analysis::findings::check;
-use kepsite::model;
+use kepsite::project::Input;
 
 use crate::support::*;
 
@@ -16,12 +15,12 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 
 /// Load `root` from disk, check it, and assert the rest of content/ survived.
 fn findings_after(root: &Path) -> Vec<kepsite::finding::Finding> {
-    let m = model::load(root, None, None).unwrap();
+    let project = load_files(&Input::at(root));
     assert!(
-        m.kep(1480).is_some_and(|k| k.meta_ok),
+        project.model.kep(1480).is_some_and(|k| k.meta_ok),
         "the good KEPs still load"
     );
-    let f = check(&m);
+    let f = project.findings;
     crate::rules::assert_rules_from_table(&f, "bad input");
     f
 }
@@ -123,16 +122,23 @@ fn symlinks_out_of_the_repository_are_not_followed() {
         root.join("keps/sig-node/alias.md"),
     )
     .unwrap();
-    let m = model::load(&root, None, None).unwrap();
-    assert!(m.kep(9999).is_none(), "outside content must not be read");
-    let f = check(&m);
+    let project = load_files(&Input::at(&root));
+    assert!(
+        project.model.kep(9999).is_none(),
+        "outside content must not be read"
+    );
+    let f = project.findings;
     assert!(has(&f, "symlink-outside", "20200101-escape.md"));
     assert!(has(&f, "symlink-outside", "20200102-relative.md"));
     // The same through git: the symlink blobs are refused too.
     git_commit_all(&root);
-    let rev = model::load(&root, Some("HEAD"), None).unwrap();
-    assert!(rev.kep(9999).is_none());
-    assert!(has(&check(&rev), "symlink-outside", "20200102-relative.md"));
+    let rev = load_files(&Input::at(&root).rev("HEAD"));
+    assert!(rev.model.kep(9999).is_none());
+    assert!(has(
+        &rev.findings,
+        "symlink-outside",
+        "20200102-relative.md"
+    ));
 }
 
 #[cfg(unix)]

@@ -9,8 +9,9 @@ use std::path::Path;
 
 use kepsite::analysis::code::Code;
 use kepsite::kep::domain::Release;
+use kepsite::project::Input;
 
-use crate::support::{content, kepsite};
+use crate::support::{content, kepsite, load_files};
 
 #[path = "../../benches/hostile/gate_inputs.rs"]
 mod gate_inputs;
@@ -234,7 +235,7 @@ fn trees_of_5000_and_20000_levels_are_read_to_a_bound_and_said() {
 fn a_release_number_from_input_bounds_no_loop() {
     let dir = tempfile::tempdir().unwrap();
     checkout(dir.path());
-    let model = kepsite::model::load(&content(), None, None).unwrap();
+    let model = load_files(&Input::at(content())).model;
     let huge = Release::new(1, u32::MAX);
     let code = Code::load(dir.path(), None, &model, huge, None).unwrap();
     // The releases read: the two tags, the calendar's and the tip; the
@@ -303,7 +304,7 @@ fn the_once_quadratic_inputs_read_right() {
     );
     let dir = tempfile::tempdir().unwrap();
     gate_inputs::commit(dir.path(), &gate_inputs::same_kep(25_000, 5204), TIME, &[]);
-    let model = kepsite::model::load(&content(), None, None).unwrap();
+    let model = load_files(&Input::at(content())).model;
     let code = Code::load(dir.path(), None, &model, Release::new(1, 36), None).unwrap();
     assert_eq!(code.gates_of[&5204].len(), 25_000);
 }

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use kepsite::project::Project;
+use kepsite::project::{Input, Project};
 use kepsite::site::{self, SiteOptions};
 
-use crate::support::{content, content_copy};
+use crate::support::{content, content_copy, load_files};
 
 fn render(data: &Project) -> BTreeMap<String, Vec<u8>> {
     let o = SiteOptions {
@@ -18,11 +18,7 @@ fn render(data: &Project) -> BTreeMap<String, Vec<u8>> {
 
 fn pages() -> &'static BTreeMap<String, Vec<u8>> {
     static P: std::sync::OnceLock<BTreeMap<String, Vec<u8>>> = std::sync::OnceLock::new();
-    P.get_or_init(|| {
-        render(&Project::new(
-            kepsite::model::load(&content(), None, None).unwrap(),
-        ))
-    })
+    P.get_or_init(|| render(&load_files(&Input::at(content()))))
 }
 
 fn page(p: &str) -> String {
@@ -86,7 +82,7 @@ fn people_pages_show_roles_and_link_each_person() {
 
 #[test]
 fn findings_page_lists_every_finding_with_filters() {
-    let data = Project::new(kepsite::model::load(&content(), None, None).unwrap());
+    let data = load_files(&Input::at(content()));
     let p = page("findings/index.html");
     let rows = p.matches("<tr data-rule=").count();
     assert_eq!(rows, data.findings.len());
@@ -127,9 +123,7 @@ fn hostile_handles_name_no_page() {
         1,
     );
     std::fs::write(&yaml, text).unwrap();
-    let files = render(&Project::new(
-        kepsite::model::load(&root, None, None).unwrap(),
-    ));
+    let files = render(&load_files(&Input::at(&root)));
     for path in files.keys() {
         assert!(!path.contains(".."), "{path}");
         assert!(!path.starts_with("people/jane"), "{path}");

@@ -1,13 +1,19 @@
 //! Loading content/: discovery, formats, and working tree == git revision.
 
 use kepsite::kep::KepFormat;
-use kepsite::model;
+use kepsite::model::Model;
+use kepsite::project::Input;
 
 use crate::support::*;
 
+/// The model of `input`, as [`load_files`] loads it.
+fn model(input: Input) -> Model {
+    load_files(&input).model
+}
+
 #[test]
 fn content_loads_every_kind_of_kep() {
-    let m = model::load(&content(), None, None).unwrap();
+    let m = model(Input::at(content()));
     assert!(m.keps.len() >= 16, "{} KEPs", m.keps.len());
     let sigs: std::collections::BTreeSet<&str> = m.keps.iter().map(|k| k.sig()).collect();
     assert!(sigs.len() >= 4, "{sigs:?}");
@@ -53,8 +59,8 @@ fn content_loads_every_kind_of_kep() {
 
 #[test]
 fn embedded_sample_equals_content_on_disk() {
-    let disk = model::load(&content(), None, None).unwrap();
-    let embedded = model::from_snapshot(kepsite::repo::load_embedded(), None);
+    let disk = model(Input::at(content()));
+    let embedded = model(Input::at(kepsite::repo::EMBEDDED_ROOT));
     assert!(disk == embedded, "the embedded sample is stale: rebuild");
 }
 
@@ -62,8 +68,8 @@ fn embedded_sample_equals_content_on_disk() {
 fn working_tree_and_git_revision_give_the_same_model() {
     let (_tmp, root) = content_copy();
     git_commit_all(&root);
-    let tree = model::load(&root, None, None).unwrap();
-    let rev = model::load(&root, Some("HEAD"), None).unwrap();
+    let tree = model(Input::at(&root));
+    let rev = model(Input::at(&root).rev("HEAD"));
     assert!(rev.source.commit.is_some());
     assert_eq!(tree.keps.len(), rev.keps.len());
     for (a, b) in tree.keps.iter().zip(&rev.keps) {
@@ -78,8 +84,8 @@ fn a_subdirectory_of_a_repository_can_be_read_at_a_revision() {
     copy_tree(&content(), &tmp.path().join("content"));
     git_commit_all(tmp.path());
     let sub = tmp.path().join("content");
-    let rev = model::load(&sub, Some("HEAD"), None).unwrap();
-    let tree = model::load(&sub, None, None).unwrap();
+    let rev = model(Input::at(&sub).rev("HEAD"));
+    let tree = model(Input::at(&sub));
     assert!(rev == tree);
 }
 
@@ -87,14 +93,11 @@ fn a_subdirectory_of_a_repository_can_be_read_at_a_revision() {
 fn an_older_revision_is_read_without_checkout() {
     let (_tmp, root) = content_copy();
     git_commit_all(&root);
-    let before = model::load(&root, None, None).unwrap().keps.len();
+    let before = model(Input::at(&root)).keps.len();
     std::fs::remove_dir_all(root.join("keps/sig-node/1480-pod-restart-budget")).unwrap();
     git(&root, &["commit", "-qam", "drop 1480"]);
-    assert_eq!(
-        model::load(&root, Some("HEAD"), None).unwrap().keps.len(),
-        before - 1
-    );
-    let old = model::load(&root, Some("HEAD~1"), None).unwrap();
+    assert_eq!(model(Input::at(&root).rev("HEAD")).keps.len(), before - 1);
+    let old = model(Input::at(&root).rev("HEAD~1"));
     assert_eq!(old.keps.len(), before);
     assert!(old.kep(1480).is_some());
 }
@@ -140,8 +143,8 @@ fn single_file_repo() -> tempfile::TempDir {
 #[test]
 fn every_single_file_that_looks_like_a_kep_loads_or_is_a_finding() {
     let tmp = single_file_repo();
-    let m = model::load(tmp.path(), None, None).unwrap();
-    let f = kepsite::analysis::findings::check(&m);
+    let project = load_files(&Input::at(tmp.path()));
+    let (m, f) = (&project.model, &project.findings);
     let kep = |p: &str| {
         m.keps
             .iter()

@@ -33,14 +33,7 @@ const FORMATS: [CheckFormat; 6] = [
 
 fn options(format: CheckFormat) -> Options {
     Options {
-        input: Input {
-            root: content(),
-            rev: None,
-            sigs: None,
-            current: None,
-            kubernetes: None,
-            team: Default::default(),
-        },
+        input: Input::at(content()),
         range: None,
         format,
         rules: Vec::new(),

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use kepsite::finding::Severity;
-use kepsite::project::Project;
+use kepsite::project::Input;
 use kepsite::site::{self, SiteOptions};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -58,8 +58,7 @@ type Files = std::collections::BTreeMap<String, Vec<u8>>;
 fn check_and_build_files(
     root: &Path,
 ) -> (Vec<kepsite::finding::Finding>, anyhow::Result<()>, Files) {
-    let model = kepsite::model::load(root, None, None).unwrap();
-    let data = Project::new(model);
+    let data = crate::support::load_files(&Input::at(root));
     let findings = data.findings.clone();
     let out = tempfile::tempdir().unwrap();
     let opts = SiteOptions {

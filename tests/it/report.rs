@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Run, content, content_copy, git, git_commit_all, kepsite, kepsite_in, report_rows,
+    Run, content, content_copy, git, git_commit_all, kepsite, kepsite_in, load_files, report_rows,
 };
 
 const ISSUES: &str = concat!(
@@ -623,8 +623,7 @@ fn out_is_written_atomically_and_equals_stdout() {
 
 #[test]
 fn site_has_a_report_page_per_release() {
-    let data =
-        kepsite::project::Project::new(kepsite::model::load(&content(), None, None).unwrap());
+    let data = load_files(&kepsite::project::Input::at(content()));
     let files =
         kepsite::site::render_to_memory(&data, &kepsite::site::SiteOptions::default()).unwrap();
     let model = &data.model;

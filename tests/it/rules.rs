@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use kepsite::analysis::findings::{RULES, check};
+use kepsite::analysis::findings::RULES;
 use kepsite::finding::Finding;
-use kepsite::model;
+use kepsite::project::Input;
 
 use crate::support::*;
 
@@ -26,7 +26,7 @@ pub fn assert_rules_from_table(findings: &[Finding], what: &str) {
 }
 
 fn check_dir(root: &Path) -> Vec<Finding> {
-    check(&model::load(root, None, None).expect("loading the repository"))
+    load_files(&Input::at(root)).findings
 }
 
 #[test]

@@ -1,9 +1,7 @@
 //! Issue 17's findings about files in the repository: what is published
 //! beside a KEP page, and where symlinks may lead.
 
-use kepsite::analysis::findings::check;
-use kepsite::model;
-use kepsite::project::Project;
+use kepsite::project::Input;
 use kepsite::site::{self, SiteOptions};
 
 use crate::support::*;
@@ -45,7 +43,7 @@ fn only_inert_attachments_are_published() {
     );
     std::fs::write(&readme, text).unwrap();
     let out = tmp.path().join("public");
-    let data = Project::new(model::load(&root, None, None).unwrap());
+    let data = load_files(&Input::at(&root));
     site::build(
         data,
         &SiteOptions {
@@ -129,31 +127,36 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
     )
     .unwrap();
     symlink("../../../.git/config", root.join(format!("{KEP}/leak.png"))).unwrap();
-    // in keps/, as the real repository's links are: followed
+    // in keps/, as the real repository's links are: followed (a numbered
+    // file without metadata, it is read to be a finding)
     symlink(
         "1480-pod-restart-budget/README.md",
-        root.join("keps/sig-node/alias.md"),
+        root.join("keps/sig-node/20200105-alias.md"),
     )
     .unwrap();
-    let snap = kepsite::repo::load_with(&root, None, None).unwrap();
+    let project = load_files(&Input::at(&root));
+    let m = &project.model;
     assert!(
-        snap.files
-            .iter()
-            .any(|f| f.path == "keps/sig-node/alias.md")
-    );
-    assert!(
-        !snap.assets.iter().any(|a| a.ends_with("leak.png")),
+        has(
+            &project.findings,
+            "kep-file-without-metadata",
+            "20200105-alias.md"
+        ),
         "{:?}",
-        snap.assets
+        project.findings
     );
-    let m = model::load(&root, None, None).unwrap();
+    assert!(
+        !m.assets.iter().any(|a| a.ends_with("leak.png")),
+        "{:?}",
+        m.assets
+    );
     assert!(m.kep(9998).is_none(), ".git content must not be read");
-    let f = check(&m);
-    assert!(has(&f, "symlink-outside", "20200103-git.md"), "{f:?}");
-    assert!(has(&f, "symlink-outside", "20200104-sample.md"), "{f:?}");
+    let f = &project.findings;
+    assert!(has(f, "symlink-outside", "20200103-git.md"), "{f:?}");
+    assert!(has(f, "symlink-outside", "20200104-sample.md"), "{f:?}");
     let out = tmp.path().join("public");
     site::build(
-        Project::new(m),
+        project,
         &SiteOptions {
             out: out.clone(),
             ..Default::default()
@@ -169,8 +172,13 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
     // the same from git: the link blob into keps/ is followed, the others not
     std::fs::remove_dir_all(root.join(".git")).unwrap();
     git_commit_all(&root);
-    let rev = model::load(&root, Some("HEAD"), None).unwrap();
-    assert!(has(&check(&rev), "symlink-outside", "20200104-sample.md"));
+    let rev = load_files(&Input::at(&root).rev("HEAD"));
+    assert!(has(&rev.findings, "symlink-outside", "20200104-sample.md"));
+    assert!(has(
+        &rev.findings,
+        "kep-file-without-metadata",
+        "20200105-alias.md"
+    ));
 }
 
 /// Issue 17, finding 6: the cache defaulted to `.kepsite-cache` in the
@@ -420,7 +428,7 @@ fn broken_and_huge_images_are_findings_at_their_line_and_links() {
         format!("{text}\n![too big](huge.png)\n\n<p>Broken: <img alt=\"\" src=\"bad.png\"></p>\n\n![fine](diagram.svg)\n"),
     )
     .unwrap();
-    let findings = check(&model::load(&root, None, None).unwrap());
+    let findings = load_files(&Input::at(&root)).findings;
     let at = |rule: &str| {
         findings
             .iter()

@@ -15,14 +15,7 @@ const KEP: &str = "keps/sig-node/1480-pod-restart-budget";
 const PAGE: &str = "keps/1480/index.html";
 
 fn input(root: &Path) -> Input {
-    Input {
-        root: root.to_path_buf(),
-        rev: None,
-        sigs: None,
-        current: None,
-        kubernetes: None,
-        team: Default::default(),
-    }
+    Input::at(root)
 }
 
 fn state(input: &Input, walk: Walk) -> State {

@@ -3,13 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kepsite::project::Project;
+use kepsite::project::{Input, Project};
 use kepsite::site::{self, SiteOptions};
 
-use crate::support::{check_links, content, files, resolve_link};
+use crate::support::{check_links, content, files, load_files, resolve_link};
 
 fn data() -> Project {
-    Project::new(kepsite::model::load(&content(), None, None).expect("content/ loads"))
+    load_files(&Input::at(content()))
 }
 
 fn opts(out: &Path) -> SiteOptions {
@@ -444,9 +444,9 @@ fn assets_of_a_git_revision_come_from_the_commit() {
     let committed = std::fs::read(&svg).unwrap();
     std::fs::write(&svg, "<svg>changed in the working tree</svg>").unwrap();
 
-    let model = kepsite::model::load(&repo_dir, Some("HEAD"), None).unwrap();
-    assert!(model.source.commit.is_some());
-    let files = site::render_to_memory(&Project::new(model), &opts(Path::new("unused"))).unwrap();
+    let data = load_files(&Input::at(&repo_dir).rev("HEAD"));
+    assert!(data.model.source.commit.is_some());
+    let files = site::render_to_memory(&data, &opts(Path::new("unused"))).unwrap();
     assert_eq!(files["keps/1480/diagram.svg"], committed);
 }
 
@@ -459,8 +459,8 @@ fn sig_pages_show_leadership_from_sigs_yaml() {
         "sigs:\n- dir: sig-node\n  name: Node\n  mission_statement: Runs pods.\n  leadership:\n    chairs:\n    - github: ada\n      name: Ada L\n  contact:\n    slack: sig-node\n",
     )
     .unwrap();
-    let model = kepsite::model::load(&content(), None, Some(&sigs)).unwrap();
-    let files = site::render_to_memory(&Project::new(model), &opts(Path::new("unused"))).unwrap();
+    let data = load_files(&Input::at(content()).sigs(&sigs));
+    let files = site::render_to_memory(&data, &opts(Path::new("unused"))).unwrap();
     let page = String::from_utf8_lossy(&files["sigs/sig-node/index.html"]).into_owned();
     assert!(page.contains("Node (sig-node)"), "{page}");
     assert!(page.contains("Ada L (@ada)"));

@@ -4,11 +4,20 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use kepsite::project::{Input, Needs, Project};
 use serde_json::Value;
 
 /// The sample repository.
 pub fn content() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("content")
+}
+
+/// The project of `input` loaded as `check` loads it ([`Needs::files`]:
+/// no history, no freeze verdicts at a deadline, every finding), the way
+/// the tests read a repository's model, analysis and findings.
+pub fn load_files(input: &Input) -> Project {
+    Project::load(input, &Needs::files())
+        .unwrap_or_else(|e| panic!("loading {}: {e:#}", input.root.display()))
 }
 
 /// Output of one kepsite run.
