@@ -40,14 +40,6 @@ pub fn stages() -> Vec<&'static str> {
 /// The first release whose KEPs need a production readiness review.
 pub const PRR_SINCE: Release = Release::new(1, 21);
 
-/// Run every rule over the model; findings in canonical order.
-pub fn check(model: &Model) -> Vec<Finding> {
-    check_with(
-        model,
-        &crate::analysis::analyze(model, model.current_release, None),
-    )
-}
-
 /// The metadata rules only (kep.yaml, PRR files, aliases), without the README
 /// analysis: the same pass the enhancements repo's Go tooling makes.
 pub fn check_metadata(model: &Model) -> Vec<Finding> {

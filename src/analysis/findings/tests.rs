@@ -6,6 +6,14 @@ use crate::kep::domain::Release;
 use crate::model::from_snapshot;
 use crate::repo::RepoSnapshot;
 
+/// Every rule over `model`, with its full analysis.
+fn check(model: &Model) -> Vec<Finding> {
+    check_with(
+        model,
+        &crate::analysis::analyze(model, model.current_release, None),
+    )
+}
+
 const ALIASES: &str = "aliases:\n  prod-readiness-approvers:\n    - prr-ann\n  prod-readiness-approvers-emeritus:\n    - prr-old\n";
 
 const GOOD: &str = "title: Good KEP
