@@ -26,6 +26,7 @@ mod counts;
 mod decide;
 mod in_progress;
 mod release_day;
+mod row;
 mod withdrawn;
 
 pub use super::stage::{stage_in, withdrawn_in};
@@ -35,6 +36,7 @@ pub use counts::{Counts, Tone};
 pub use decide::{Decided, Decider, KepOutcome, outcomes_by_kep};
 pub use in_progress::{past_enhancements_freeze, past_prr_freeze};
 pub use release_day::Step;
+pub use row::KepRow;
 
 use in_progress::in_progress_view;
 

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::analysis::board::{self, BoardDiff};
 use crate::analysis::code::Code;
-use crate::analysis::outcome::{self, Phase};
+use crate::analysis::outcome::{self, KepRow, Phase};
 use crate::kep::domain::{Release, Stage};
 use crate::repo::history::KepHistory;
 use crate::team::board::Item;
@@ -87,9 +87,12 @@ fn group_of(r: &Row) -> &'static str {
     stage_group(&Stage::parse(&r.stage))
 }
 
-/// The row of one selected KEP, before the issues annotate it.
+/// The row of one selected KEP, before the issues annotate it: what the
+/// site's listings show of it too ([`KepRow`]), and what only the report
+/// has (the files' fields, the PRR approver, the history's dates).
 fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selected) -> Row {
-    let kep = &inputs.model.keps[s.index];
+    let e = &s.entry;
+    let kep = &inputs.model.keps[e.index];
     let approver = inputs
         .model
         .prr_for(kep)
@@ -97,49 +100,42 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         .map(|a| a.approver.trim().to_string());
     let hist = outcome::history_of(inputs.history, kep);
     let in_progress = phase == Phase::InProgress;
-    let focus = s.tracking.as_ref().map_or(&s.readiness, |t| t.focus());
+    let k = KepRow::of(e, inputs.code);
     Row {
         number: kep.number(),
         title: kep.title().to_string(),
         path: kep.path.clone(),
-        url: urls[s.index].clone(),
+        url: urls[e.index].clone(),
         issue_url: kep
             .number()
             .map(|n| format!("{}/issues/{n}", opts.repo_url)),
         sig: kep.sig().to_string(),
         status: kep.meta.status.to_string(),
         current_stage: kep.meta.stage.to_string(),
-        stage: s.stage.to_string(),
-        outcome: s.outcome.id(),
-        result: s.outcome.clone(),
-        tone: s.outcome.tone(),
-        went: s.outcome.went().map(str::to_string),
-        landed: s.outcome.landed().cloned(),
-        step: s.step.map(|x| x.label()),
-        summary: inputs.analysis.keps[s.index].summary.clone(),
+        stage: k.stage.to_string(),
+        outcome: k.outcome,
+        result: e.outcome.clone(),
+        tone: k.tone,
+        went: k.went.map(str::to_string),
+        landed: k.landed.cloned(),
+        step: k.step,
+        summary: inputs.analysis.keps[e.index].summary.clone(),
         feature_gates: feature_gates(kep, inputs.code),
-        code: inputs.code.and_then(|c| {
-            let said = crate::analysis::outcome::Said {
-                stage: &s.stage,
-                outcome: &s.outcome,
-                step: s.step,
-            };
-            crate::analysis::outcome::note(c, kep.number()?, opts.release, said)
-        }),
-        decided: s.decided.clone(),
+        code: k.code,
+        decided: k.decided.cloned(),
         latest_milestone: kep.meta.latest_milestone.clone(),
         prr_approver: approver,
-        ready: s.outcome.is_good(),
-        label: s.outcome.label(opts.release),
+        ready: k.good,
+        label: k.label,
         checklist: if in_progress {
             s.readiness.items.clone()
         } else {
             Vec::new()
         },
-        tracking: s.tracking.clone(),
-        failing: owned_if(in_progress, focus.reasons()),
-        advice: owned_if(in_progress, s.readiness.advice()),
-        basis: if in_progress { focus.basis() } else { None },
+        tracking: e.tracking.clone(),
+        failing: owned_if(in_progress, k.reasons),
+        advice: owned_if(in_progress, k.advice),
+        basis: k.basis.filter(|_| in_progress),
         last_change: hist.map(|h| h.last.date.clone()),
         targeting_since: hist.and_then(|h| targeting_since(h, opts.release)),
         issue: None,

@@ -1,32 +1,22 @@
 //! The KEPs of one release before rendering: the release views'
-//! [`Sources`] and a release → each KEP in it ([`Selected`]: its stage
-//! there, its outcome, its freeze checklist, its tracking), in model order,
-//! and those listed apart.
+//! [`Sources`] and a release → each KEP in it ([`Selected`]: its entry in
+//! the release view and its freeze checklist), in model order, and those
+//! listed apart.
 
 use crate::analysis::Readiness;
-use crate::analysis::board::Tracking;
-use crate::analysis::outcome::{self, ApartEntry, Outcome, Sources};
-use crate::kep::domain::{Release, Stage};
+use crate::analysis::outcome::{self, ApartEntry, ReleaseEntry, Sources};
+use crate::kep::domain::Release;
 
-/// One KEP of the release before rendering: its index in the model, the
-/// stage it has there, what became of it and its freeze checklist at that
-/// stage (for every phase, so `--since` can compare).
+/// One KEP of the release before rendering: its entry in the release
+/// view and its freeze checklist at its stage there (for every phase, so
+/// `--since` can compare).
 #[derive(Debug, Clone)]
 pub struct Selected {
-    /// Index into `model.keps`.
-    pub index: usize,
-    /// Stage in the release (unset: no stage change).
-    pub stage: Stage,
-    /// What became of it.
-    pub outcome: Outcome,
-    /// The freeze checklist.
+    /// The release view's entry (index, stage, outcome, tracking, ...).
+    pub entry: ReleaseEntry,
+    /// The freeze checklist: the entry's in progress, else one judged at
+    /// its stage.
     pub readiness: Readiness,
-    /// Shipped: whether the stage was new, a graduation or continued.
-    pub step: Option<outcome::Step>,
-    /// The release in progress: the board's tracking.
-    pub tracking: Option<Tracking>,
-    /// Out, with `--kubernetes`: which source decided.
-    pub decided: Option<outcome::Decided>,
 }
 
 /// Every KEP of `release`, in model order, and those listed apart.
@@ -37,7 +27,7 @@ pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry
         .entries
         .into_iter()
         .map(|e| {
-            let readiness = e.readiness.unwrap_or_else(|| {
+            let readiness = e.readiness.clone().unwrap_or_else(|| {
                 let kep = &model.keps[e.index];
                 let stage = if e.stage.is_unset() {
                     kep.meta.stage.nearest().unwrap_or_default()
@@ -47,16 +37,11 @@ pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry
                 crate::analysis::readiness(model, kep, &analysis.keps[e.index], release, &stage)
             });
             Selected {
-                index: e.index,
-                stage: e.stage,
-                outcome: e.outcome,
+                entry: e,
                 readiness,
-                step: e.step,
-                tracking: e.tracking,
-                decided: e.decided,
             }
         })
         .collect();
-    out.sort_by_key(|s| s.index);
+    out.sort_by_key(|s| s.entry.index);
     (out, view.apart)
 }

@@ -124,11 +124,11 @@ pub fn diff(
     let (selected, _) = select(&side(model, analysis), opts.release);
     let old: BTreeMap<KepKey, &Selected> = old_sel
         .iter()
-        .map(|s| (b.model.keps[s.index].key(), s))
+        .map(|s| (b.model.keps[s.entry.index].key(), s))
         .collect();
     let new: BTreeMap<KepKey, &Selected> = selected
         .iter()
-        .map(|s| (model.keps[s.index].key(), s))
+        .map(|s| (model.keps[s.entry.index].key(), s))
         .collect();
     let cmp = Compare {
         b,
@@ -202,14 +202,14 @@ impl Compare<'_, '_> {
             kep,
             url,
             "no approval".into(),
-            format!("{} approved by {who}", s.stage),
+            format!("{} approved by {who}", s.entry.stage),
         )
     }
 
     /// Record a KEP newly in the release (and its PRR approval, if new).
     fn added(&self, out: &mut Since, key: &KepKey, s: &Selected) {
-        let kep = &self.model.keps[s.index];
-        let url = self.urls[s.index].clone();
+        let kep = &self.model.keps[s.entry.index];
+        let url = self.urls[s.entry.index].clone();
         let before = self.old_by_key.get(key).copied();
         let from = match before {
             None => "not in the repository".to_string(),
@@ -219,7 +219,7 @@ impl Compare<'_, '_> {
             Some(k) => format!("latest-milestone {}", k.meta.latest_milestone),
         };
         out.added
-            .push(self.entry(kep, url.clone(), from, stage_text(&s.stage)));
+            .push(self.entry(kep, url.clone(), from, stage_text(&s.entry.stage)));
         if prr_ok(s) && !before.is_some_and(|k| approved(self.b.model, k, &s.readiness.stage)) {
             out.prr_approved.push(self.approved_entry(kep, url, s));
         }
@@ -227,15 +227,15 @@ impl Compare<'_, '_> {
 
     /// Record what changed for a KEP in the release on both sides (`o` then, `s` now).
     fn changed(&self, out: &mut Since, o: &Selected, s: &Selected) {
-        let kep = &self.model.keps[s.index];
-        let url = self.urls[s.index].clone();
-        let okep = &self.b.model.keps[o.index];
-        if o.stage != s.stage {
+        let kep = &self.model.keps[s.entry.index];
+        let url = self.urls[s.entry.index].clone();
+        let okep = &self.b.model.keps[o.entry.index];
+        if o.entry.stage != s.entry.stage {
             out.stage_changed.push(self.entry(
                 kep,
                 url.clone(),
-                stage_text(&o.stage),
-                stage_text(&s.stage),
+                stage_text(&o.entry.stage),
+                stage_text(&s.entry.stage),
             ));
         }
         if okep.meta.status != kep.meta.status {
@@ -269,7 +269,7 @@ impl Compare<'_, '_> {
 
     /// The entry of a KEP that was in the release at the baseline and is not now.
     fn dropped(&self, key: &KepKey, o: &Selected) -> ChangedKep {
-        let okep = &self.b.model.keps[o.index];
+        let okep = &self.b.model.keps[o.entry.index];
         let now = self.model.keps.iter().position(|k| k.key() == *key);
         let (url, to, kep) = match now {
             None => (
@@ -293,7 +293,7 @@ impl Compare<'_, '_> {
                 (self.urls[i].clone(), to, k)
             }
         };
-        self.entry(kep, url, stage_text(&o.stage), to)
+        self.entry(kep, url, stage_text(&o.entry.stage), to)
     }
 }
 

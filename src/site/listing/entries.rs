@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::Ctx;
 use crate::analysis::board::{Tally, Tracking};
 use crate::analysis::freeze::CheckId;
-use crate::analysis::outcome::{self, CodeNote, Decided, ReleaseEntry, ReleaseView, Tone};
+use crate::analysis::outcome::{CodeNote, Decided, KepRow, ReleaseEntry, ReleaseView, Tone};
 use crate::analysis::readiness::Verdict;
 use crate::site::view::KepRef;
 use crate::team::Freeze;
@@ -119,13 +119,13 @@ fn pr_links<'a>(c: &Ctx, t: &'a Tracking) -> Vec<PrLink<'a>> {
         .collect()
 }
 
-/// One entry of a release view as the pages show it.
+/// One entry of a release view as the pages show it: what the report's
+/// rows show of it too ([`KepRow`]), and what only the pages have (the
+/// failing items' ids, each deadline's verdict, the board's notes, links).
 pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> {
-    // In progress, the checklist the status is about (the PRR Freeze's
-    // before it, the Code Freeze's at the end); else the Enhancements Freeze's.
-    let focus = e.tracking.as_ref().map(|t| t.focus());
-    let focus = focus.or(e.readiness.as_ref());
-    let failing: Vec<Failing> = focus
+    let k = KepRow::of(e, c.code);
+    let failing: Vec<Failing> = k
+        .focus
         .map(|r| {
             r.failing()
                 .map(|i| Failing {
@@ -136,11 +136,6 @@ pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> 
         })
         .unwrap_or_default();
     let missing: Vec<&str> = failing.iter().map(|f| f.id.as_str()).collect();
-    let code = c
-        .code
-        .zip(e.number)
-        .and_then(|(code, n)| crate::analysis::outcome::note(code, n, e.release, e.into()))
-        .filter(|n| !n.says.is_empty());
     let phases = e
         .tracking
         .iter()
@@ -153,33 +148,33 @@ pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> 
         .collect();
     let tracking = e.tracking.as_ref();
     Entry {
-        code,
-        decided: e.decided.as_ref(),
+        // A note that says nothing is left off the pages.
+        code: k.code.filter(|n| !n.says.is_empty()),
+        decided: k.decided,
         kep: &c.refs[e.index],
-        stage: e.stage.as_str(),
+        stage: k.stage,
         open: e.outcome.needs_action(),
-        good: e.outcome.is_good(),
+        good: k.good,
         exception: e
             .outcome
             .status()
             .is_some_and(|s| s.tally() == Tally::Exception),
         missing: missing.join(" "),
         failing,
-        advice: e.readiness.as_ref().map(|r| r.advice()).unwrap_or_default(),
-        basis: focus
-            .and_then(|r| r.basis())
-            .filter(|_| e.outcome.tone() != outcome::Tone::Good),
-        outcome: e.outcome.id(),
-        tone: e.outcome.tone(),
-        label: e.outcome.label(e.release),
-        reasons: focus.map(|r| r.reasons()).unwrap_or_default(),
-        went: e.outcome.went(),
-        step: e.step.map(|s| s.label()),
+        advice: k.advice,
+        // What a verdict that went well was taken on is left unsaid.
+        basis: k.basis.filter(|_| k.tone != Tone::Good),
+        outcome: k.outcome,
+        tone: k.tone,
+        label: k.label,
+        reasons: k.reasons,
+        went: k.went,
+        step: k.step,
         phases,
         why: tracking.and_then(|t| t.why.as_deref()),
         notes: tracking.map(|t| t.notes.as_slice()).unwrap_or_default(),
         prs: tracking.map(|t| pr_links(c, t)).unwrap_or_default(),
-        landed: e.outcome.landed().map(|l| LandedLink {
+        landed: k.landed.map(|l| LandedLink {
             date: &l.date,
             url: format!("{}/commit/{}", c.urls.repo_url, l.commit),
             short: l.commit.chars().take(8).collect(),
