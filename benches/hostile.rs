@@ -249,7 +249,7 @@ fn main() {
         rendered = model
             .keps
             .iter()
-            .map(|k| render(k.readme(), &k.metadata_path, &links, &hl).html)
+            .map(|k| render(k.readme_text(), &k.metadata_path, &links, &hl).html)
             .collect();
     });
     let raw: Vec<&String> = model
@@ -258,7 +258,7 @@ fn main() {
         .zip(&rendered)
         // raw HTML other than comments (what makes render() clean on a tree)
         .filter(|(k, _)| {
-            let r = k.readme();
+            let r = k.readme_text();
             r.contains("</") || r.contains("<img") || r.contains("<br") || r.contains("/>")
         })
         .map(|(_, h)| h)

@@ -53,7 +53,7 @@ pub struct Model {
 
 /// Which KEPs' READMEs a revision's load reads ([`load_for`]): the others
 /// are left unread (their blobs are never inflated).
-pub(crate) type Picks = dyn Fn(&Kep) -> bool + Sync;
+pub(crate) type ReadsReadme = dyn Fn(&Kep) -> bool + Sync;
 
 /// Number → first KEP with it, and README path → KEP, so that lookups stay
 /// constant-time on corpora of any size.
@@ -100,7 +100,7 @@ impl PartialEq for Model {
 /// text takes its parse (parsing the corpus's 650 kep.yaml files again was
 /// about 26 ms of one core for each deadline, 9 ms since), and a README
 /// with the same path and text is the same [`kep::Readme`], parsed once for
-/// both. A revision's READMEs are read for the KEPs `picks` picks only
+/// both. A revision's READMEs are read for the KEPs `reads_readme` picks only
 /// (all without it): inflating every README blob was 100 ms of the
 /// corpus's 160.
 pub(crate) fn load_for(
@@ -108,17 +108,17 @@ pub(crate) fn load_for(
     rev: Option<&str>,
     sigs: Option<&Path>,
     known: Option<&Model>,
-    picks: Option<&Picks>,
+    reads_readme: Option<&ReadsReadme>,
 ) -> Result<Model> {
     let snapshot = if root == Path::new(repo::EMBEDDED_ROOT) {
         repo::load_embedded()
     } else {
-        let defer = picks.map(|_| kep::kep_readmes as repo::Defer);
+        let defer = reads_readme.map(|_| kep::kep_readmes as repo::Defer);
         crate::timing::timed("load: read files", || repo::load_with(root, rev, defer))?
     };
     let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
-        from_snapshot_for(snapshot, sigs, known, picks)
+        from_snapshot_for(snapshot, sigs, known, reads_readme)
     }))
 }
 
@@ -148,12 +148,12 @@ pub(crate) fn from_snapshot(snapshot: RepoSnapshot, sigs: Option<SigList>) -> Mo
 }
 
 /// [`from_snapshot`], knowing `known` and reading the deferred READMEs of
-/// the KEPs `picks` picks ([`load_for`]).
+/// the KEPs `reads_readme` picks ([`load_for`]).
 fn from_snapshot_for(
     mut snapshot: RepoSnapshot,
     sigs: Option<SigList>,
     known: Option<&Model>,
-    picks: Option<&Picks>,
+    reads_readme: Option<&ReadsReadme>,
 ) -> Model {
     // The READMEs' bytes become the KEPs' texts, not copies of them.
     let readmes = kep::take_readmes(&mut snapshot);
@@ -167,8 +167,8 @@ fn from_snapshot_for(
         || parse_prr_files(&snapshot),
     );
     if let Some(d) = deferred {
-        let picks = picks.unwrap_or(&|_| true);
-        readmes::read_deferred(&mut discovered.keps, d, picks, &snapshot.source);
+        let reads_readme = reads_readme.unwrap_or(&|_| true);
+        readmes::read_deferred(&mut discovered.keps, d, reads_readme, &snapshot.source);
     }
     if let Some(m) = known {
         readmes::share(&mut discovered.keps, m);
@@ -348,7 +348,7 @@ impl Model {
             return Some((t.as_str(), 0));
         }
         let kep = &self.keps[*self.kep_index.by_readme.get(path)?];
-        Some((kep.readme(), kep.readme_offset))
+        Some((kep.readme_text(), kep.readme_offset))
     }
 
     /// Replace the KEP at `index` with a re-parsed version of the same KEP

@@ -134,7 +134,7 @@ impl Kep {
     }
 
     /// README markdown ("" when there is none); for single files, the body.
-    pub fn readme(&self) -> &str {
+    pub fn readme_text(&self) -> &str {
         self.readme.text()
     }
 

@@ -7,16 +7,16 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{Model, Picks, problem_finding};
+use super::{Model, ReadsReadme, problem_finding};
 use crate::kep::{self, Kep, Readme};
 use crate::repo::{self, Source};
 
-/// Read the deferred READMEs of the KEPs `picks` picks (their problems
+/// Read the deferred READMEs of the KEPs `reads_readme` picks (their problems
 /// become the KEP's findings); the others' are left unread.
 pub(super) fn read_deferred(
     keps: &mut [Kep],
     mut deferred: repo::Deferred,
-    picks: &Picks,
+    reads_readme: &ReadsReadme,
     at: &Source,
 ) {
     // README path -> KEP, for every README the revision left unread
@@ -26,7 +26,7 @@ pub(super) fn read_deferred(
         .collect();
     let mut paths: Vec<&str> = by_readme
         .iter()
-        .filter(|&(_, &i)| picks(&keps[i]))
+        .filter(|&(_, &i)| reads_readme(&keps[i]))
         .map(|(p, _)| p.as_str())
         .collect();
     paths.sort_unstable();
@@ -70,7 +70,7 @@ pub(super) fn share(keps: &mut [Kep], known: &Model) {
             return;
         };
         let other = &known.keps[i].readme;
-        if k.readme.is_read() && other.is_read() && other.text() == k.readme() {
+        if k.readme.is_read() && other.is_read() && other.text() == k.readme_text() {
             k.readme = other.clone();
         }
     });

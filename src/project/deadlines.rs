@@ -94,8 +94,8 @@ fn deadline_of(
         ..input.clone()
     };
     let release = current.release;
-    let picks = move |k: &crate::kep::Kep| deadline::in_release_at_deadline(k, release);
-    let model = match deadline_input.model_knowing(Some(today), Some(&picks)) {
+    let reads_readme = move |k: &crate::kep::Kep| deadline::in_release_at_deadline(k, release);
+    let model = match deadline_input.model_knowing(Some(today), Some(&reads_readme)) {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(

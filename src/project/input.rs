@@ -100,18 +100,18 @@ impl Input {
 
     /// [`Input::model`], knowing `known` (its parses of the same files are
     /// taken) and, at a revision, reading only the READMEs of the KEPs
-    /// `picks` picks ([`model::load_for`]).
+    /// `reads_readme` picks ([`model::load_for`]).
     pub(super) fn model_knowing(
         &self,
         known: Option<&Model>,
-        picks: Option<&model::Picks>,
+        reads_readme: Option<&model::ReadsReadme>,
     ) -> Result<Model> {
         let mut m = model::load_for(
             &self.root,
             self.rev.as_deref(),
             self.sigs.as_deref(),
             known,
-            picks,
+            reads_readme,
         )?;
         m.current_release = self.current;
         Ok(m)

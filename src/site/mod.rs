@@ -62,8 +62,12 @@ pub struct SiteOptions {
 /// 74 MB, far inside it; a repository built to multiply its pages stops
 /// with a message before it fills the disk.
 pub fn default_max_output(model: &crate::model::Model) -> u64 {
-    let text: usize =
-        model.keps.iter().map(|k| k.readme().len()).sum::<usize>() + model.yaml_text_bytes();
+    let text: usize = model
+        .keps
+        .iter()
+        .map(|k| k.readme_text().len())
+        .sum::<usize>()
+        + model.yaml_text_bytes();
     (512 << 20) + 64 * text as u64
 }
 

@@ -47,7 +47,7 @@ fn head_holds_every_kep() {
             .unwrap()
             .ends_with("README.MD")
     );
-    assert!(!paginated.readme().is_empty());
+    assert!(!paginated.readme_text().is_empty());
     assert!(
         m.keps.iter().all(|k| k.meta_ok),
         "every kep.yaml at HEAD parses"
@@ -343,7 +343,7 @@ fn revision_067a2740_loads_or_reports_every_kep_file() {
     assert_eq!(k.number(), Some(15));
     assert_eq!(finding("kep-metadata-nonstandard", kubeadm).line, Some(5));
     assert!(
-        k.readme().contains("## Motivation"),
+        k.readme_text().contains("## Motivation"),
         "the whole file is the README"
     );
     // The block holds a curly quote (`"@chuckha”`, line 14): the YAML error

@@ -215,10 +215,10 @@ fn corpus_readmes_render_to_safe_html() {
     let model = load_files(&Input::at(corpus())).model;
     let mut with_raw_html = 0;
     for kep in &model.keps {
-        if kep.readme().contains("</") || kep.readme().contains("<img") {
+        if kep.readme_text().contains("</") || kep.readme_text().contains("<img") {
             with_raw_html += 1;
         }
-        let html = crate::dom::render_readme(kep.readme());
+        let html = crate::dom::render_readme(kep.readme_text());
         let problems = crate::dom::dom_problems(&html);
         assert!(problems.is_empty(), "{}: {problems:?}", kep.path);
         let escapes = crate::dom::escapes(&html);
@@ -382,8 +382,8 @@ fn corpus_readmes_that_skip_the_sanitizer_keep_its_tree() {
     let mut kept = 0;
     for kep in &model.keps {
         let from = kep.readme_path.as_deref().unwrap_or(&kep.path);
-        let fast = render_titled(kep.readme(), from, &links, &titles, &hl);
-        let slow = render_sanitized(kep.readme(), from, &links, &titles, &hl);
+        let fast = render_titled(kep.readme_text(), from, &links, &titles, &hl);
+        let slow = render_sanitized(kep.readme_text(), from, &links, &titles, &hl);
         if fast.html != slow.html {
             kept += 1;
             assert_eq!(as_parsed(&fast.html), slow.html, "{from}");

@@ -28,12 +28,12 @@ fn content_loads_every_kind_of_kep() {
     assert_eq!(nested.number(), Some(4590));
     let upper = by_path("keps/sig-storage/2980-volume-snapshot-retention");
     assert!(upper.readme_path.as_deref().unwrap().ends_with("README.MD"));
-    assert!(upper.readme().contains("## Summary"));
+    assert!(upper.readme_text().contains("## Summary"));
     let legacy = by_path("keps/sig-apps/20190415-cronjob-missed-run-report.md");
     assert_eq!(legacy.format, KepFormat::SingleFile);
     assert_eq!(legacy.number(), Some(1011));
     assert_eq!(legacy.meta.status.as_str(), "implemented");
-    assert!(!legacy.readme().starts_with("---"));
+    assert!(!legacy.readme_text().starts_with("---"));
     let broken = by_path("keps/sig-storage/3655-csi-volume-health-events");
     assert!(!broken.meta_ok);
     assert_eq!(
@@ -162,7 +162,7 @@ fn every_single_file_that_looks_like_a_kep_loads_or_is_a_finding() {
     assert!(after.meta_ok);
     assert_eq!(after.meta.title, "After a heading");
     assert_eq!(after.line("status"), Some(7));
-    assert!(after.readme().contains("## Summary"));
+    assert!(after.readme_text().contains("## Summary"));
     assert_eq!(after.readme_offset, 8);
     assert_eq!(
         at(

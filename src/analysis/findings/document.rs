@@ -22,7 +22,7 @@ pub(super) fn document_findings(kep: &Kep, a: &KepAnalysis) -> Vec<Finding> {
     };
     let n = kep.number();
     let mut out = Vec::new();
-    let size = kep.readme().len();
+    let size = kep.readme_text().len();
     if size > crate::kep::document::MAX_PAGE_BYTES {
         out.push(
             Finding::warning(

@@ -67,7 +67,7 @@ impl State {
             path: path.to_string(),
             bytes: repo::read_asset(&model.source, path)?,
         };
-        if broken(old) || readme.bytes == old.readme().as_bytes() {
+        if broken(old) || readme.bytes == old.readme_text().as_bytes() {
             return Some(None);
         }
         // kep.yaml as the model read it: the edit is the README's alone.

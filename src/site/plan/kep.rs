@@ -301,7 +301,7 @@ impl<'a> Kit<'a> {
             if let Some(r) = fresh {
                 let from = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
                 let inputs = MarkdownInputs {
-                    readme: kep.readme().to_string(),
+                    readme: kep.readme_text().to_string(),
                     from: from.to_string(),
                     local_assets: local.clone(),
                     links: self.links_key,
