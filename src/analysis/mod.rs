@@ -250,6 +250,23 @@ pub(crate) fn approved(model: &Model, kep: &Kep, stage: &Stage) -> bool {
         .is_some_and(|a| model.aliases.is_prr_approver_or_emeritus(&a.approver))
 }
 
+/// The KEPs whose READMEs the load left unread and to which a KEP that
+/// `picked` picks, its README read, hands its questionnaire over
+/// (numbers, sorted, each once): a freeze deadline's load reads them too,
+/// as a reviewer follows the link.
+pub(crate) fn unread_delegates(model: &Model, picked: &(dyn Fn(&Kep) -> bool + Sync)) -> Vec<u32> {
+    let mut out: Vec<u32> = model
+        .keps
+        .par_iter()
+        .filter(|k| picked(k) && k.readme.is_read())
+        .filter_map(|k| delegate_of(model, k, k.doc()))
+        .filter(|&n| model.kep(n).is_some_and(|d| !d.readme.is_read()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The README of the KEP whose questionnaire `kep`'s README (`doc`) hands
 /// over to (read there, as a PRR reviewer follows the link), when the
 /// load read it.

@@ -9,6 +9,8 @@ use super::{Input, Project};
 use crate::analysis::board;
 use crate::analysis::calendar::Current;
 use crate::analysis::deadline::{self, Deadline};
+use crate::kep::Kep;
+use crate::kep::domain::Release;
 use crate::model::Model;
 use crate::repo::AtInstant;
 use crate::team::Freeze;
@@ -93,9 +95,7 @@ fn deadline_of(
         current: Some(current.release),
         ..input.clone()
     };
-    let release = current.release;
-    let reads_readme = move |k: &crate::kep::Kep| deadline::in_release_at_deadline(k, release);
-    let model = match deadline_input.model_knowing(Some(today), Some(&reads_readme)) {
+    let model = match model_at_deadline(&deadline_input, today, current.release) {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(
@@ -108,3 +108,24 @@ fn deadline_of(
     let when = at.strftime("%Y-%m-%d %H:%M UTC").to_string();
     Some(deadline::judge(model, freeze, current.release, when, id))
 }
+
+/// The repository at a deadline's revision (`input`), knowing `today`'s
+/// files, with the READMEs of the KEPs in `release` there read, and of the
+/// KEPs their questionnaires hand over to: a questionnaire handed over to
+/// a KEP outside the release is read there, as it is on today's files.
+/// Those are read in a second reading of the revision, made only when a
+/// KEP of the release hands over to a KEP left unread (none did in
+/// v1.33-v1.37); the other KEPs' READMEs stay unread.
+fn model_at_deadline(input: &Input, today: &Model, release: Release) -> anyhow::Result<Model> {
+    let in_release = move |k: &Kep| deadline::in_release_at_deadline(k, release);
+    let model = input.model_knowing(Some(today), Some(&in_release))?;
+    let more = crate::analysis::unread_delegates(&model, &in_release);
+    if more.is_empty() {
+        return Ok(model);
+    }
+    let reads = move |k: &Kep| in_release(k) || k.number().is_some_and(|n| more.contains(&n));
+    input.model_knowing(Some(today), Some(&reads))
+}
+
+#[cfg(test)]
+mod tests;
