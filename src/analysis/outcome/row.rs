@@ -11,8 +11,6 @@ use crate::analysis::code::Code;
 /// computed once from it.
 #[derive(Debug, Clone)]
 pub struct KepRow<'a> {
-    /// The entry it says it of.
-    pub entry: &'a ReleaseEntry,
     /// Its stage in the release, as written ("" for no stage change).
     pub stage: &'a str,
     /// The outcome's id.
@@ -53,7 +51,6 @@ impl<'a> KepRow<'a> {
         let focus = e.tracking.as_ref().map(|t| t.focus());
         let focus = focus.or(e.readiness.as_ref());
         KepRow {
-            entry: e,
             stage: e.stage.as_str(),
             outcome: e.outcome.id(),
             tone: e.outcome.tone(),
