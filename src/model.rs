@@ -319,6 +319,28 @@ fn prr_indexes(prr_files: &[PrrFile]) -> PrrIndexes {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct KepId(pub usize);
 
+/// A list in model order (the KEPs, their analyses, their URLs) read at a
+/// KEP's id.
+impl<T> std::ops::Index<KepId> for Vec<T> {
+    type Output = T;
+    fn index(&self, id: KepId) -> &T {
+        &self[id.0]
+    }
+}
+
+impl<T> std::ops::IndexMut<KepId> for Vec<T> {
+    fn index_mut(&mut self, id: KepId) -> &mut T {
+        &mut self[id.0]
+    }
+}
+
+impl<T> std::ops::Index<KepId> for [T] {
+    type Output = T;
+    fn index(&self, id: KepId) -> &T {
+        &self[id.0]
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// How many times [`Model::source_text`] was asked (tests count it).
@@ -354,11 +376,16 @@ impl Model {
     /// Replace the KEP at `index` with a re-parsed version of the same KEP
     /// (same path), and the text of its kep.yaml when it has one. Returns
     /// the KEP replaced.
-    pub fn replace_kep(&mut self, index: usize, kep: Kep, metadata_text: Option<String>) -> Kep {
+    pub(crate) fn replace_kep(
+        &mut self,
+        id: KepId,
+        kep: Kep,
+        metadata_text: Option<String>,
+    ) -> Kep {
         if let Some(text) = metadata_text {
             self.yaml_texts.insert(kep.metadata_path.clone(), text);
         }
-        let old = std::mem::replace(&mut self.keps[index], kep);
+        let old = std::mem::replace(&mut self.keps[id], kep);
         self.kep_index = KepIndex::new(&self.keps);
         old
     }
@@ -386,7 +413,7 @@ impl Model {
 
     /// The KEP `id`.
     pub fn get(&self, id: KepId) -> &Kep {
-        &self.keps[id.0]
+        &self.keps[id]
     }
 
     /// The bytes of every kep.yaml read.
@@ -396,12 +423,12 @@ impl Model {
 
     /// The KEP with this number (the first, if duplicated).
     pub fn kep(&self, number: u32) -> Option<&Kep> {
-        self.kep_at(number).map(|i| &self.keps[i])
+        self.kep_at(number).map(|id| &self.keps[id])
     }
 
-    /// The index of [`Model::kep`]'s KEP.
-    pub fn kep_at(&self, number: u32) -> Option<usize> {
-        self.kep_index.by_number.get(&number).copied()
+    /// The id of [`Model::kep`]'s KEP.
+    pub fn kep_at(&self, number: u32) -> Option<KepId> {
+        self.kep_index.by_number.get(&number).copied().map(KepId)
     }
 }
 

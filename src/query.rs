@@ -77,14 +77,14 @@ pub fn parse_releases(values: &[String]) -> Result<Vec<Release>> {
         .collect()
 }
 
-/// `--release`: the KEPs (indices into `project.model.keps`) in any of
+/// `--release`: the KEPs in any of
 /// `releases`, by the one release model (with the project's history, as
 /// the release pages and the report read it).
-pub fn in_releases(project: &Project, releases: &[Release]) -> BTreeSet<usize> {
+pub fn in_releases(project: &Project, releases: &[Release]) -> BTreeSet<KepId> {
     releases
         .iter()
         .flat_map(|r| release_view(&project.sources(), *r).entries)
-        .map(|e| e.index)
+        .map(|e| e.id)
         .collect()
 }
 

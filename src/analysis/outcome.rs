@@ -46,7 +46,7 @@ use super::code::Code;
 use super::{Analysis, Readiness};
 use crate::kep::Kep;
 use crate::kep::domain::{Release, Stage, Status};
-use crate::model::Model;
+use crate::model::{KepId, Model};
 use crate::repo::history::{Change, History, KepHistory};
 use crate::team::Freeze;
 
@@ -176,9 +176,9 @@ pub struct Landed {
 /// One KEP in a release.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReleaseEntry {
-    /// Index into `model.keps`.
+    /// The KEP.
     #[serde(skip)]
-    pub index: usize,
+    pub id: KepId,
     /// KEP number.
     pub number: Option<u32>,
     /// The release.
@@ -207,9 +207,9 @@ pub struct ReleaseEntry {
 /// A KEP the files tie to the release in progress, not counted in it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ApartEntry {
-    /// Index into `model.keps`.
+    /// The KEP.
     #[serde(skip)]
-    pub index: usize,
+    pub id: KepId,
     /// KEP number.
     pub number: Option<u32>,
     /// The stage a milestone names for the release.
@@ -419,7 +419,7 @@ pub fn release_view(src: &Sources, release: Release) -> ReleaseView {
                 _ => (stage_in(kep, hist, release)?, Outcome::Planned, None, None),
             };
             Some(ReleaseEntry {
-                index: i,
+                id: KepId(i),
                 number: kep.number(),
                 release,
                 stage,
@@ -431,7 +431,7 @@ pub fn release_view(src: &Sources, release: Release) -> ReleaseView {
             })
         })
         .collect();
-    entries.sort_by_key(|e| (e.stage.is_unset(), e.stage.rank(), e.number, e.index));
+    entries.sort_by_key(|e| (e.stage.is_unset(), e.stage.rank(), e.number, e.id));
     ReleaseView {
         release,
         phase,

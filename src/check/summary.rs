@@ -13,7 +13,7 @@ use crate::analysis::outcome::{ReleaseView, Sources, release_view};
 use crate::analysis::{Analysis, KepAnalysis, Readiness};
 use crate::finding::{Finding, Severity};
 use crate::kep::domain::Release;
-use crate::model::Model;
+use crate::model::{KepId, Model};
 use crate::report::render::md;
 use crate::team::Freeze;
 
@@ -53,15 +53,15 @@ impl InProgress {
 
     /// KEP `i`'s line for the release: its status and the checklist it is
     /// about, or why it is apart; `None` when it is not in the release.
-    fn line(&self, i: usize) -> Option<String> {
+    fn line(&self, id: KepId) -> Option<String> {
         let release = self.view.release;
-        if let Some(a) = self.view.apart.iter().find(|a| a.index == i) {
+        if let Some(a) = self.view.apart.iter().find(|a| a.id == id) {
             return Some(format!(
                 "- {release}: listed apart: {}",
                 md(&a.why.says(release))
             ));
         }
-        let e = self.view.entries.iter().find(|e| e.index == i)?;
+        let e = self.view.entries.iter().find(|e| e.id == id)?;
         let t = e.tracking.as_ref()?;
         Some(readiness_line(
             &t.label,
@@ -239,7 +239,7 @@ pub fn render(input: &Input, links: &SummaryLinks) -> String {
         out.push_str(&prr_line(model, a, i));
         out.push('\n');
         let line = in_progress
-            .line(i)
+            .line(KepId(i))
             .unwrap_or_else(|| format!("- {}: not in this release", in_progress.release()));
         out.push_str(&line);
         out.push('\n');

@@ -165,7 +165,7 @@ fn query_cmd(a: &QueryArgs) -> Result<i32> {
         .iter()
         .zip(by_kep.iter_mut())
         .zip(model.ids())
-        .filter(|(_, id)| in_release.as_ref().is_none_or(|s| s.contains(&id.0)))
+        .filter(|(_, id)| in_release.as_ref().is_none_or(|s| s.contains(id)))
         .filter(|(_, id)| filters.matches(&model, &analysis, *id))
         .map(|((_, f), id)| {
             let mut v = crate::view::kep_view(&model, &analysis, id, std::mem::take(f));

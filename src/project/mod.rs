@@ -26,7 +26,7 @@ use crate::analysis::{Analysis, findings};
 use crate::analysis::{KepAnalysis, analyze_kep};
 use crate::finding::Finding;
 use crate::kep::Kep;
-use crate::model::Model;
+use crate::model::{KepId, Model};
 use crate::repo::history::History;
 use crate::team::Freeze;
 use crate::timing::timed;
@@ -96,7 +96,7 @@ impl Project {
             crate::analysis::outcome::release_view(&self.sources(), self.analysis.current.release);
         let mut out = vec![None; self.model.keps.len()];
         for e in view.entries {
-            out[e.index] = e.tracking;
+            out[e.id] = e.tracking;
         }
         out
     }
@@ -224,8 +224,8 @@ impl Project {
     /// history stays (edits are not commits). Other KEPs whose analysis
     /// reads a replaced README (a questionnaire handed over to it) keep
     /// theirs: the full update ([`Project::reload`]) redoes them.
-    pub fn with_keps<T>(&mut self, keps: Vec<(usize, Kep)>, f: impl FnOnce(&Project) -> T) -> T {
-        let old_keps: Vec<(usize, Kep)> = keps
+    pub fn with_keps<T>(&mut self, keps: Vec<(KepId, Kep)>, f: impl FnOnce(&Project) -> T) -> T {
+        let old_keps: Vec<(KepId, Kep)> = keps
             .into_iter()
             .map(|(i, kep)| (i, self.model.replace_kep(i, kep, None)))
             .collect();

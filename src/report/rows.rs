@@ -38,11 +38,11 @@ pub(super) fn rows(
     let apart = apart
         .iter()
         .map(|a| {
-            let kep = &inputs.model.keps[a.index];
+            let kep = &inputs.model.keps[a.id];
             ApartRow {
                 number: kep.number(),
                 title: kep.title().to_string(),
-                url: urls[a.index].clone(),
+                url: urls[a.id].clone(),
                 sig: kep.sig().to_string(),
                 stage: a.stage.to_string(),
                 why: a.why.says(opts.release),
@@ -92,7 +92,7 @@ fn group_of(r: &Row) -> &'static str {
 /// has (the files' fields, the PRR approver, the history's dates).
 fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selected) -> Row {
     let e = &s.entry;
-    let kep = &inputs.model.keps[e.index];
+    let kep = &inputs.model.keps[e.id];
     let approver = inputs
         .model
         .prr_for(kep)
@@ -105,7 +105,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         number: kep.number(),
         title: kep.title().to_string(),
         path: kep.path.clone(),
-        url: urls[e.index].clone(),
+        url: urls[e.id].clone(),
         issue_url: kep
             .number()
             .map(|n| format!("{}/issues/{n}", opts.repo_url)),
@@ -119,7 +119,7 @@ fn row(inputs: &Inputs, opts: &Options, urls: &[String], phase: Phase, s: &Selec
         went: k.went.map(str::to_string),
         landed: k.landed.cloned(),
         step: k.step,
-        summary: inputs.analysis.keps[e.index].summary.clone(),
+        summary: inputs.analysis.keps[e.id].summary.clone(),
         feature_gates: feature_gates(kep, inputs.code),
         code: k.code,
         decided: k.decided.cloned(),

@@ -28,13 +28,13 @@ pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry
         .into_iter()
         .map(|e| {
             let readiness = e.readiness.clone().unwrap_or_else(|| {
-                let kep = &model.keps[e.index];
+                let kep = &model.keps[e.id];
                 let stage = if e.stage.is_unset() {
                     kep.meta.stage.nearest().unwrap_or_default()
                 } else {
                     e.stage.clone()
                 };
-                crate::analysis::readiness(model, kep, &analysis.keps[e.index], release, &stage)
+                crate::analysis::readiness(model, kep, &analysis.keps[e.id], release, &stage)
             });
             Selected {
                 entry: e,
@@ -42,6 +42,6 @@ pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry
             }
         })
         .collect();
-    out.sort_by_key(|s| s.entry.index);
+    out.sort_by_key(|s| s.entry.id);
     (out, view.apart)
 }

@@ -124,11 +124,11 @@ pub fn diff(
     let (selected, _) = select(&side(model, analysis), opts.release);
     let old: BTreeMap<KepKey, &Selected> = old_sel
         .iter()
-        .map(|s| (b.model.keps[s.entry.index].key(), s))
+        .map(|s| (b.model.keps[s.entry.id].key(), s))
         .collect();
     let new: BTreeMap<KepKey, &Selected> = selected
         .iter()
-        .map(|s| (model.keps[s.entry.index].key(), s))
+        .map(|s| (model.keps[s.entry.id].key(), s))
         .collect();
     let cmp = Compare {
         b,
@@ -208,8 +208,8 @@ impl Compare<'_, '_> {
 
     /// Record a KEP newly in the release (and its PRR approval, if new).
     fn added(&self, out: &mut Since, key: &KepKey, s: &Selected) {
-        let kep = &self.model.keps[s.entry.index];
-        let url = self.urls[s.entry.index].clone();
+        let kep = &self.model.keps[s.entry.id];
+        let url = self.urls[s.entry.id].clone();
         let before = self.old_by_key.get(key).copied();
         let from = match before {
             None => "not in the repository".to_string(),
@@ -227,9 +227,9 @@ impl Compare<'_, '_> {
 
     /// Record what changed for a KEP in the release on both sides (`o` then, `s` now).
     fn changed(&self, out: &mut Since, o: &Selected, s: &Selected) {
-        let kep = &self.model.keps[s.entry.index];
-        let url = self.urls[s.entry.index].clone();
-        let okep = &self.b.model.keps[o.entry.index];
+        let kep = &self.model.keps[s.entry.id];
+        let url = self.urls[s.entry.id].clone();
+        let okep = &self.b.model.keps[o.entry.id];
         if o.entry.stage != s.entry.stage {
             out.stage_changed.push(self.entry(
                 kep,
@@ -269,7 +269,7 @@ impl Compare<'_, '_> {
 
     /// The entry of a KEP that was in the release at the baseline and is not now.
     fn dropped(&self, key: &KepKey, o: &Selected) -> ChangedKep {
-        let okep = &self.b.model.keps[o.entry.index];
+        let okep = &self.b.model.keps[o.entry.id];
         let now = self.model.keps.iter().position(|k| k.key() == *key);
         let (url, to, kep) = match now {
             None => (

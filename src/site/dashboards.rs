@@ -22,6 +22,7 @@ use crate::analysis::outcome::{Phase, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::Stage;
 use crate::kep::prr::handle;
+use crate::model::KepId;
 pub use prr::prr_pages;
 use prr::{PrrRow, prr_row, unanswered};
 
@@ -66,7 +67,7 @@ fn sig_page(
 ) -> Listing {
     let keps = &c.model.keps;
     let base = c.urls.page("keps/");
-    let mine: BTreeSet<usize> = idx.iter().copied().collect();
+    let mine: BTreeSet<KepId> = idx.iter().map(|&i| KepId(i)).collect();
     let (current, planned) = sig_releases(c, views, &mine);
     let series = shipped_series(views, |i| mine.contains(&i));
     let shipped_table: Vec<Value> = series
@@ -127,12 +128,12 @@ fn sig_page(
 fn sig_releases<'a>(
     c: &Ctx<'a>,
     views: &'a [ReleaseView],
-    mine: &BTreeSet<usize>,
+    mine: &BTreeSet<KepId>,
 ) -> (Vec<PrrRow<'a>>, Vec<Value>) {
     let of_sig = |v: &'a ReleaseView| -> Vec<PrrRow<'a>> {
         v.entries
             .iter()
-            .filter(|e| mine.contains(&e.index))
+            .filter(|e| mine.contains(&e.id))
             .map(|e| prr_row(c, e, &v.release.to_string()))
             .collect()
     };
@@ -167,7 +168,7 @@ fn sig_prr_gaps(c: &Ctx, found: &[Vec<&Finding>], idx: &[usize]) -> Vec<Value> {
             json!({
                 "kep": &c.refs[i],
                 "missing": super::listing::prr_gap(&keps[i].meta.stage, &c.analysis.keps[i]),
-                "unanswered": unanswered(c, i, &stage),
+                "unanswered": unanswered(c, KepId(i), &stage),
                 "findings": found[i].iter().filter(|f| f.rule.starts_with("prr-") && f.rule != "prr-unanswered").collect::<Vec<_>>(),
             })
         })

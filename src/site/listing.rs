@@ -19,7 +19,7 @@ use crate::analysis::findings::prr_required;
 use crate::analysis::outcome::{self, Phase, ReleaseEntry, ReleaseView};
 use crate::finding::Finding;
 use crate::kep::domain::{Release, Stage};
-use crate::model::Model;
+use crate::model::{KepId, Model};
 use crate::repo::history::History;
 #[cfg(test)]
 pub(super) use entries::Failing;
@@ -130,7 +130,7 @@ impl Ctx<'_> {
     ) -> Vec<&'v ReleaseEntry> {
         view.entries
             .iter()
-            .filter(|e| sig.is_none_or(|s| self.model.keps[e.index].sig() == s))
+            .filter(|e| sig.is_none_or(|s| self.model.keps[e.id].sig() == s))
             .collect()
     }
 
@@ -218,7 +218,7 @@ impl Ctx<'_> {
 
 /// Per release that is out (oldest first), the KEPs that shipped at each
 /// stage, of the KEPs `keep` selects.
-pub(super) fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool) -> Series {
+pub(super) fn shipped_series(views: &[ReleaseView], keep: impl Fn(KepId) -> bool) -> Series {
     let stages: Vec<Stage> = Stage::ALL.to_vec();
     let rows = views
         .iter()
@@ -237,7 +237,7 @@ pub(super) fn shipped_series(views: &[ReleaseView], keep: impl Fn(usize) -> bool
                                     outcome::Outcome::Shipped { .. }
                                         | outcome::Outcome::Deprecated { .. }
                                 )
-                                && keep(e.index)
+                                && keep(e.id)
                         })
                         .count()
                 })

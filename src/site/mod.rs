@@ -277,17 +277,17 @@ pub fn render_to_memory(data: &Project, opts: &SiteOptions) -> Result<BTreeMap<S
     Ok(memory.into_files())
 }
 
-/// KEP `i`'s pages, planned and rendered as [`render`] plans and renders
+/// KEP `id`'s pages, planned and rendered as [`render`] plans and renders
 /// them (without a plan cache): each page's output path and bytes. `serve`'s
 /// quick preview of a README edit, before the whole site is rendered again.
 pub fn render_kep(
     data: &Project,
-    i: usize,
+    id: crate::model::KepId,
     opts: &SiteOptions,
     engine: &Engine,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     let opts = normalized(opts);
-    plan::kep_pages(data, i, &opts, engine.hl)
+    plan::kep_pages(data, id, &opts, engine.hl)
         .into_iter()
         .map(|p| render_page(engine.tera, p))
         .collect()

@@ -181,7 +181,13 @@ pub fn plan(
 /// KEP `i`'s pages alone, planned as [`plan`] plans them (the same [`Kit`]
 /// and [`Kit::plan_kep`], its README rendered afresh): `serve`'s preview of
 /// a README edit.
-pub fn kep_pages(data: &Project, i: usize, opts: &SiteOptions, hl: &Highlighter) -> Vec<Page> {
+pub fn kep_pages(
+    data: &Project,
+    id: crate::model::KepId,
+    opts: &SiteOptions,
+    hl: &Highlighter,
+) -> Vec<Page> {
+    let i = id.0;
     let Some(kep) = data.model.keps.get(i) else {
         return Vec::new();
     };

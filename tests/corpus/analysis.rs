@@ -27,7 +27,7 @@ fn corpus_release_v135_matches_milestones() {
         })
         .map(|(i, _)| i)
         .collect();
-    let listed: std::collections::BTreeSet<usize> = v135.entries.iter().map(|e| e.index).collect();
+    let listed: std::collections::BTreeSet<usize> = v135.entries.iter().map(|e| e.id.0).collect();
     assert_eq!(listed, expected);
     assert_eq!(v135.phase, outcome::Phase::Out);
     let ids: std::collections::BTreeSet<&str> =

@@ -96,7 +96,7 @@ fn past_releases_report_what_shipped_and_slipped() {
                 e.outcome
             );
             if let Outcome::Shipped { commit } = &e.outcome {
-                let k = &head().model.keps[e.index];
+                let k = &head().model.keps[e.id];
                 assert!(
                     e.step.is_some() || k.meta.milestone.release(&e.stage) == Some(r),
                     "{r}: KEP {:?} shipped {} by neither reading",
@@ -223,7 +223,7 @@ fn a_kep_reaches_each_stage_once() {
             if step == outcome::Step::Continued {
                 continue;
             }
-            if let Some(first) = seen.insert((e.index, e.stage.clone()), minor) {
+            if let Some(first) = seen.insert((e.id, e.stage.clone()), minor) {
                 panic!(
                     "KEP {:?} reached {} in v1.{first} and again in v1.{minor}",
                     e.number, e.stage
@@ -294,7 +294,7 @@ fn one_definition_of_in_release_for_every_view() {
         let lib: BTreeSet<&str> = view(r)
             .entries
             .iter()
-            .map(|e| c.model.keps[e.index].path.as_str())
+            .map(|e| c.model.keps[e.id].path.as_str())
             .collect();
         // `kepsite <cmd> --release <name> --format json`, with one cache.
         let json = |cmd: &str| -> serde_json::Value {

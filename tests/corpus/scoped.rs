@@ -51,14 +51,14 @@ fn a_release_report_reads_what_the_full_load_reads() {
         );
         assert_eq!(format!("{theirs:?}"), format!("{view:?}"), "{flag}");
         for e in &view.entries {
-            let (a, b) = (&picked.analysis.keps[e.index], &full.analysis.keps[e.index]);
+            let (a, b) = (&picked.analysis.keps[e.id], &full.analysis.keps[e.id]);
             assert_eq!(
                 format!("{a:?}"),
                 format!("{b:?}"),
                 "{flag}: KEP {:?}",
                 e.number
             );
-            assert_eq!(picked.model.keps[e.index], full.model.keps[e.index]);
+            assert_eq!(picked.model.keps[e.id], full.model.keps[e.id]);
         }
         // and the READMEs of KEPs outside the release are not parsed
         let parsed = picked

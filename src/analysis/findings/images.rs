@@ -32,8 +32,13 @@ pub fn image_refs(kep: &Kep) -> Vec<ImageRef> {
         .collect();
     for range in &doc.html {
         let html = &doc.text[range.clone()];
+        let sources = img_sources(html);
+        if sources.is_empty() {
+            // most raw HTML is not an image: its line is not counted
+            continue;
+        }
         let line = 1 + doc.text[..range.start].matches('\n').count();
-        for (at, src) in img_sources(html) {
+        for (at, src) in sources {
             found.push((line + html[..at].matches('\n').count(), src));
         }
     }

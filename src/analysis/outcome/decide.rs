@@ -318,7 +318,7 @@ pub fn outcomes_by_kep(
     for r in releases {
         for e in super::release_view(src, r).entries {
             let Some(decided) = e.decided else { continue };
-            out[e.index].push(KepOutcome {
+            out[e.id].push(KepOutcome {
                 release: r,
                 label: e.outcome.label(r),
                 outcome: e.outcome.id(),

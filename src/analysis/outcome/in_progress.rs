@@ -7,6 +7,7 @@ use super::{ApartEntry, Outcome, Phase, ReleaseEntry, ReleaseView, Sources, hist
 use crate::analysis::board::{self, Facts, Kept, Membership, Source, TeamFacts};
 use crate::analysis::calendar::{Current, cycle};
 use crate::kep::domain::{Release, Stage};
+use crate::model::KepId;
 use crate::team::Freeze;
 
 impl<'a> Sources<'a> {
@@ -47,7 +48,7 @@ pub(super) fn in_progress_view(src: &Sources, release: Release) -> ReleaseView {
         };
         if let Membership::Apart(why) = membership {
             apart.push(ApartEntry {
-                index: i,
+                id: KepId(i),
                 number: kep.number(),
                 stage,
                 why,
@@ -65,7 +66,7 @@ pub(super) fn in_progress_view(src: &Sources, release: Release) -> ReleaseView {
         };
         let tracking = board::track(&kept, &facts);
         entries.push(ReleaseEntry {
-            index: i,
+            id: KepId(i),
             number: kep.number(),
             release,
             outcome: Outcome::Tracking {
@@ -78,8 +79,8 @@ pub(super) fn in_progress_view(src: &Sources, release: Release) -> ReleaseView {
             decided: None,
         });
     }
-    entries.sort_by_key(|e| (e.stage.is_unset(), e.stage.rank(), e.number, e.index));
-    apart.sort_by_key(|e| (e.number, e.index));
+    entries.sort_by_key(|e| (e.stage.is_unset(), e.stage.rank(), e.number, e.id));
+    apart.sort_by_key(|e| (e.number, e.id));
     ReleaseView {
         release,
         phase: Phase::InProgress,

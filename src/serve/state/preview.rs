@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Changed, State, broken};
 use crate::kep::{self, Kep, KepFormat};
+use crate::model::KepId;
 use crate::repo::{self, RepoFile};
 use crate::site::{self, Engine};
 
@@ -21,17 +22,17 @@ impl State {
             return Vec::new();
         }
         let (paths_changed, _) = self.classify(&changed.repo);
-        let edits: Option<Vec<Option<(usize, Kep)>>> =
+        let edits: Option<Vec<Option<(KepId, Kep)>>> =
             paths_changed.iter().map(|p| self.read_edit(p)).collect();
         // Anything but READMEs that read: the full update handles it.
         let Some(edits) = edits else {
             return Vec::new();
         };
-        let edits: Vec<(usize, Kep)> = edits.into_iter().flatten().collect();
+        let edits: Vec<(KepId, Kep)> = edits.into_iter().flatten().collect();
         if edits.is_empty() {
             return Vec::new();
         }
-        let edited: Vec<usize> = edits.iter().map(|(i, _)| *i).collect();
+        let edited: Vec<KepId> = edits.iter().map(|(i, _)| *i).collect();
         let engine = Engine {
             tera: &self.theme.tera,
             statics: &BTreeMap::new(),
@@ -57,7 +58,7 @@ impl State {
     /// as it is now: `None` when `path` is no such README or does not read,
     /// `Some(None)` when there is nothing to preview (the KEP did not load,
     /// or does not now, or its README is unchanged).
-    fn read_edit(&self, path: &str) -> Option<Option<(usize, Kep)>> {
+    fn read_edit(&self, path: &str) -> Option<Option<(KepId, Kep)>> {
         let model = &self.data.model;
         let i = model.keps.iter().position(|k| {
             k.readme_path.as_deref() == Some(path) && k.format == KepFormat::Directory
@@ -77,6 +78,6 @@ impl State {
             bytes: yaml.as_bytes().to_vec(),
         };
         let new = kep::parse_directory(&old.path, &yaml, Some(readme));
-        Some((!broken(&new)).then_some((i, new)))
+        Some((!broken(&new)).then_some((KepId(i), new)))
     }
 }

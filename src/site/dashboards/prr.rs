@@ -7,6 +7,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::model::KepId;
+
 use super::is_login;
 use super::triage::{Row, todo};
 use crate::analysis::completeness::Completeness;
@@ -16,7 +18,7 @@ use crate::kep::prr::handle;
 use crate::site::listing::{Ctx, Entry, Listing, cycle_json, entry};
 
 /// The PRR questionnaire a stage answers.
-fn questionnaire<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> &'a Completeness {
+fn questionnaire<'a>(c: &Ctx<'a>, i: KepId, stage: &Stage) -> &'a Completeness {
     c.analysis.keps[i].assessment.prr.at(stage)
 }
 
@@ -38,7 +40,7 @@ pub(super) struct NoReason<'a> {
 
 /// The unanswered PRR questions of KEP `i` at `stage`, each linked to its
 /// heading on the KEP page, with a source link to the README line.
-pub(super) fn unanswered<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> Vec<Question<'a>> {
+pub(super) fn unanswered<'a>(c: &Ctx<'a>, i: KepId, stage: &Stage) -> Vec<Question<'a>> {
     let kep = &c.model.keps[i];
     let page = &c.refs[i].url;
     let readme = kep.readme_path.as_deref().unwrap_or(&kep.metadata_path);
@@ -56,7 +58,7 @@ pub(super) fn unanswered<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> Vec<Questi
 }
 
 /// The PRR questions of KEP `i` at `stage` answered only "N/A" (advice).
-fn no_reason<'a>(c: &Ctx<'a>, i: usize, stage: &Stage) -> Vec<NoReason<'a>> {
+fn no_reason<'a>(c: &Ctx<'a>, i: KepId, stage: &Stage) -> Vec<NoReason<'a>> {
     let page = &c.refs[i].url;
     questionnaire(c, i, stage)
         .no_reason
@@ -73,7 +75,7 @@ fn prr_stage(c: &Ctx, e: &ReleaseEntry) -> Stage {
     match &e.readiness {
         Some(r) => r.stage.clone(),
         None if !e.stage.is_unset() => e.stage.clone(),
-        None => c.model.keps[e.index]
+        None => c.model.keps[e.id]
             .meta
             .stage
             .nearest()
@@ -140,7 +142,7 @@ impl PrrRow<'_> {
 
 /// One KEP of a release with its PRR state for the stage it needs there.
 pub(super) fn prr_row<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry, release: &str) -> PrrRow<'a> {
-    let kep = &c.model.keps[e.index];
+    let kep = &c.model.keps[e.id];
     let stage = prr_stage(c, e);
     let file = c.model.prr_for(kep);
     let approvals = [Stage::Alpha, Stage::Beta, Stage::Stable]
@@ -152,11 +154,11 @@ pub(super) fn prr_row<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry, release: &str) -> Pr
                 .map(|a| handle(&a.approver)),
         })
         .collect();
-    let q = questionnaire(c, e.index, &stage);
+    let q = questionnaire(c, e.id, &stage);
     let prr_approver = file
         .and_then(|f| f.approval(&stage))
         .map(|a| handle(&a.approver));
-    let unanswered = unanswered(c, e.index, &stage);
+    let unanswered = unanswered(c, e.id, &stage);
     let (urgency, todo) = todo(stage.as_str(), prr_approver.is_some(), unanswered.len());
     PrrRow {
         entry: entry(c, e),
@@ -170,7 +172,7 @@ pub(super) fn prr_row<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry, release: &str) -> Pr
             percent: q.percent,
         },
         unanswered,
-        no_reason: no_reason(c, e.index, &stage),
+        no_reason: no_reason(c, e.id, &stage),
         prr_frozen: e.readiness.as_ref().is_some_and(|r| r.prr_frozen),
         todo,
         urgency,
@@ -219,7 +221,7 @@ fn prr_queues<'a>(c: &Ctx<'a>, views: &'a [ReleaseView]) -> BTreeMap<String, Vec
     for v in views.iter().rev().filter(|v| v.phase != Phase::Out) {
         let release = v.release.to_string();
         for e in &v.entries {
-            let kep = &c.model.keps[e.index];
+            let kep = &c.model.keps[e.id];
             let mut who: BTreeSet<String> =
                 crate::kep::segment::capped("prr-approvers", &kep.meta.prr_approvers)
                     .iter()

@@ -151,7 +151,7 @@ pub(in crate::site) fn entry<'a>(c: &Ctx<'a>, e: &'a ReleaseEntry) -> Entry<'a> 
         // A note that says nothing is left off the pages.
         code: k.code.filter(|n| !n.says.is_empty()),
         decided: k.decided,
-        kep: &c.refs[e.index],
+        kep: &c.refs[e.id],
         stage: k.stage,
         open: e.outcome.needs_action(),
         good: k.good,
@@ -216,7 +216,7 @@ pub(in crate::site) fn board_json(c: &Ctx, view: &ReleaseView) -> Value {
     let apart: Vec<Value> = view
         .apart
         .iter()
-        .map(|a| json!({ "kep": &c.refs[a.index], "stage": a.stage.as_str(), "why": a.why.says(view.release) }))
+        .map(|a| json!({ "kep": &c.refs[a.id], "stage": a.stage.as_str(), "why": a.why.says(view.release) }))
         .collect();
     json!({
         "total": counts.total,
