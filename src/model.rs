@@ -34,8 +34,13 @@ pub struct Model {
     pub sigs: Option<SigList>,
     /// The repository's template README, when present (carries DIRECTIVE markers).
     pub template_readme: Option<String>,
-    /// Non-input files under keps/ (images and the like).
-    pub assets: Vec<String>,
+    /// Non-input files under keps/ (images and the like), sorted: those
+    /// the site may publish are [`Model::assets`].
+    asset_paths: Vec<String>,
+    /// [`Model::assets`], judged when first asked: the SVGs are read to be
+    /// judged, which a freeze deadline's model never needs (reading the
+    /// corpus's 16, 2.8 MB, from a revision was 15 ms of each deadline).
+    publishable: std::sync::OnceLock<Vec<String>>,
     /// Findings from loading that belong to no single KEP.
     pub load_findings: Vec<Finding>,
     /// `--current`: the release in progress, when the user names it instead
@@ -86,7 +91,7 @@ impl PartialEq for Model {
             && self.prr_files == other.prr_files
             && self.aliases == other.aliases
             && self.template_readme == other.template_readme
-            && self.assets == other.assets
+            && self.asset_paths == other.asset_paths
             && self.load_findings == other.load_findings
     }
 }
@@ -195,7 +200,8 @@ fn from_snapshot_for(
         aliases,
         sigs,
         template_readme,
-        assets: snapshot.assets,
+        asset_paths: snapshot.assets,
+        publishable: std::sync::OnceLock::new(),
         load_findings,
         yaml_texts,
         prr_index,
@@ -404,6 +410,21 @@ impl Model {
         let kep = &self.keps[*self.kep_index.by_readme.get(&readme)?];
         (kep.format == kep::KepFormat::Directory && kep.meta_ok && kep.metadata_path == path)
             .then(|| (kep.meta.clone(), kep.lines.clone()))
+    }
+
+    /// The files under keps/ beside the KEPs that the site may publish on
+    /// its own origin (see [`repo::publishable`]), sorted.
+    pub fn assets(&self) -> &[String] {
+        // on one thread: the first to ask may be a job of a parallel loop,
+        // and a thread waiting inside `get_or_init` for jobs of its own
+        // could take another job of that loop, which would ask again
+        self.publishable.get_or_init(|| {
+            self.asset_paths
+                .iter()
+                .filter(|a| repo::publishable(&self.source, a))
+                .cloned()
+                .collect()
+        })
     }
 
     /// Every KEP's id, in model order.

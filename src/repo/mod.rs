@@ -79,8 +79,9 @@ pub struct RepoSnapshot {
     pub source: Source,
     /// Input files (kep.yaml, markdown, prod-readiness YAML, OWNERS_ALIASES), sorted by path.
     pub files: Vec<RepoFile>,
-    /// The other files under `keps/` that may be published beside a KEP's
-    /// page (see [`publishable`]), paths only, sorted.
+    /// The other files under `keps/` (images and the like), paths only,
+    /// sorted; which of them the site may publish is [`publishable`]'s
+    /// call, made when the model is first asked.
     pub assets: Vec<String>,
     /// Files that were not loaded, sorted by path.
     pub problems: Vec<LoadProblem>,
@@ -279,12 +280,7 @@ fn finish(
     mut problems: Vec<LoadProblem>,
 ) -> RepoSnapshot {
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    // an SVG is read to be judged: on every core (on one, 6 ms of `check`)
-    use rayon::prelude::*;
-    let mut assets: Vec<String> = assets
-        .into_par_iter()
-        .filter(|a| publishable(&source, a))
-        .collect();
+    let mut assets = assets;
     assets.sort();
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     RepoSnapshot {

@@ -265,7 +265,7 @@ impl State {
             .cloned()
             .collect();
         let assets_only = wanted.iter().all(|p| {
-            self.data.model.assets.binary_search(p).is_ok()
+            self.data.model.assets().binary_search(p).is_ok()
                 && self.config.input.root.join(p).is_file()
         });
         (wanted, assets_only)

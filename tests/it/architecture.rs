@@ -450,13 +450,19 @@ fn mutators_of(ty: &str) -> BTreeSet<String> {
                 })
                 .map_or(body.len(), |(i, _)| i);
             let block = &body[..end];
-            for (i, m) in block.match_indices("(&mut self") {
-                // a receiver, not `(&mut self.field`
-                if !block[i + m.len()..].starts_with([',', ')']) {
+            for (i, m) in block.match_indices("&mut self") {
+                // a receiver, first in the parameters (on the signature's
+                // line or, formatted long, on a line of its own), not
+                // `(&mut self.field`
+                let before = block[..i].trim_end();
+                if !before.ends_with('(') || !block[i + m.len()..].starts_with([',', ')']) {
                     continue;
                 }
-                let name = block[..i].rsplit("fn ").next().unwrap_or("").trim();
-                out.insert(name.to_string());
+                let name = before[..before.len() - 1]
+                    .rsplit("fn ")
+                    .next()
+                    .unwrap_or("");
+                out.insert(name.trim().to_string());
             }
         }
     }

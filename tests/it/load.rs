@@ -51,7 +51,7 @@ fn content_loads_every_kind_of_kep() {
     assert!(m.aliases.is_prr_approver("@wren-h"));
     assert!(m.prr_files.len() >= 10);
     assert!(
-        m.assets
+        m.assets()
             .iter()
             .any(|a| a.ends_with("1480-pod-restart-budget/diagram.svg"))
     );

@@ -146,9 +146,9 @@ fn symlinks_into_git_or_out_of_keps_are_findings() {
         project.findings
     );
     assert!(
-        !m.assets.iter().any(|a| a.ends_with("leak.png")),
+        !m.assets().iter().any(|a| a.ends_with("leak.png")),
         "{:?}",
-        m.assets
+        m.assets()
     );
     assert!(m.kep(9998).is_none(), ".git content must not be read");
     let f = &project.findings;

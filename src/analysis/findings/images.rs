@@ -120,7 +120,7 @@ pub(super) fn image_findings(model: &Model, kep: &Kep) -> Vec<Finding> {
     for r in image_refs(kep) {
         // only files of the repository: a path to nothing is a broken link,
         // which GitHub shows the same way
-        if model.assets.binary_search(&r.path).is_err() {
+        if model.assets().binary_search(&r.path).is_err() {
             continue;
         }
         let (rule, message) = match image::probe(&model.source, &r.path) {

@@ -372,7 +372,7 @@ fn local_assets(
             kep_dirs.entry(kep.path.as_str()).or_default().push(i);
         }
     }
-    for a in &model.assets {
+    for a in model.assets() {
         let mut dir = a.as_str();
         while let Some(slash) = dir.rfind('/') {
             dir = &dir[..slash];
