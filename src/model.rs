@@ -379,7 +379,7 @@ impl Model {
         Some((kep.readme_text(), kep.readme_offset))
     }
 
-    /// Replace the KEP at `index` with a re-parsed version of the same KEP
+    /// Replace the KEP `id` with a re-parsed version of the same KEP
     /// (same path), and the text of its kep.yaml when it has one. Returns
     /// the KEP replaced.
     pub(crate) fn replace_kep(
