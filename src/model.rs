@@ -173,7 +173,13 @@ fn from_snapshot_for(
     );
     if let Some(d) = deferred {
         let reads_readme = reads_readme.unwrap_or(&|_| true);
-        readmes::read_deferred(&mut discovered.keps, d, reads_readme, &snapshot.source);
+        readmes::read_deferred(
+            &mut discovered.keps,
+            d,
+            reads_readme,
+            &snapshot.source,
+            known,
+        );
     }
     if let Some(m) = known {
         readmes::share(&mut discovered.keps, m);

@@ -16,6 +16,8 @@ pub struct Readme {
     /// KEPs a load picked); it reads as empty.
     text: Option<Arc<str>>,
     doc: OnceLock<Arc<Document>>,
+    /// The text's git blob id, computed when first asked.
+    blob: OnceLock<crate::repo::BlobId>,
 }
 
 impl Readme {
@@ -24,6 +26,7 @@ impl Readme {
         Readme {
             text: Some(text.into()),
             doc: OnceLock::new(),
+            blob: OnceLock::new(),
         }
     }
 
@@ -48,6 +51,17 @@ impl Readme {
             let text = self.text.clone().unwrap_or_default();
             Arc::new(document::parse_shared(text))
         })
+    }
+
+    /// The git blob id of its text, computed on the first call (`None`
+    /// when unread): a revision's blob with this id holds this text.
+    pub fn blob_id(&self) -> Option<crate::repo::BlobId> {
+        let text = self.text.as_deref()?;
+        Some(
+            *self
+                .blob
+                .get_or_init(|| crate::repo::blob_id(text.as_bytes())),
+        )
     }
 
     /// Whether it has been parsed.

@@ -12,12 +12,15 @@ use crate::kep::{self, Kep, Readme};
 use crate::repo::{self, Source};
 
 /// Read the deferred READMEs of the KEPs `reads_readme` picks (their problems
-/// become the KEP's findings); the others' are left unread.
+/// become the KEP's findings); the others' are left unread. A blob holding
+/// the text of `known`'s README at the same path is not read: the KEP
+/// takes that [`Readme`] (as [`share`] would after reading it).
 pub(super) fn read_deferred(
     keps: &mut [Kep],
     mut deferred: repo::Deferred,
     reads_readme: &ReadsReadme,
     at: &Source,
+    known: Option<&Model>,
 ) {
     // README path -> KEP, for every README the revision left unread
     let by_readme: HashMap<String, usize> = (0..keps.len())
@@ -30,12 +33,24 @@ pub(super) fn read_deferred(
         .map(|(p, _)| p.as_str())
         .collect();
     paths.sort_unstable();
-    let taken = deferred.take(&paths);
+    let known_readme = |path: &str| {
+        let m = known?;
+        m.kep_index.by_readme.get(path).map(|&i| &m.keps[i].readme)
+    };
+    let holds = |path: &str, id: &repo::BlobId| {
+        known_readme(path).is_some_and(|r| r.blob_id().as_ref() == Some(id))
+    };
+    let taken = deferred.take_unless(&paths, &holds);
     for &i in by_readme.values() {
         set_readme(&mut keps[i], Arc::new(Readme::unread()));
     }
     match taken {
-        Ok((files, problems)) => {
+        Ok((files, problems, same)) => {
+            for path in same {
+                if let (Some(&i), Some(r)) = (by_readme.get(&path), known_readme(&path)) {
+                    set_readme(&mut keps[i], r.clone());
+                }
+            }
             for f in files {
                 let Some(&i) = by_readme.get(&f.path) else {
                     continue;

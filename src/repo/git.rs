@@ -130,16 +130,25 @@ impl Unread {
         self.entries.contains_key(path)
     }
 
-    pub(super) fn take(&mut self, paths: &[&str]) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
+    /// The entries at `paths`, those `known` holds left unread.
+    pub(super) fn take(
+        &mut self,
+        paths: &[&str],
+        known: &(dyn Fn(&str, &super::BlobId) -> bool + Sync),
+    ) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
         const MODE_BLOB: i32 = 0o100644;
-        let listed: Vec<(String, Oid, i32)> = paths
+        let taken: Vec<(String, Oid)> = paths
             .iter()
-            .filter_map(|p| {
-                self.entries
-                    .remove(*p)
-                    .map(|oid| (p.to_string(), oid, MODE_BLOB))
-            })
+            .filter_map(|p| self.entries.remove(*p).map(|oid| (p.to_string(), oid)))
             .collect();
+        let listed: Vec<(String, Oid, i32)> = {
+            use rayon::prelude::*;
+            taken
+                .into_par_iter()
+                .filter(|(p, oid)| !known(p, &super::BlobId(*oid)))
+                .map(|(p, oid)| (p, oid, MODE_BLOB))
+                .collect()
+        };
         if listed.is_empty() {
             return Ok((Vec::new(), Vec::new()));
         }

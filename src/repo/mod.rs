@@ -34,6 +34,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 
+/// A file's git blob id: the id git gives its bytes (`git hash-object`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobId(git2::Oid);
+
+/// The [`BlobId`] of `bytes`.
+pub fn blob_id(bytes: &[u8]) -> BlobId {
+    // hashing bytes in memory cannot fail; the zero id matches no blob
+    BlobId(git2::Oid::hash_object(git2::ObjectType::Blob, bytes).unwrap_or(git2::Oid::ZERO_SHA1))
+}
+
 /// Files larger than this are refused with a problem instead of being read.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
@@ -102,7 +112,32 @@ impl Deferred {
     /// skipped), read as the snapshot reads its files: too large or
     /// unreadable ones are problems. Each is read once.
     pub fn take(&mut self, paths: &[&str]) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
-        self.0.take(paths)
+        self.0.take(paths, &|_, _| false)
+    }
+
+    /// [`Deferred::take`], but a blob `known` holds already (its path and
+    /// [`BlobId`]) is not read: its path comes back in the third list. A
+    /// freeze deadline's READMEs are mostly today's, and inflating them
+    /// again was about half of the deadline's reading.
+    pub fn take_unless(
+        &mut self,
+        paths: &[&str],
+        known: &(dyn Fn(&str, &BlobId) -> bool + Sync),
+    ) -> Result<(Vec<RepoFile>, Vec<LoadProblem>, Vec<String>)> {
+        let same = std::sync::Mutex::new(Vec::new());
+        let is_known = |path: &str, id: &BlobId| {
+            let hit = known(path, id);
+            if hit {
+                same.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(path.to_string());
+            }
+            hit
+        };
+        let (files, problems) = self.0.take(paths, &is_known)?;
+        let mut same = same.into_inner().unwrap_or_else(|e| e.into_inner());
+        same.sort();
+        Ok((files, problems, same))
     }
 
     /// Whether `path` was left unread.
@@ -346,6 +381,9 @@ pub fn before_on_first_parent<'r>(
     }
     Ok(commit)
 }
+
+#[cfg(test)]
+mod deferred_tests;
 
 #[cfg(test)]
 mod tests {
