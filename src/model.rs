@@ -119,7 +119,11 @@ pub(crate) fn load_for(
         repo::load_embedded()
     } else {
         let defer = reads_readme.map(|_| kep::kep_readmes as repo::Defer);
-        crate::timing::timed("load: read files", || repo::load_with(root, rev, defer))?
+        let held = |path: &str, id: &repo::BlobId| known?.held_yaml(path, id);
+        let held = known.is_some().then_some(&held as &repo::Held<'_>);
+        crate::timing::timed("load: read files", || {
+            repo::load_with(root, rev, defer, held)
+        })?
     };
     let sigs = sigs.map(load_sigs).transpose()?;
     Ok(crate::timing::timed("load: parse", || {
@@ -440,6 +444,13 @@ impl Model {
                 .cloned()
                 .collect()
         })
+    }
+
+    /// The bytes of the YAML input at `path` (kep.yaml, prod-readiness
+    /// file, OWNERS_ALIASES), when they are those of blob `id`.
+    fn held_yaml(&self, path: &str, id: &repo::BlobId) -> Option<Vec<u8>> {
+        let text = self.yaml_texts.get(path)?;
+        (repo::blob_id(text.as_bytes()) == *id).then(|| text.as_bytes().to_vec())
     }
 
     /// The prod-readiness file at `path`, when its bytes were `bytes`.

@@ -1,5 +1,5 @@
-//! A revision's deferred blobs: those a reader holds already (by path and
-//! blob id) are not read again.
+//! A revision's blobs a reader holds already (by path and blob id) are
+//! not read again: deferred READMEs and the files a load reads.
 
 use std::collections::BTreeSet;
 
@@ -23,7 +23,7 @@ fn a_deferred_blob_held_already_is_not_read() {
     ];
     let now: &[(&str, &str)] = &[("keps/sig-a/2-b/README.md", "# B, now\n")];
     let dir = git_repository(&[then, now]);
-    let mut snapshot = load_with(dir.path(), Some("HEAD~1"), Some(readmes)).unwrap();
+    let mut snapshot = load_with(dir.path(), Some("HEAD~1"), Some(readmes), None).unwrap();
     let mut deferred = snapshot.deferred.take().unwrap();
     // the reader holds today's texts: 1's is the revision's, 2's is not
     let today = |path: &str| match path {
@@ -49,5 +49,38 @@ fn a_deferred_blob_held_already_is_not_read() {
     assert_eq!(
         format!("{:?}", blob_id(b"# A\n")),
         format!("BlobId({})", "7f3b95d297183eca8f6cf38ceaa253bee8c2d7cd")
+    );
+}
+
+#[test]
+fn a_file_held_already_is_not_read_again() {
+    let then: &[(&str, &str)] = &[
+        ("keps/sig-a/1-a/kep.yaml", "title: A\n"),
+        ("keps/sig-a/1-a/README.md", "# A\n"),
+        ("keps/sig-a/2-b/kep.yaml", "title: B, then\n"),
+        ("keps/sig-a/2-b/README.md", "# B\n"),
+    ];
+    let now: &[(&str, &str)] = &[("keps/sig-a/2-b/kep.yaml", "title: B, now\n")];
+    let dir = git_repository(&[then, now]);
+    let today = |path: &str| match path {
+        "keps/sig-a/1-a/kep.yaml" => Some("title: A\n"),
+        "keps/sig-a/2-b/kep.yaml" => Some("title: B, now\n"),
+        _ => None,
+    };
+    let taken = std::sync::Mutex::new(Vec::new());
+    let held = |path: &str, id: &super::BlobId| {
+        let text = today(path).filter(|t| blob_id(t.as_bytes()) == *id)?;
+        taken.lock().unwrap().push(path.to_string());
+        Some(text.as_bytes().to_vec())
+    };
+    let rev = Some("HEAD~1");
+    let knowing = load_with(dir.path(), rev, None, Some(&held)).unwrap();
+    // 1's kep.yaml is today's and taken; 2's changed since, and is read
+    assert_eq!(*taken.lock().unwrap(), ["keps/sig-a/1-a/kep.yaml"]);
+    let alone = load_with(dir.path(), rev, None, None).unwrap();
+    assert_eq!(knowing.files, alone.files);
+    assert_eq!(
+        knowing.file("keps/sig-a/2-b/kep.yaml").unwrap().bytes,
+        b"title: B, then\n"
     );
 }

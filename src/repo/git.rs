@@ -28,8 +28,13 @@ pub(crate) fn shallow_hint(repo: &Repository) -> &'static str {
     }
 }
 
-pub(super) fn load(root: &Path, rev: &str, defer: Option<super::Defer>) -> Result<RepoSnapshot> {
-    load_where(root, rev, defer, &|_| true)
+pub(super) fn load(
+    root: &Path,
+    rev: &str,
+    defer: Option<super::Defer>,
+    held: Option<&super::Held<'_>>,
+) -> Result<RepoSnapshot> {
+    load_where(root, rev, defer, held, &|_| true)
 }
 
 /// [`load`] (a revision read whole) of the paths `under` keeps (a
@@ -39,6 +44,7 @@ pub(super) fn load_where(
     root: &Path,
     rev: &str,
     defer: Option<super::Defer>,
+    held: Option<&super::Held<'_>>,
     under: &dyn Fn(&str) -> bool,
 ) -> Result<RepoSnapshot> {
     let repo = Repository::discover(root)
@@ -80,7 +86,7 @@ pub(super) fn load_where(
         Some(pick) => take_deferred(&mut listed, pick),
         None => Vec::new(),
     };
-    let out = read_parallel(&repo, tree.id(), listed)?;
+    let out = read_parallel(&repo, tree.id(), listed, held)?;
     let Read {
         mut files,
         assets,
@@ -153,7 +159,7 @@ impl Unread {
             return Ok((Vec::new(), Vec::new()));
         }
         let repo = Repository::open(&self.git_dir).context("opening the repository")?;
-        let read = read_parallel(&repo, self.tree, listed)?;
+        let read = read_parallel(&repo, self.tree, listed, None)?;
         Ok((read.files, read.problems))
     }
 }
@@ -163,7 +169,12 @@ impl Unread {
 /// reads a run of entries; the runs are joined in order. Inflating the
 /// blobs is most of a snapshot's reading (160 ms of the corpus on one
 /// thread).
-fn read_parallel(repo: &Repository, tree: Oid, listed: Vec<(String, Oid, i32)>) -> Result<Read> {
+fn read_parallel(
+    repo: &Repository,
+    tree: Oid,
+    listed: Vec<(String, Oid, i32)>,
+    held: Option<&super::Held<'_>>,
+) -> Result<Read> {
     use rayon::prelude::*;
     let git_dir = repo.path().to_path_buf();
     let run = listed
@@ -177,7 +188,7 @@ fn read_parallel(repo: &Repository, tree: Oid, listed: Vec<(String, Oid, i32)>) 
             let tree = repo.find_tree(tree).context("reading the tree")?;
             let mut out = Read::default();
             for (path, oid, mode) in entries {
-                out.read(&repo, &tree, path.clone(), *oid, *mode)?;
+                out.read(&repo, &tree, path.clone(), *oid, *mode, held)?;
             }
             Ok(out)
         })
@@ -210,6 +221,7 @@ impl Read {
         path: String,
         mut oid: Oid,
         mode: i32,
+        held: Option<&super::Held<'_>>,
     ) -> Result<()> {
         if mode == MODE_LINK {
             match follow_link(repo, tree, &path, oid) {
@@ -229,6 +241,10 @@ impl Read {
         }
         if !is_input(&path) {
             self.assets.push(path);
+            return Ok(());
+        }
+        if let Some(bytes) = held.and_then(|h| h(&path, &super::BlobId(oid))) {
+            self.files.push(RepoFile { path, bytes });
             return Ok(());
         }
         let odb = repo.odb().context("opening the object database")?;

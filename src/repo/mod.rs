@@ -212,8 +212,13 @@ pub(crate) fn load_only(
     rev: &str,
     under: &dyn Fn(&str) -> bool,
 ) -> Result<RepoSnapshot> {
-    git::load_where(root, rev, None, under)
+    git::load_where(root, rev, None, None, under)
 }
+
+/// The bytes a reader holds already of the file at a path with a blob id,
+/// if it does: a revision's blob with that id is not read again (a freeze
+/// deadline's kep.yaml and prod-readiness files are mostly today's).
+pub type Held<'a> = dyn Fn(&str, &BlobId) -> Option<Vec<u8>> + Sync + 'a;
 
 /// Which of a revision's listed paths a deferring load leaves unread (the
 /// KEPs' READMEs: `kep::kep_readmes`, where the loader's rule is).
@@ -225,11 +230,13 @@ pub type Defer = fn(&[&str]) -> std::collections::BTreeSet<String>;
 /// enhancements checkout is an error (see [`not_a_checkout`]), so a wrong
 /// `--repo` never reads as "0 KEPs checked". `defer` picks the files of a
 /// revision left unread ([`RepoSnapshot::deferred`]; a working tree's are
-/// all read, which is cheap).
+/// all read, which is cheap); `held` gives the bytes of the revision's
+/// files the reader holds already, which are not read again.
 pub(crate) fn load_with(
     root: &Path,
     rev: Option<&str>,
     defer: Option<Defer>,
+    held: Option<&Held<'_>>,
 ) -> Result<RepoSnapshot> {
     if rev.is_none()
         && let Some(why) = not_a_checkout(root)
@@ -237,7 +244,7 @@ pub(crate) fn load_with(
         anyhow::bail!(why);
     }
     let snapshot = match rev {
-        Some(rev) => git::load(root, rev, defer)?,
+        Some(rev) => git::load(root, rev, defer, held)?,
         None => worktree::load(root)?,
     };
     let inputs = |p: &str| {
