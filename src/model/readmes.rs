@@ -13,8 +13,8 @@ use crate::repo::{self, Source};
 
 /// Read the deferred READMEs of the KEPs `reads_readme` picks (their problems
 /// become the KEP's findings); the others' are left unread. A blob holding
-/// the text of `known`'s README at the same path is not read: the KEP
-/// takes that [`Readme`] (as [`share`] would after reading it).
+/// the text of `known`'s README at the same path is not read: its bytes
+/// are that text, and [`share`] gives the KEP that [`Readme`].
 pub(super) fn read_deferred(
     keps: &mut [Kep],
     mut deferred: repo::Deferred,
@@ -33,24 +33,17 @@ pub(super) fn read_deferred(
         .map(|(p, _)| p.as_str())
         .collect();
     paths.sort_unstable();
-    let known_readme = |path: &str| {
+    let held = |path: &str, id: &repo::BlobId| {
         let m = known?;
-        m.kep_index.by_readme.get(path).map(|&i| &m.keps[i].readme)
+        let r = &m.keps[*m.kep_index.by_readme.get(path)?].readme;
+        (r.blob_id().as_ref() == Some(id)).then(|| r.text().as_bytes().to_vec())
     };
-    let holds = |path: &str, id: &repo::BlobId| {
-        known_readme(path).is_some_and(|r| r.blob_id().as_ref() == Some(id))
-    };
-    let taken = deferred.take_unless(&paths, &holds);
+    let taken = deferred.take(&paths, known.is_some().then_some(&held as &repo::Held<'_>));
     for &i in by_readme.values() {
         set_readme(&mut keps[i], Arc::new(Readme::unread()));
     }
     match taken {
-        Ok((files, problems, same)) => {
-            for path in same {
-                if let (Some(&i), Some(r)) = (by_readme.get(&path), known_readme(&path)) {
-                    set_readme(&mut keps[i], r.clone());
-                }
-            }
+        Ok((files, problems)) => {
             for f in files {
                 let Some(&i) = by_readme.get(&f.path) else {
                     continue;

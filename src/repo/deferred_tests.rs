@@ -1,9 +1,10 @@
 //! A revision's blobs a reader holds already (by path and blob id) are
-//! not read again: deferred READMEs and the files a load reads.
+//! not read again: the files a load reads and its deferred READMEs.
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 
-use super::{blob_id, git_repository, load_with};
+use super::{BlobId, blob_id, git_repository, load_with};
 
 fn readmes(paths: &[&str]) -> BTreeSet<String> {
     paths
@@ -13,74 +14,96 @@ fn readmes(paths: &[&str]) -> BTreeSet<String> {
         .collect()
 }
 
-#[test]
-fn a_deferred_blob_held_already_is_not_read() {
-    let then: &[(&str, &str)] = &[
-        ("keps/sig-a/1-a/kep.yaml", "title: A\n"),
-        ("keps/sig-a/1-a/README.md", "# A\n"),
-        ("keps/sig-a/2-b/kep.yaml", "title: B\n"),
-        ("keps/sig-a/2-b/README.md", "# B, then\n"),
-    ];
-    let now: &[(&str, &str)] = &[("keps/sig-a/2-b/README.md", "# B, now\n")];
-    let dir = git_repository(&[then, now]);
-    let mut snapshot = load_with(dir.path(), Some("HEAD~1"), Some(readmes), None).unwrap();
-    let mut deferred = snapshot.deferred.take().unwrap();
-    // the reader holds today's texts: 1's is the revision's, 2's is not
-    let today = |path: &str| match path {
-        "keps/sig-a/1-a/README.md" => Some("# A\n"),
-        "keps/sig-a/2-b/README.md" => Some("# B, now\n"),
-        _ => None,
-    };
-    let holds =
-        |path: &str, id: &super::BlobId| today(path).is_some_and(|t| blob_id(t.as_bytes()) == *id);
-    let paths = ["keps/sig-a/1-a/README.md", "keps/sig-a/2-b/README.md"];
-    let (files, problems, same) = deferred.take_unless(&paths, &holds).unwrap();
-    assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(same, ["keps/sig-a/1-a/README.md"]);
-    let read: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|f| (f.path.as_str(), f.bytes.as_slice()))
-        .collect();
-    assert_eq!(read, [("keps/sig-a/2-b/README.md", &b"# B, then\n"[..])]);
-    // each is taken once, read or held
-    let (files, _, same) = deferred.take_unless(&paths, &holds).unwrap();
-    assert!(files.is_empty() && same.is_empty());
-    // git's own id for the bytes
-    assert_eq!(
-        format!("{:?}", blob_id(b"# A\n")),
-        format!("BlobId({})", "7f3b95d297183eca8f6cf38ceaa253bee8c2d7cd")
-    );
-}
-
-#[test]
-fn a_file_held_already_is_not_read_again() {
+/// A repository whose HEAD~1 has KEPs 1 and 2; HEAD changed 2's kep.yaml
+/// and README.
+fn repository() -> tempfile::TempDir {
     let then: &[(&str, &str)] = &[
         ("keps/sig-a/1-a/kep.yaml", "title: A\n"),
         ("keps/sig-a/1-a/README.md", "# A\n"),
         ("keps/sig-a/2-b/kep.yaml", "title: B, then\n"),
-        ("keps/sig-a/2-b/README.md", "# B\n"),
+        ("keps/sig-a/2-b/README.md", "# B, then\n"),
     ];
-    let now: &[(&str, &str)] = &[("keps/sig-a/2-b/kep.yaml", "title: B, now\n")];
-    let dir = git_repository(&[then, now]);
-    let today = |path: &str| match path {
-        "keps/sig-a/1-a/kep.yaml" => Some("title: A\n"),
-        "keps/sig-a/2-b/kep.yaml" => Some("title: B, now\n"),
-        _ => None,
-    };
-    let taken = std::sync::Mutex::new(Vec::new());
-    let held = |path: &str, id: &super::BlobId| {
+    let now: &[(&str, &str)] = &[
+        ("keps/sig-a/2-b/kep.yaml", "title: B, now\n"),
+        ("keps/sig-a/2-b/README.md", "# B, now\n"),
+    ];
+    git_repository(&[then, now])
+}
+
+/// The reader's files: HEAD's.
+fn today(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "keps/sig-a/1-a/kep.yaml" => "title: A\n",
+        "keps/sig-a/1-a/README.md" => "# A\n",
+        "keps/sig-a/2-b/kep.yaml" => "title: B, now\n",
+        "keps/sig-a/2-b/README.md" => "# B, now\n",
+        _ => return None,
+    })
+}
+
+/// The reader's holding: today's bytes where the blob is today's, each
+/// path it gave written down in `taken`.
+fn holding(taken: &Mutex<Vec<String>>) -> impl Fn(&str, &BlobId) -> Option<Vec<u8>> + Sync + '_ {
+    move |path, id| {
         let text = today(path).filter(|t| blob_id(t.as_bytes()) == *id)?;
         taken.lock().unwrap().push(path.to_string());
         Some(text.as_bytes().to_vec())
-    };
+    }
+}
+
+#[test]
+fn a_file_held_already_is_not_read_again() {
+    let dir = repository();
+    let taken = Mutex::new(Vec::new());
+    let held = holding(&taken);
     let rev = Some("HEAD~1");
     let knowing = load_with(dir.path(), rev, None, Some(&held)).unwrap();
-    // 1's kep.yaml is today's and taken; 2's changed since, and is read
-    assert_eq!(*taken.lock().unwrap(), ["keps/sig-a/1-a/kep.yaml"]);
+    // 1's files are today's and taken; 2's changed since, and are read
+    let mut took = taken.lock().unwrap().clone();
+    took.sort();
+    assert_eq!(
+        took,
+        ["keps/sig-a/1-a/README.md", "keps/sig-a/1-a/kep.yaml"]
+    );
     let alone = load_with(dir.path(), rev, None, None).unwrap();
     assert_eq!(knowing.files, alone.files);
     assert_eq!(
         knowing.file("keps/sig-a/2-b/kep.yaml").unwrap().bytes,
         b"title: B, then\n"
+    );
+}
+
+#[test]
+fn a_deferred_blob_held_already_is_not_read() {
+    let dir = repository();
+    let mut snapshot = load_with(dir.path(), Some("HEAD~1"), Some(readmes), None).unwrap();
+    let mut deferred = snapshot.deferred.take().unwrap();
+    let taken = Mutex::new(Vec::new());
+    let held = holding(&taken);
+    let paths = ["keps/sig-a/1-a/README.md", "keps/sig-a/2-b/README.md"];
+    let (files, problems) = deferred.take(&paths, Some(&held)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    // 1's is today's and taken; 2's is read, the revision's
+    assert_eq!(*taken.lock().unwrap(), ["keps/sig-a/1-a/README.md"]);
+    let mut read: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.bytes.as_slice()))
+        .collect();
+    read.sort();
+    assert_eq!(
+        read,
+        [
+            ("keps/sig-a/1-a/README.md", &b"# A\n"[..]),
+            ("keps/sig-a/2-b/README.md", &b"# B, then\n"[..])
+        ]
+    );
+    // each is taken once
+    let (files, _) = deferred.take(&paths, Some(&held)).unwrap();
+    assert!(files.is_empty());
+    assert_eq!(taken.lock().unwrap().len(), 1);
+    // git's own id for the bytes
+    assert_eq!(
+        format!("{:?}", blob_id(b"# A\n")),
+        format!("BlobId({})", "7f3b95d297183eca8f6cf38ceaa253bee8c2d7cd")
     );
 }

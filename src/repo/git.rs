@@ -136,30 +136,25 @@ impl Unread {
         self.entries.contains_key(path)
     }
 
-    /// The entries at `paths`, those `known` holds left unread.
     pub(super) fn take(
         &mut self,
         paths: &[&str],
-        known: &(dyn Fn(&str, &super::BlobId) -> bool + Sync),
+        held: Option<&super::Held<'_>>,
     ) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
         const MODE_BLOB: i32 = 0o100644;
-        let taken: Vec<(String, Oid)> = paths
+        let listed: Vec<(String, Oid, i32)> = paths
             .iter()
-            .filter_map(|p| self.entries.remove(*p).map(|oid| (p.to_string(), oid)))
+            .filter_map(|p| {
+                self.entries
+                    .remove(*p)
+                    .map(|oid| (p.to_string(), oid, MODE_BLOB))
+            })
             .collect();
-        let listed: Vec<(String, Oid, i32)> = {
-            use rayon::prelude::*;
-            taken
-                .into_par_iter()
-                .filter(|(p, oid)| !known(p, &super::BlobId(*oid)))
-                .map(|(p, oid)| (p, oid, MODE_BLOB))
-                .collect()
-        };
         if listed.is_empty() {
             return Ok((Vec::new(), Vec::new()));
         }
         let repo = Repository::open(&self.git_dir).context("opening the repository")?;
-        let read = read_parallel(&repo, self.tree, listed, None)?;
+        let read = read_parallel(&repo, self.tree, listed, held)?;
         Ok((read.files, read.problems))
     }
 }

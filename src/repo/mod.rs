@@ -110,34 +110,16 @@ pub struct Deferred(git::Unread);
 impl Deferred {
     /// The blobs at `paths` (those not deferred, or read already, are
     /// skipped), read as the snapshot reads its files: too large or
-    /// unreadable ones are problems. Each is read once.
-    pub fn take(&mut self, paths: &[&str]) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
-        self.0.take(paths, &|_, _| false)
-    }
-
-    /// [`Deferred::take`], but a blob `known` holds already (its path and
-    /// [`BlobId`]) is not read: its path comes back in the third list. A
-    /// freeze deadline's READMEs are mostly today's, and inflating them
-    /// again was about half of the deadline's reading.
-    pub fn take_unless(
+    /// unreadable ones are problems. Each is taken once; one `held` holds
+    /// already is not read again ([`Held`]: a freeze deadline's READMEs are
+    /// mostly today's, and inflating them again was about half of the
+    /// deadline's reading).
+    pub fn take(
         &mut self,
         paths: &[&str],
-        known: &(dyn Fn(&str, &BlobId) -> bool + Sync),
-    ) -> Result<(Vec<RepoFile>, Vec<LoadProblem>, Vec<String>)> {
-        let same = std::sync::Mutex::new(Vec::new());
-        let is_known = |path: &str, id: &BlobId| {
-            let hit = known(path, id);
-            if hit {
-                same.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(path.to_string());
-            }
-            hit
-        };
-        let (files, problems) = self.0.take(paths, &is_known)?;
-        let mut same = same.into_inner().unwrap_or_else(|e| e.into_inner());
-        same.sort();
-        Ok((files, problems, same))
+        held: Option<&Held<'_>>,
+    ) -> Result<(Vec<RepoFile>, Vec<LoadProblem>)> {
+        self.0.take(paths, held)
     }
 
     /// Whether `path` was left unread.
@@ -217,7 +199,7 @@ pub(crate) fn load_only(
 
 /// The bytes a reader holds already of the file at a path with a blob id,
 /// if it does: a revision's blob with that id is not read again (a freeze
-/// deadline's kep.yaml and prod-readiness files are mostly today's).
+/// deadline's kep.yaml, prod-readiness files and READMEs are mostly today's).
 pub type Held<'a> = dyn Fn(&str, &BlobId) -> Option<Vec<u8>> + Sync + 'a;
 
 /// Which of a revision's listed paths a deferring load leaves unread (the
@@ -318,11 +300,10 @@ pub(crate) fn resolve_link(link: &str, target: &str) -> Option<String> {
 fn finish(
     source: Source,
     mut files: Vec<RepoFile>,
-    assets: Vec<String>,
+    mut assets: Vec<String>,
     mut problems: Vec<LoadProblem>,
 ) -> RepoSnapshot {
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut assets = assets;
     assets.sort();
     problems.sort_by(|a, b| a.path.cmp(&b.path));
     RepoSnapshot {
