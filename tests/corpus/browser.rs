@@ -450,7 +450,18 @@ impl Browser {
         TURN.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A browser whose scrollbars are hidden (so that screenshots show the
+    /// page alone).
     fn start() -> Browser {
+        Browser::launch(&["--hide-scrollbars"])
+    }
+
+    /// A browser whose scrollbars take room beside the page, as on a desktop.
+    fn with_scrollbars() -> Browser {
+        Browser::launch(&[])
+    }
+
+    fn launch(extra: &[&str]) -> Browser {
         let (chromedriver, chromium) = tools();
         require(&chromium, "chromium");
         require(&chromedriver, "chromium-driver");
@@ -486,14 +497,18 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let mut args = vec![
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            "--force-color-profile=srgb",
+            "--window-size=1280,900",
+        ];
+        args.extend_from_slice(extra);
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                         "--disable-gpu", "--hide-scrollbars", "--force-color-profile=srgb",
-                         "--window-size=1280,900"]
-            },
+            "goog:chromeOptions": {"binary": chromium, "args": args},
             "goog:loggingPrefs": {"browser": "ALL"}
         }}});
         let created = http(port, "POST", "/session", Some(&caps));
