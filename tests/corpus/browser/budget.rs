@@ -146,7 +146,7 @@ fn kep_images_arrive_without_shifting_the_page() {
 }
 
 /// A long page painted before its article has arrived (a busy machine: the
-/// Lighthouse test saw it once in CI, 0.00013 on KEP-5517) is shorter than
+/// Lighthouse test saw it once in CI, 0.00005 on KEP-5517) is shorter than
 /// the window, and gains its scrollbar when the article arrives. The bar's
 /// room is kept from the first paint, so the header's search box, aligned
 /// right, does not move. Measured with the desktop's scrollbars shown, the
