@@ -34,13 +34,13 @@ pub(super) const BUDGETS: [(&str, &str, u64, u64); 10] = [
     ("search", "/?q=kubelet", 230, 1_600),
 ];
 
-/// Bytes the open page has fetched (bodies as sent, whether or not the
+/// Bytes the open page has fetched (bodies uncompressed, whether or not the
 /// browser had them cached), its DOM elements, and the images it fetched.
 fn first_view(b: &Browser) -> Value {
     b.js(
         "var n = performance.getEntriesByType('navigation')[0];\
          var r = performance.getEntriesByType('resource');\
-         return {bytes: r.reduce(function (s, e) { return s + e.encodedBodySize; }, n.encodedBodySize),\
+         return {bytes: r.reduce(function (s, e) { return s + e.decodedBodySize; }, n.decodedBodySize),\
                  nodes: document.getElementsByTagName('*').length,\
                  images: r.filter(function (e) { return e.initiatorType === 'img'; }).map(function (e) { return e.name; })};",
     )
@@ -241,6 +241,13 @@ fn audit(url: &str, desktop: bool, out: &Path) -> (f64, f64, f64, Vec<String>) {
         })
         .map(|r| r["id"].as_str().unwrap().to_string())
         .collect();
+    // Served as Netlify serves it: the page's HTML came gzipped.
+    let doc = &v["audits"]["network-requests"]["details"]["items"][0];
+    assert!(
+        doc["mimeType"] == "text/html"
+            && doc["transferSize"].as_f64() < doc["resourceSize"].as_f64().map(|r| r / 2.0),
+        "{url}: the HTML did not come compressed: {doc}"
+    );
     let cls = v["audits"]["cumulative-layout-shift"]["numericValue"]
         .as_f64()
         .unwrap_or(1.0);

@@ -58,8 +58,8 @@ pub(super) fn corpus_site() -> &'static Site {
         let out = built_corpus_site("browser-corpus", &[]);
         let dir = out.parent().unwrap().to_path_buf();
         let misses: &'static Mutex<Vec<String>> = Box::leak(Box::new(Mutex::new(Vec::new())));
-        let port = serve(out.clone(), misses, Vec::new());
-        let published_port = serve(out, misses, netlify_headers());
+        let port = serve(out.clone(), misses, None);
+        let published_port = serve(out, misses, Some(netlify_headers()));
         Site {
             dir,
             port,
@@ -344,7 +344,7 @@ fn corpus_search_finds_known_items_people_gates_and_sections() {
     results(&b, "kubelet");
     let bytes = b.js(
         "return performance.getEntriesByType('resource').filter(function (e) { return e.name.indexOf('/search/') >= 0; })\
-         .reduce(function (n, e) { return n + e.encodedBodySize; }, 0);",
+         .reduce(function (n, e) { return n + e.decodedBodySize; }, 0);",
     );
     let bytes = bytes.as_u64().unwrap();
     eprintln!("a first search for \"kubelet\" fetches {bytes} bytes");
