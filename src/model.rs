@@ -1,7 +1,7 @@
 //! The loaded repository: [`RepoSnapshot`] (+ optional sigs.yaml) → [`Model`],
 //! every KEP, template, prod-readiness file and alias, immutable after load.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Result;
@@ -11,7 +11,9 @@ use crate::finding::{self, Finding};
 use crate::kep::prr::{OwnersAliases, PrrFile, SigList, parse_prr};
 use crate::kep::{self, Kep, decode};
 use crate::repo::{self, RepoSnapshot, Source};
+use index::KepIndex;
 
+mod index;
 mod readmes;
 
 /// The path of the repository's own KEP template README.
@@ -59,29 +61,6 @@ pub struct Model {
 /// Which KEPs' READMEs a revision's load reads ([`load_for`]): the others
 /// are left unread (their blobs are never inflated).
 pub(crate) type ReadsReadme = dyn Fn(&Kep) -> bool + Sync;
-
-/// Number → first KEP with it, and README path → KEP, so that lookups stay
-/// constant-time on corpora of any size.
-#[derive(Debug, Clone, Default)]
-struct KepIndex {
-    by_number: HashMap<u32, usize>,
-    by_readme: HashMap<String, usize>,
-}
-
-impl KepIndex {
-    fn new(keps: &[Kep]) -> KepIndex {
-        let mut index = KepIndex::default();
-        for (i, k) in keps.iter().enumerate() {
-            if let Some(n) = k.number() {
-                index.by_number.entry(n).or_insert(i);
-            }
-            if let Some(r) = &k.readme_path {
-                index.by_readme.entry(r.clone()).or_insert(i);
-            }
-        }
-        index
-    }
-}
 
 impl PartialEq for Model {
     /// Two models are equal when they hold the same content, wherever it was read from.
@@ -487,7 +466,22 @@ impl Model {
 
     /// The id of [`Model::kep`]'s KEP.
     pub fn kep_at(&self, number: u32) -> Option<KepId> {
-        self.kep_index.by_number.get(&number).copied().map(KepId)
+        self.kep_index
+            .by_number
+            .get(&number)
+            .and_then(|ids| ids.first())
+            .copied()
+            .map(KepId)
+    }
+
+    /// Every KEP with this number, in model order.
+    pub fn keps_numbered(&self, number: u32) -> impl Iterator<Item = &Kep> + '_ {
+        self.kep_index
+            .by_number
+            .get(&number)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.keps[i])
     }
 }
 

@@ -320,10 +320,11 @@ fn same_number(model: &Model, kep: &Kep, link: &dyn Fn(&str) -> LinkView) -> Vec
     let Some(n) = kep.number() else {
         return Vec::new();
     };
+    // from the model's index: a scan of every KEP per page was quadratic
+    // (428,000 number parses on the corpus, 43 million at 10x)
     model
-        .keps
-        .iter()
-        .filter(|k| k.number() == Some(n) && !std::ptr::eq(*k, kep))
+        .keps_numbered(n)
+        .filter(|k| !std::ptr::eq(*k, kep))
         .map(|k| link(&format!("/{}", k.path)))
         .collect()
 }
