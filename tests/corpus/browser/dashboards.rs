@@ -14,8 +14,9 @@ use super::portal::{corpus_site, open};
 
 const WIDTHS: [(u32, u32); 4] = [(390, 844), (800, 1000), (1024, 768), (1400, 900)];
 
-/// The pages a SIG lead, a PRR reviewer and the release team read.
-pub(super) const DASHBOARDS: [(&str, &str); 10] = [
+/// The pages a SIG lead, a PRR reviewer, the release team and a KEP author
+/// read.
+pub(super) const DASHBOARDS: [(&str, &str); 11] = [
     ("home", "/"),
     ("sig", "/sigs/sig-node/"),
     ("prr", "/prr/"),
@@ -26,6 +27,7 @@ pub(super) const DASHBOARDS: [(&str, &str); 10] = [
     ("keps", "/keps/"),
     ("report", "/releases/v1.37/report/"),
     ("comments", "/releases/v1.37/comments/"),
+    ("person", "/people/wojtek-t/"),
 ];
 
 /// What is wrong with the open page's reading layout at `width`: elements
