@@ -79,10 +79,11 @@ impl PartialEq for Model {
 /// plus sigs.yaml when given: a step of `Project::load` (through
 /// [`crate::project::Input`]), outside the crate the only way to load.
 ///
-/// Knowing `known`, a model read before (today's files, when a freeze
-/// deadline's revision is read): a kep.yaml with the same path and
-/// text takes its parse (parsing the corpus's 650 kep.yaml files again was
-/// about 26 ms of one core for each deadline, 9 ms since), and a README
+/// Knowing `known`, a model read before with the same `sigs` (today's
+/// files, when a freeze deadline's revision is read): its sigs.yaml is
+/// taken, a kep.yaml with the same path and text takes its parse (parsing
+/// the corpus's 650 kep.yaml files again was about 26 ms of one core for
+/// each deadline, 9 ms since), and a README
 /// with the same path and text is the same [`kep::Readme`], parsed once for
 /// both. A revision's READMEs are read for the KEPs `reads_readme` picks only
 /// (all without it): inflating every README blob was 100 ms of the
@@ -104,7 +105,13 @@ pub(crate) fn load_for(
             repo::load_with(root, rev, defer, held)
         })?
     };
-    let sigs = sigs.map(load_sigs).transpose()?;
+    // `known` was read with the same sigs.yaml (a deadline's revision is
+    // read with today's flags): its parse is taken, as parsing the file
+    // again was about 10 ms of one core for each freeze deadline.
+    let sigs = match known {
+        Some(k) if sigs.is_some() => k.sigs.clone(),
+        _ => sigs.map(load_sigs).transpose()?,
+    };
     Ok(crate::timing::timed("load: parse", || {
         from_snapshot_for(snapshot, sigs, known, reads_readme)
     }))

@@ -59,3 +59,36 @@ fn a_questionnaire_handed_over_outside_the_release_is_read_at_the_deadline() {
     // the delegate's README is the revision's text
     assert_eq!(m.kep(200).unwrap().readme_text(), r200);
 }
+
+#[test]
+fn a_deadline_takes_todays_sigs_yaml() {
+    let y = yaml(100, "v1.40", "alpha");
+    let group = |dir: &str| format!("sigs:\n- dir: {dir}\n  name: A\n");
+    let (a, b) = (group("sig-a"), group("sig-b"));
+    let files: &[(&str, &str)] = &[
+        ("keps/sig-a/100-a/kep.yaml", &y),
+        ("sigs-a.yaml", &a),
+        ("sigs-b.yaml", &b),
+    ];
+    let dir = git_repository(&[files]);
+    let today = Input::at(dir.path())
+        .sigs(dir.path().join("sigs-a.yaml"))
+        .model()
+        .unwrap();
+    // a deadline is read with today's flags, so with the same file: it
+    // takes today's parse rather than reading a file again (here another
+    // file, so that a second reading would show)
+    let at = Input::at(dir.path())
+        .sigs(dir.path().join("sigs-b.yaml"))
+        .rev("HEAD");
+    let m = model_at_deadline(&at, &today, Release::new(1, 40)).unwrap();
+    let dirs = |m: &crate::model::Model| -> Vec<String> {
+        m.sigs
+            .iter()
+            .flat_map(|s| &s.groups)
+            .map(|g| g.dir.clone())
+            .collect()
+    };
+    assert_eq!(dirs(&today), ["sig-a"]);
+    assert_eq!(dirs(&m), dirs(&today));
+}
