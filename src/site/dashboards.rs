@@ -34,17 +34,6 @@ pub const RECENT_DAYS: i64 = 7;
 /// from a KEP can steer a path.
 use crate::kep::segment::is_login;
 
-/// KEP number → index into `model.keps` (the first KEP with the number).
-fn by_number(c: &Ctx) -> BTreeMap<u32, usize> {
-    let mut m = BTreeMap::new();
-    for (i, k) in c.model.keps.iter().enumerate() {
-        if let Some(n) = k.number() {
-            m.entry(n).or_insert(i);
-        }
-    }
-    m
-}
-
 /// One dashboard per SIG, in parallel.
 pub fn sig_pages(
     c: &Ctx,
@@ -230,7 +219,6 @@ const ROLES: [&str; 4] = ["author", "reviewer", "approver", "prr-approver"];
 /// `/people/` (every person with their roles), returned.
 pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
     let mut people: BTreeMap<String, [BTreeSet<usize>; 4]> = BTreeMap::new();
-    let numbers = by_number(c);
     for (i, k) in c.model.keps.iter().enumerate() {
         let m = &k.meta;
         for (r, list) in [&m.authors, &m.reviewers, &m.approvers, &m.prr_approvers]
@@ -244,7 +232,7 @@ pub fn people_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) -> Listing {
         }
     }
     for f in &c.model.prr_files {
-        let Some(&i) = f.number().and_then(|n| numbers.get(&n)) else {
+        let Some(KepId(i)) = f.number().and_then(|n| c.model.kep_at(n)) else {
             continue;
         };
         for a in f.approvals.values() {
@@ -347,10 +335,11 @@ pub fn recent_changes(c: &Ctx) -> Vec<Value> {
         return Vec::new();
     };
     let since = c.now - RECENT_DAYS * 86_400;
-    let numbers = by_number(c);
     let mut out: Vec<(i64, Value)> = Vec::new();
     for (n, kh) in &h.keps {
-        let Some(&i) = numbers.get(n) else { continue };
+        let Some(KepId(i)) = c.model.kep_at(*n) else {
+            continue;
+        };
         let mut prev: Option<&crate::repo::history::Change> = None;
         for ch in &kh.changes {
             if ch.time >= since {

@@ -1,11 +1,12 @@
 //! The dashboards read at a glance (issue 24), on the corpus build in
 //! Chromium at 390, 800, 1024 and 1400 px: at 1024 px and wider no element
 //! scrolls sideways (the reason a KEP is at risk is on screen), at 390 and
-//! 800 px no dashboard needs sideways scrolling (its rows are cards), no table row
-//! is more than 1.5x as tall as the content of its tallest cell, the
-//! summary line's links filter the rows, and the release report's outcome
-//! cells are 250 px wide or more at every width from 390 to 1400 px. axe-core runs on the same pages in
-//! `portal.rs`; screenshots go to `$CARGO_TARGET_TMPDIR/browser-corpus/dash/`.
+//! 800 px no dashboard needs sideways scrolling (its rows are cards), no
+//! table row is more than 1.5x as tall as the content of its tallest cell,
+//! the summary line's links filter the rows, and the release report's
+//! outcome cells are 250 px wide or more at every width from 390 to
+//! 1400 px. axe-core runs on the same pages in `portal.rs`; screenshots go
+//! to `$CARGO_TARGET_TMPDIR/browser-corpus/dash/`.
 
 use serde_json::Value;
 
