@@ -55,6 +55,8 @@ pub fn check_metadata(model: &Model) -> Vec<Finding> {
 /// Run every rule, reusing an analysis of the same model.
 pub fn check_with(model: &Model, analysis: &Analysis) -> Vec<Finding> {
     let mut out = check_metadata(model);
+    // judged once, before every KEP's job asks (Model::assets)
+    model.assets();
     let documents: Vec<Vec<Finding>> = model
         .keps
         .par_iter()
