@@ -107,3 +107,21 @@ fn a_deferred_blob_held_already_is_not_read() {
         format!("BlobId({})", "7f3b95d297183eca8f6cf38ceaa253bee8c2d7cd")
     );
 }
+
+/// A text's id is git's own for the same bytes, whatever their length
+/// (the header counts bytes, not characters) and content.
+#[test]
+fn blob_ids_are_gits_own() {
+    let long: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    let texts: [&[u8]; 5] = [
+        b"",
+        b"x",
+        "caf\u{e9} \u{2014} na\u{ef}ve\n".as_bytes(),
+        &[0xff, 0, 0xfe],
+        &long,
+    ];
+    for t in texts {
+        let git = git2::Oid::hash_object(git2::ObjectType::Blob, t).unwrap();
+        assert_eq!(blob_id(t), BlobId(git), "{} bytes", t.len());
+    }
+}
