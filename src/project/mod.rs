@@ -8,8 +8,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use anyhow::Result;
 
 mod deadlines;
@@ -128,30 +126,18 @@ impl Project {
 
 impl Project {
     /// Load `input` and analyse it, reading what `needs` asks for: unless
-    /// its walk is [`Walk::Skip`], the git history too, beside the load and
-    /// analysis (the walk is mostly one thread reading git objects).
+    /// its walk is [`Walk::Skip`], the git history first (the walk reads
+    /// git objects on every thread), then the files. Walked beside the
+    /// load, the walk's mapped packfile was held with the whole model, and
+    /// the load's READMEs beside it: 14 MiB more at the corpus build's peak
+    /// for about the same time (farm-bench, 15 pairs: CPU 1.01x, wall 1.01x
+    /// walked first). The READMEs are parsed when the analysis first asks.
     pub fn load(input: &Input, needs: &Needs) -> Result<Project> {
         if needs.findings == Findings::Only {
             return Project::for_findings(input);
         }
-        // The walk is mostly one thread: while it runs, the READMEs every
-        // analysis reads are parsed on the others (asked for now, not later).
-        let early = matches!(needs.readmes, Readmes::All) && needs.walk != Walk::Skip;
-        let (model, history) = rayon::join(
-            || {
-                let model = timed("load", || input.model())?;
-                if early {
-                    timed("load: readmes", || {
-                        model.keps.par_iter().for_each(|k| {
-                            let _ = k.doc();
-                        })
-                    });
-                }
-                anyhow::Ok(model)
-            },
-            || walk(input, &needs.walk),
-        );
-        let model = model?;
+        let history = walk(input, &needs.walk);
+        let model = timed("load", || input.model())?;
         let readmes = match needs.readmes {
             Readmes::All => None,
             Readmes::Of(pick) => Some(pick(&model, history.as_ref())?),
