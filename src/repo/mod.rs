@@ -464,10 +464,10 @@ mod tests {
 /// windows and at most 64 MB mapped, the least recently used windows are
 /// unmapped beyond that. The corpus's pack (54 MB) fits: at 32 MB the
 /// walk's threads took turns unmapping and mapping again the windows the
-/// other needed (munmap and page faults: 3% of a cold build's CPU; at 64 MB
-/// CPU 0.970x, wall 0.974x, peak 119.7 against 118.6 MiB, 15 pairs,
-/// the READMEs parsed after the walk). Call once, before any repository is
-/// opened.
+/// other needed (munmap and page faults: 3% of a cold build's CPU). With
+/// 64 MB and the walk before the load (`Project::load`): CPU 0.974x, wall
+/// 0.970x, peak 108.5 against 118.2 MiB (21 pairs). Call once, before any
+/// repository is opened.
 pub fn bound_pack_windows() {
     const WINDOW: usize = 8 << 20;
     const MAPPED: usize = 64 << 20;
