@@ -351,6 +351,10 @@ pub struct Inputs<'a> {
     pub team: Option<&'a TeamFacts>,
     /// Kubernetes' feature gates, from `--kubernetes`.
     pub code: Option<&'a crate::analysis::code::Code>,
+    /// The release's view, when already taken from these inputs (the
+    /// site's listings take every release's view; the reports beside them
+    /// reuse it rather than judge each KEP again).
+    pub view: Option<&'a crate::analysis::outcome::ReleaseView>,
 }
 
 impl<'a> Inputs<'a> {

@@ -24,7 +24,7 @@ pub(super) fn rows(
     phase: Phase,
     issue_index: Option<&BTreeMap<u32, &Issue>>,
 ) -> (Vec<Row>, Vec<ApartRow>) {
-    let (selected, apart) = select(&inputs.sources(), opts.release);
+    let (selected, apart) = select(&inputs.sources(), opts.release, inputs.view);
     let mut rows: Vec<Row> = selected
         .iter()
         .map(|s| {

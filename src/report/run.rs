@@ -233,6 +233,7 @@ pub fn run(req: &Request) -> Result<Written> {
         },
         team: project.team.as_ref(),
         code: project.code.as_ref(),
+        view: None,
     };
     let repo_url = crate::urls::repo_url(&req.repo_url);
     let links = match &req.site_url {

@@ -4,7 +4,7 @@
 //! listed apart.
 
 use crate::analysis::Readiness;
-use crate::analysis::outcome::{self, ApartEntry, ReleaseEntry, Sources};
+use crate::analysis::outcome::{self, ApartEntry, ReleaseEntry, ReleaseView, Sources};
 use crate::kep::domain::Release;
 
 /// One KEP of the release before rendering: its entry in the release
@@ -19,10 +19,19 @@ pub struct Selected {
     pub readiness: Readiness,
 }
 
-/// Every KEP of `release`, in model order, and those listed apart.
-pub fn select(src: &Sources, release: Release) -> (Vec<Selected>, Vec<ApartEntry>) {
+/// Every KEP of `release`, in model order, and those listed apart; `taken`:
+/// the release's view when already taken from the same sources (the site's
+/// listings take every release's), else it is taken here.
+pub fn select(
+    src: &Sources,
+    release: Release,
+    taken: Option<&ReleaseView>,
+) -> (Vec<Selected>, Vec<ApartEntry>) {
     let (model, analysis) = (src.model, src.analysis);
-    let view = outcome::release_view(src, release);
+    let view = match taken {
+        Some(v) if v.release == release => v.clone(),
+        _ => outcome::release_view(src, release),
+    };
     let mut out: Vec<Selected> = view
         .entries
         .into_iter()

@@ -120,8 +120,8 @@ pub fn diff(
         current: opts.current,
         ..Sources::of(model, analysis)
     };
-    let (old_sel, _) = select(&side(b.model, b.analysis), opts.release);
-    let (selected, _) = select(&side(model, analysis), opts.release);
+    let (old_sel, _) = select(&side(b.model, b.analysis), opts.release, None);
+    let (selected, _) = select(&side(model, analysis), opts.release, None);
     let old: BTreeMap<KepKey, &Selected> = old_sel
         .iter()
         .map(|s| (b.model.keps[s.entry.id].key(), s))

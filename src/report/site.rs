@@ -31,6 +31,8 @@ pub struct Reports<'a> {
     urls: Vec<String>,
     /// Every release with a report page.
     releases: Vec<Release>,
+    /// The releases' views, as the listings take them (reused, not taken again).
+    views: &'a [outcome::ReleaseView],
     /// The release in progress's report, when it has one.
     pub current: Option<Report>,
 }
@@ -46,8 +48,16 @@ pub struct TeamMessages {
 }
 
 impl<'a> Reports<'a> {
-    /// The KEP links, and the release in progress's report.
-    pub fn new(data: &'a Project, base: &'a str, repo_url: &'a str, branch: &'a str) -> Self {
+    /// The KEP links, and the release in progress's report; `views`: the
+    /// releases' views the site's listings read (any release missing there
+    /// has its view taken when its report is built).
+    pub fn new(
+        data: &'a Project,
+        base: &'a str,
+        repo_url: &'a str,
+        branch: &'a str,
+        views: &'a [outcome::ReleaseView],
+    ) -> Self {
         let current = data.analysis.current;
         let urls = kep_urls(
             &data.model,
@@ -60,6 +70,7 @@ impl<'a> Reports<'a> {
             branch,
             urls,
             releases: outcome::releases(&data.model, &current),
+            views,
             current: None,
         };
         let in_progress = r
@@ -81,6 +92,7 @@ impl<'a> Reports<'a> {
             since: None,
             team: data.team.as_ref(),
             code: data.code.as_ref(),
+            view: self.views.iter().find(|v| v.release == release),
         };
         let opts = site_options(
             release,

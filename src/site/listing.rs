@@ -104,13 +104,12 @@ pub(super) fn stage_categories() -> Vec<String> {
         .collect()
 }
 
-/// Every release's view, newest first.
-pub(super) fn views(c: &Ctx) -> Vec<ReleaseView> {
-    let current = &c.analysis.current;
-    let src = c.sources();
-    let mut all: Vec<ReleaseView> = outcome::releases(c.model, current)
+/// Every release's view, newest first: taken once for the listings and
+/// the release reports beside them.
+pub(super) fn views(src: &outcome::Sources) -> Vec<ReleaseView> {
+    let mut all: Vec<ReleaseView> = outcome::releases(src.model, &src.current)
         .into_par_iter()
-        .map(|r| outcome::release_view(&src, r))
+        .map(|r| outcome::release_view(src, r))
         .collect();
     all.reverse();
     all

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 mod home;
 
 use super::dashboards;
-use super::listing::{Ctx, Entry, Listing, board_json, cycle_json, entry, stage_categories, views};
+use super::listing::{Ctx, Entry, Listing, board_json, cycle_json, entry, stage_categories};
 use super::view::KepRef;
 use crate::analysis::outcome::{Phase, ReleaseView};
 use crate::kep::domain::Stage;
@@ -25,8 +25,7 @@ use home::home_pages;
 /// Each kind of page goes to `out` as soon as it is built (the home pages,
 /// the SIG pages, …), so that a build can write it and let it go before the
 /// others are done (on the 10x corpus they hold 234 MB of context together).
-pub fn listing_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) {
-    let views = views(c);
+pub fn listing_pages(c: &Ctx, views: &[ReleaseView], out: &(dyn Fn(Vec<Listing>) + Sync)) {
     let cur = views
         .iter()
         .find(|v| v.phase == Phase::InProgress)
@@ -35,16 +34,16 @@ pub fn listing_pages(c: &Ctx, out: &(dyn Fn(Vec<Listing>) + Sync)) {
     rayon::join(
         || {
             rayon::join(
-                || out(home_pages(c, &views, cur, &sigs)),
-                || out(dashboards::sig_pages(c, &views, &sigs)),
+                || out(home_pages(c, views, cur, &sigs)),
+                || out(dashboards::sig_pages(c, views, &sigs)),
             )
         },
         || {
             rayon::join(
                 || {
                     rayon::join(
-                        || out(release_pages(c, &views)),
-                        || out(dashboards::prr_pages(c, &views)),
+                        || out(release_pages(c, views)),
+                        || out(dashboards::prr_pages(c, views)),
                     )
                 },
                 || out(other_pages(c, out)),

@@ -251,8 +251,15 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
         .map(|(((k, d), a), t)| view::kep_ref(model, k, Some(a), t.as_ref(), &kit.urls.page(d)))
         .collect();
     let opts = kit.opts;
+    let views = crate::timing::timed("plan: release views", || listing::views(&data.sources()));
     let reports = crate::timing::timed("plan: the release in progress's report", || {
-        crate::report::site::Reports::new(data, &opts.base_url, &opts.repo_url, &opts.branch)
+        crate::report::site::Reports::new(
+            data,
+            &opts.base_url,
+            &opts.repo_url,
+            &opts.branch,
+            &views,
+        )
     });
     let messages = reports.messages();
     let ctx = listing::Ctx {
@@ -287,7 +294,7 @@ fn listings(kit: &Kit, sink: Handoff, plan: &mut Plan) {
     };
     crate::timing::timed("plan: listings and reports", || {
         rayon::join(
-            || pages::listing_pages(&ctx, &listing),
+            || pages::listing_pages(&ctx, &views, &listing),
             || {
                 let comments = reports.comments_page().map(|(path, title, value)| {
                     page(path, "comments.html", &title, "releases", value, &kit.site)

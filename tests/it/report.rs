@@ -804,3 +804,59 @@ fn the_portal_announcement_draft_quotes_the_summaries() {
         "the draft quotes KEP-4321's Summary: {draft}"
     );
 }
+
+/// A report built from the release view the site's listings took reads as
+/// one that takes its own view; a view of another release is not read.
+#[test]
+fn a_report_from_a_view_taken_before_is_the_same() {
+    use kepsite::analysis::outcome;
+    use kepsite::report::{Inputs, KepLinks, Options, build_with_urls};
+    let data = load_files(&kepsite::project::Input::at(content()));
+    let src = data.sources();
+    let current = data.analysis.current;
+    let releases = outcome::releases(&data.model, &current);
+    assert!(releases.len() > 3, "content/ has releases out, in progress and planned");
+    let views: Vec<outcome::ReleaseView> = releases
+        .iter()
+        .map(|r| outcome::release_view(&src, *r))
+        .collect();
+    let urls: Vec<String> = (0..data.model.keps.len())
+        .map(|i| format!("/keps/{i}/"))
+        .collect();
+    let build = |release, view| {
+        let inputs = Inputs {
+            model: &data.model,
+            analysis: &data.analysis,
+            history: data.history.as_ref(),
+            since: None,
+            team: data.team.as_ref(),
+            code: data.code.as_ref(),
+            view,
+        };
+        let opts = Options {
+            release,
+            current,
+            links: KepLinks::Site("/".into()),
+            repo_url: "https://github.com/kubernetes/enhancements".into(),
+            branch: "master".into(),
+            freeze: None,
+            today: None,
+        };
+        serde_json::to_value(build_with_urls(&inputs, &opts, &urls)).unwrap()
+    };
+    let mut rows = 0;
+    for (i, r) in releases.iter().enumerate() {
+        let own = build(*r, None);
+        rows += own["groups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|g| g["total"].as_u64().unwrap_or(0))
+            .sum::<u64>();
+        assert_eq!(build(*r, Some(&views[i])), own, "{r}");
+        // another release's view: the report takes its own
+        let other = &views[(i + 1) % views.len()];
+        assert_eq!(build(*r, Some(other)), own, "{r} given {}'s view", other.release);
+    }
+    assert!(rows > 10, "the reports have rows to compare ({rows})");
+}
