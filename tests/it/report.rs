@@ -815,7 +815,10 @@ fn a_report_from_a_view_taken_before_is_the_same() {
     let src = data.sources();
     let current = data.analysis.current;
     let releases = outcome::releases(&data.model, &current);
-    assert!(releases.len() > 3, "content/ has releases out, in progress and planned");
+    assert!(
+        releases.len() > 3,
+        "content/ has releases out, in progress and planned"
+    );
     let views: Vec<outcome::ReleaseView> = releases
         .iter()
         .map(|r| outcome::release_view(&src, *r))
@@ -856,7 +859,12 @@ fn a_report_from_a_view_taken_before_is_the_same() {
         assert_eq!(build(*r, Some(&views[i])), own, "{r}");
         // another release's view: the report takes its own
         let other = &views[(i + 1) % views.len()];
-        assert_eq!(build(*r, Some(other)), own, "{r} given {}'s view", other.release);
+        assert_eq!(
+            build(*r, Some(other)),
+            own,
+            "{r} given {}'s view",
+            other.release
+        );
     }
     assert!(rows > 10, "the reports have rows to compare ({rows})");
 }
