@@ -358,6 +358,20 @@ pub struct Inputs<'a> {
 }
 
 impl<'a> Inputs<'a> {
+    /// A loaded project's model, analysis, history, records and code, with
+    /// no older snapshot and no view taken before.
+    pub fn of(project: &'a crate::project::Project) -> Self {
+        Inputs {
+            model: &project.model,
+            analysis: &project.analysis,
+            history: project.history.as_ref(),
+            since: None,
+            team: project.team.as_ref(),
+            code: project.code.as_ref(),
+            view: None,
+        }
+    }
+
     /// What the release views read.
     pub fn sources(&self) -> Sources<'a> {
         Sources {

@@ -220,9 +220,6 @@ pub fn run(req: &Request) -> Result<Written> {
         .map(|r| baseline(input, r, current.release))
         .transpose()?;
     let inputs = Inputs {
-        model: &project.model,
-        analysis: &project.analysis,
-        history: project.history.as_ref(),
         since: match (&old, &range) {
             (Some((m, a)), Some(r)) => Some(Baseline {
                 model: m,
@@ -231,9 +228,7 @@ pub fn run(req: &Request) -> Result<Written> {
             }),
             _ => None,
         },
-        team: project.team.as_ref(),
-        code: project.code.as_ref(),
-        view: None,
+        ..Inputs::of(&project)
     };
     let repo_url = crate::urls::repo_url(&req.repo_url);
     let links = match &req.site_url {

@@ -86,13 +86,8 @@ impl<'a> Reports<'a> {
     fn build(&self, release: Release) -> Report {
         let data = self.data;
         let inputs = Inputs {
-            model: &data.model,
-            analysis: &data.analysis,
-            history: data.history.as_ref(),
-            since: None,
-            team: data.team.as_ref(),
-            code: data.code.as_ref(),
             view: self.views.iter().find(|v| v.release == release),
+            ..Inputs::of(data)
         };
         let opts = site_options(
             release,

@@ -828,13 +828,8 @@ fn a_report_from_a_view_taken_before_is_the_same() {
         .collect();
     let build = |release, view| {
         let inputs = Inputs {
-            model: &data.model,
-            analysis: &data.analysis,
-            history: data.history.as_ref(),
-            since: None,
-            team: data.team.as_ref(),
-            code: data.code.as_ref(),
             view,
+            ..Inputs::of(&data)
         };
         let opts = Options {
             release,
