@@ -351,15 +351,12 @@ pub struct Inputs<'a> {
     pub team: Option<&'a TeamFacts>,
     /// Kubernetes' feature gates, from `--kubernetes`.
     pub code: Option<&'a crate::analysis::code::Code>,
-    /// The release's view, when already taken from these inputs (the
-    /// site's listings take every release's view; the reports beside them
-    /// reuse it rather than judge each KEP again).
+    /// The release's view, when the site's listings took it from these inputs.
     pub view: Option<&'a crate::analysis::outcome::ReleaseView>,
 }
 
 impl<'a> Inputs<'a> {
-    /// A loaded project's model, analysis, history, records and code, with
-    /// no older snapshot and no view taken before.
+    /// A loaded project's inputs: no older snapshot, no view taken before.
     pub fn of(project: &'a crate::project::Project) -> Self {
         Inputs {
             model: &project.model,
