@@ -259,12 +259,7 @@ fn yaml_texts(snapshot: &RepoSnapshot) -> BTreeMap<String, String> {
         .files
         .iter()
         .filter(|f| f.path.ends_with(".yaml") || f.path == "OWNERS_ALIASES")
-        .map(|f| {
-            (
-                f.path.clone(),
-                String::from_utf8_lossy(&f.bytes).into_owned(),
-            )
-        })
+        .map(|f| (f.path.clone(), crate::repo::text(&f.bytes).into_owned()))
         .collect()
 }
 

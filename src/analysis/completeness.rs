@@ -211,7 +211,14 @@ pub(crate) fn assess_sections(
         .iter()
         .map(|s| normalize_heading(&s.title))
         .collect();
-    let keys: Vec<String> = norms.iter().map(|n| n.replace(' ', "")).collect();
+    let keys: Vec<String> = norms
+        .iter()
+        .map(|n| {
+            let mut k = n.clone();
+            k.retain(|c| c != ' ');
+            k
+        })
+        .collect();
     let matched = match_sections(doc, &norms, &keys, template);
     let own = OwnAnswers::new(doc);
     let mut sections = section_statuses(doc, template, &matched, &own);

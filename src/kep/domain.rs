@@ -243,26 +243,42 @@ impl Release {
     }
 
     /// Parse `v1.21`, `1.21`, `v1.21.3`; `None` for anything else.
+    ///
+    /// Read byte by byte: the analysis asks for every milestone of every
+    /// KEP in each release it judges (800,000 times on the corpus), and
+    /// splitting at each dot was 1.8% of a build's instructions.
     pub fn parse(s: &str) -> Option<Release> {
         let s = s.trim();
-        let s = s
-            .strip_prefix('v')
-            .or_else(|| s.strip_prefix('V'))
-            .unwrap_or(s);
-        let mut it = s.split('.');
-        let num = |p: Option<&str>| -> Option<u32> {
-            let p = p?;
-            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| p.parse().ok())
-                .flatten()
+        let b = s.as_bytes();
+        let b = match b.first() {
+            Some(b'v' | b'V') => &b[1..],
+            _ => b,
         };
-        let major = num(it.next())?;
-        let minor = num(it.next())?;
-        if let Some(patch) = it.next() {
-            num(Some(patch))?;
-        }
-        if it.next().is_some() {
+        // a run of ASCII digits (at least one) read as a u32, and where it
+        // stops
+        let num = |at: usize| -> Option<(u32, usize)> {
+            let mut n: u32 = 0;
+            let mut i = at;
+            while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+                n = n.checked_mul(10)?.checked_add(u32::from(c - b'0'))?;
+                i += 1;
+            }
+            (i > at).then_some((n, i))
+        };
+        let (major, at) = num(0)?;
+        if b.get(at) != Some(&b'.') {
             return None;
+        }
+        let (minor, at) = num(at + 1)?;
+        match b.get(at) {
+            None => {}
+            Some(b'.') => {
+                let (_, end) = num(at + 1)?;
+                if end != b.len() {
+                    return None;
+                }
+            }
+            Some(_) => return None,
         }
         Some(Release { major, minor })
     }
@@ -371,5 +387,57 @@ mod tests {
         assert!(Release::new(1, 9) < Release::new(1, 10));
         assert_eq!(r.to_string(), "v1.37");
         assert_eq!(r.next(), Release::new(1, 38));
+    }
+
+    /// The reading by splitting at the dots that [`Release::parse`]'s
+    /// byte-wise one replaced (its speed is the only change).
+    fn parse_by_splitting(s: &str) -> Option<Release> {
+        let s = s.trim();
+        let s = s
+            .strip_prefix('v')
+            .or_else(|| s.strip_prefix('V'))
+            .unwrap_or(s);
+        let mut it = s.split('.');
+        let num = |p: Option<&str>| -> Option<u32> {
+            let p = p?;
+            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse().ok())
+                .flatten()
+        };
+        let major = num(it.next())?;
+        let minor = num(it.next())?;
+        if let Some(patch) = it.next() {
+            num(Some(patch))?;
+        }
+        if it.next().is_some() {
+            return None;
+        }
+        Some(Release { major, minor })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn releases_read_as_by_splitting(s in "[ vV]?[vV]?[0-9+.]{0,14}[a-z é.]{0,2}") {
+            proptest::prop_assert_eq!(Release::parse(&s), parse_by_splitting(&s));
+        }
+    }
+
+    #[test]
+    fn releases_past_u32_are_none_as_by_splitting() {
+        for s in [
+            "4294967296.1",
+            "1.4294967296",
+            "1.2.4294967296",
+            "4294967295.0",
+            "007.08.09",
+            "1..2",
+            ".1.2",
+        ] {
+            assert_eq!(Release::parse(s), parse_by_splitting(s), "{s}");
+        }
+        assert_eq!(
+            Release::parse("4294967295.0"),
+            Some(Release::new(u32::MAX, 0))
+        );
     }
 }

@@ -17,8 +17,10 @@ mod embedded;
 #[cfg(test)]
 mod fixture;
 pub use assets::{inert_svg, publishable, read_asset, read_assets};
+mod text;
 #[cfg(test)]
 pub(crate) use fixture::git_repository;
+pub use text::text;
 pub mod gates;
 mod git;
 pub mod history;

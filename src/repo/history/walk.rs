@@ -171,7 +171,7 @@ fn diff_commit(repo: &Repository, id: Oid) -> anyhow::Result<Step> {
             let blob = repo.find_blob(file).ok();
             let text = blob
                 .as_ref()
-                .map(|b| String::from_utf8_lossy(b.content()))
+                .map(|b| crate::repo::text(b.content()))
                 .unwrap_or_default();
             if unit.legacy {
                 extract::extract_front_matter(&text)

@@ -6,6 +6,9 @@
 
 use super::tally::Tallies;
 
+mod words;
+use words::whitespace_words;
+
 /// Longest passage, in characters (a passage ends at a word boundary).
 pub const PASSAGE_CHARS: usize = 240;
 
@@ -138,8 +141,7 @@ pub fn passages(body: &str, sections: &[Section]) -> Vec<Passage> {
 /// apart, would pass [`PASSAGE_CHARS`] characters.
 fn passage_words(text: &str) -> impl Iterator<Item = (bool, &str)> + '_ {
     let mut chars = 0;
-    text.split_whitespace().map(move |w| {
-        let n = w.chars().count();
+    whitespace_words(text).map(move |(w, n)| {
         let new = chars == 0 || chars + 1 + n > PASSAGE_CHARS;
         chars = if new { n } else { chars + 1 + n };
         (new, w)
