@@ -287,8 +287,16 @@ impl Template {
     /// Indices of the PRR questions: headings in the questionnaire with no
     /// headings below them (the `######` questions, not their `###` groups).
     pub fn prr_questions(&self) -> Vec<usize> {
+        // the parents marked in one pass: asking `has_children` of each
+        // section read the template once per section, for every README
+        let mut parent = vec![false; self.sections.len()];
+        for p in self.sections.iter().filter_map(|s| s.parent) {
+            if let Some(is) = parent.get_mut(p) {
+                *is = true;
+            }
+        }
         (0..self.sections.len())
-            .filter(|&i| self.sections[i].in_prr && !self.has_children(i))
+            .filter(|&i| self.sections[i].in_prr && !parent[i])
             .collect()
     }
 }

@@ -82,6 +82,10 @@ fn seed_template_shape() {
         Some("User Stories (Optional)")
     );
     let questions = t.prr_questions();
+    let leaves: Vec<usize> = (0..t.sections.len())
+        .filter(|&i| t.sections[i].in_prr && !t.has_children(i))
+        .collect();
+    assert_eq!(questions, leaves);
     let alpha = questions
         .iter()
         .filter(|&&i| t.sections[i].prr_stage == Some(PrrStage::Alpha))
