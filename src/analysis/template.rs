@@ -279,16 +279,12 @@ impl Template {
         self
     }
 
-    /// Whether section `index` has headings below it in the template.
-    pub fn has_children(&self, index: usize) -> bool {
-        self.sections.iter().any(|s| s.parent == Some(index))
-    }
-
     /// Indices of the PRR questions: headings in the questionnaire with no
     /// headings below them (the `######` questions, not their `###` groups).
     pub fn prr_questions(&self) -> Vec<usize> {
-        // the parents marked in one pass: asking `has_children` of each
-        // section read the template once per section, for every README
+        // the parents marked in one pass: asking of each section whether
+        // any has it as parent read the template once per section, for
+        // every README
         let mut parent = vec![false; self.sections.len()];
         for p in self.sections.iter().filter_map(|s| s.parent) {
             if let Some(is) = parent.get_mut(p) {

@@ -82,8 +82,9 @@ fn seed_template_shape() {
         Some("User Stories (Optional)")
     );
     let questions = t.prr_questions();
+    // the questionnaire's headings that no heading has as parent
     let leaves: Vec<usize> = (0..t.sections.len())
-        .filter(|&i| t.sections[i].in_prr && !t.has_children(i))
+        .filter(|&i| t.sections[i].in_prr && !t.sections.iter().any(|s| s.parent == Some(i)))
         .collect();
     assert_eq!(questions, leaves);
     let alpha = questions

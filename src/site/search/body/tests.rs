@@ -39,8 +39,10 @@ fn terms_of_passages(body: &str, sections: &[Section]) -> Vec<(String, u8, u16)>
 }
 
 proptest::proptest! {
-    /// Each passage's words counted together, as `of` counts them, give
-    /// the terms counted from the passages cut one by one.
+    /// `of`, which counts word by word as it cuts the passages, gives the
+    /// terms (counts and best sections) counted from `passages` one
+    /// passage at a time: `terms_are_counted_as_the_passages_read` below
+    /// checks the counts alone on one body.
     #[test]
     fn terms_are_those_of_the_passages(
         lines in proptest::collection::vec("[a-cA-C ]{0,50}|Table of Contents", 0..24),
