@@ -592,6 +592,16 @@ impl Browser {
         )
     }
 
+    /// Lay out every part of the open page, as if each had been scrolled
+    /// to: parts laid out only near the screen (`content-visibility: auto`)
+    /// clip what they paint, so a measure of widths must see them laid out.
+    /// Element by element: the site's policy refuses a `<style>` added to
+    /// the page.
+    fn lay_out_everything(&self) {
+        self.js("document.querySelectorAll('body *').forEach(function (e) {\
+               e.style.setProperty('content-visibility', 'visible', 'important'); });");
+    }
+
     /// Poll `script` (a function body returning a value) until it is truthy.
     fn wait_for(&self, what: &str, script: &str) -> Value {
         let deadline = Instant::now() + WAIT;

@@ -35,6 +35,7 @@ pub(super) const DASHBOARDS: [(&str, &str); 11] = [
 /// that scroll sideways (at 1024 and wider: any; narrower: dashboard tables),
 /// and table rows taller than 1.5x the content of their tallest cell.
 fn reading_problems(b: &Browser, width: u32) -> Vec<String> {
+    b.lay_out_everything();
     let v = b.js(&format!(
         "var phone = {phone}, out = [];\
          function name(e) {{ return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +\
